@@ -1,0 +1,6 @@
+//! treadsim: a real-time simulator for training the operators of tracked and wheeled mobile
+//! robots. See `ARCHITECTURE.md` for the module map and the dependency rule.
+
+pub mod config;
+pub mod scene;
+pub mod terrain;

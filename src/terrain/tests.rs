@@ -1,0 +1,227 @@
+use super::*;
+use nalgebra::{Isometry3, Point2, Translation3, UnitQuaternion, Vector2, Vector3};
+use proptest::prelude::*;
+
+fn terrain_from(vertices: Vec<Point3<f64>>, triangles: Vec<[u32; 3]>) -> Terrain {
+    let n = triangles.len();
+    Terrain::new(
+        vertices,
+        triangles,
+        vec![MaterialId(0); n],
+        vec![SurfaceMaterial::default()],
+    )
+    .expect("valid terrain")
+}
+
+/// A height field z = h(x, y) on an `nx × ny` grid of spacing `step`, top surface only,
+/// triangles counter-clockwise seen from above.
+fn height_field(nx: usize, ny: usize, step: f64, h: impl Fn(f64, f64) -> f64) -> Terrain {
+    let mut v = Vec::new();
+    for j in 0..=ny {
+        for i in 0..=nx {
+            let (x, y) = (i as f64 * step, j as f64 * step - ny as f64 * step / 2.0);
+            v.push(Point3::new(x, y, h(x, y)));
+        }
+    }
+    let id = |i: usize, j: usize| (j * (nx + 1) + i) as u32;
+    let mut t = Vec::new();
+    for j in 0..ny {
+        for i in 0..nx {
+            t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+            t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    terrain_from(v, t)
+}
+
+fn vertical_plane_at_y(y: f64) -> CutPlane {
+    CutPlane::from_pose(
+        &Isometry3::translation(0.0, y, 0.0),
+        CutRegion::new(-100.0, 100.0, -100.0, 100.0),
+    )
+}
+
+fn total_length(segs: &[CutSegment]) -> f64 {
+    segs.iter().map(|s| (s.b - s.a).norm()).sum()
+}
+
+#[test]
+fn flat_ground_cut_through_grid_vertices_is_one_covering_with_no_duplicates() {
+    // The plane y = 0 passes exactly through a row of grid vertices and along grid edges.
+    let t = height_field(10, 4, 0.5, |_, _| 0.0);
+    let mut segs = Vec::new();
+    t.cut(&vertical_plane_at_y(0.0), &mut segs);
+    assert!((total_length(&segs) - 5.0).abs() < 1e-12, "{segs:?}");
+    for s in &segs {
+        assert!((s.normal - Vector2::new(0.0, 1.0)).norm() < 1e-12);
+        assert!(s.b.x > s.a.x, "ground runs +x with the solid below");
+        assert!(s.a.y.abs() < 1e-12 && s.b.y.abs() < 1e-12);
+    }
+    // Off the vertex row the same ground gives the same length.
+    t.cut(&vertical_plane_at_y(0.3), &mut segs);
+    assert!((total_length(&segs) - 5.0).abs() < 1e-12);
+}
+
+#[test]
+fn triangle_lying_in_the_plane_gives_nothing_and_vertex_touch_gives_nothing() {
+    // A vertical triangle in the plane y = 0, and one touching it only at a vertex.
+    let v = vec![
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(1.0, 0.0, 0.0),
+        Point3::new(0.0, 0.0, 1.0),
+        Point3::new(2.0, 0.0, 0.0),
+        Point3::new(3.0, 1.0, 0.0),
+        Point3::new(3.0, 1.0, 1.0),
+    ];
+    let t = terrain_from(v, vec![[0, 1, 2], [3, 4, 5]]);
+    let mut segs = Vec::new();
+    t.cut(&vertical_plane_at_y(0.0), &mut segs);
+    assert!(segs.is_empty(), "{segs:?}");
+}
+
+#[test]
+fn box_cut_gives_its_rectangle_with_outward_normals() {
+    // Unit box [0,1]^3 as 12 outward triangles.
+    let v: Vec<Point3<f64>> = (0..8)
+        .map(|i| Point3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+        .collect();
+    let tris = vec![
+        [0, 2, 3],
+        [0, 3, 1], // bottom z=0 (normal -z)
+        [4, 5, 7],
+        [4, 7, 6], // top z=1
+        [0, 1, 5],
+        [0, 5, 4], // y=0 face (normal -y)
+        [2, 6, 7],
+        [2, 7, 3], // y=1 face
+        [0, 4, 6],
+        [0, 6, 2], // x=0 face (normal -x)
+        [1, 3, 7],
+        [1, 7, 5], // x=1 face
+    ];
+    let t = terrain_from(v, tris);
+    let mut segs = Vec::new();
+    t.cut(&vertical_plane_at_y(0.5), &mut segs);
+    assert!((total_length(&segs) - 4.0).abs() < 1e-12);
+    let centre = Point2::new(0.5, 0.5);
+    for s in &segs {
+        let mid = Point2::from((s.a.coords + s.b.coords) * 0.5);
+        assert!(s.normal.dot(&(mid - centre)) > 0.49, "normal points out: {s:?}");
+        // Solid on the right of a → b: the centre is on the right.
+        let d = s.b - s.a;
+        let right = Vector2::new(d.y, -d.x);
+        assert!(right.dot(&(centre - s.a)) > 0.0);
+    }
+}
+
+#[test]
+fn region_clips_and_prunes() {
+    let t = height_field(20, 2, 0.5, |x, _| 0.1 * x);
+    let plane = CutPlane::from_pose(
+        &Isometry3::translation(0.0, 0.1, 0.0),
+        CutRegion::new(2.0, 3.0, -10.0, 10.0),
+    );
+    let mut segs = Vec::new();
+    t.cut(&plane, &mut segs);
+    let min_x = segs.iter().map(|s| s.a.x.min(s.b.x)).fold(f64::MAX, f64::min);
+    let max_x = segs.iter().map(|s| s.a.x.max(s.b.x)).fold(f64::MIN, f64::max);
+    assert!((min_x - 2.0).abs() < 1e-12 && (max_x - 3.0).abs() < 1e-12);
+    assert!((total_length(&segs) - 1.0f64.hypot(0.1)).abs() < 1e-12);
+}
+
+#[test]
+fn rejects_bad_triangles() {
+    let v = vec![
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(1.0, 0.0, 0.0),
+        Point3::new(2.0, 0.0, 0.0),
+        Point3::new(f64::NAN, 0.0, 0.0),
+    ];
+    let mats = vec![SurfaceMaterial::default()];
+    let err = |t: Vec<[u32; 3]>| {
+        Terrain::new(v.clone(), t.clone(), vec![MaterialId(0); t.len()], mats.clone()).unwrap_err()
+    };
+    assert_eq!(err(vec![]), TerrainError::Empty);
+    assert_eq!(err(vec![[0, 1, 2]]), TerrainError::Degenerate { triangle: 0 });
+    assert_eq!(err(vec![[0, 1, 3]]), TerrainError::NonFinite { triangle: 0 });
+    assert!(matches!(
+        err(vec![[0, 1, 9]]),
+        TerrainError::IndexOutOfRange { vertex: 9, .. }
+    ));
+}
+
+fn arb_point(extent: f64) -> impl Strategy<Value = Point3<f64>> {
+    (-extent..extent, -extent..extent, -extent..extent).prop_map(|(x, y, z)| Point3::new(x, y, z))
+}
+
+/// A random triangle soup, or a random height field whose vertices sit on a coarse lattice so
+/// that planes through lattice values hit vertices and edges exactly.
+fn arb_terrain() -> impl Strategy<Value = Terrain> {
+    let soup = prop::collection::vec((arb_point(5.0), arb_point(5.0), arb_point(5.0)), 1..300)
+        .prop_filter_map("non-degenerate", |tris| {
+            let mut v = Vec::new();
+            let mut t = Vec::new();
+            for (a, b, c) in tris {
+                if (b - a).cross(&(c - a)).norm() > 1e-6 {
+                    let base = v.len() as u32;
+                    v.extend([a, b, c]);
+                    t.push([base, base + 1, base + 2]);
+                }
+            }
+            (!t.is_empty()).then(|| terrain_from(v, t))
+        });
+    let field = (2usize..30, 2usize..30, prop::collection::vec(0i32..4, 64)).prop_map(
+        |(nx, ny, hs)| {
+            height_field(nx, ny, 0.25, move |x, y| {
+                let k = ((x * 4.0).round() as i64 * 7 + (y * 4.0).round() as i64 * 13)
+                    .rem_euclid(64) as usize;
+                hs[k] as f64 * 0.25
+            })
+        },
+    );
+    prop_oneof![soup, field]
+}
+
+fn arb_plane() -> impl Strategy<Value = CutPlane> {
+    let lattice = (-20i32..20, 0u8..3).prop_map(|(k, axis)| {
+        // Axis-aligned planes through lattice values: exact vertex and edge hits.
+        let o = k as f64 * 0.25;
+        let (t, r) = match axis {
+            0 => (Vector3::new(0.0, o, 0.0), UnitQuaternion::identity()),
+            1 => (
+                Vector3::new(o, 0.0, 0.0),
+                UnitQuaternion::from_axis_angle(&Vector3::z_axis(), std::f64::consts::FRAC_PI_2),
+            ),
+            _ => (
+                Vector3::new(0.0, 0.0, o),
+                UnitQuaternion::from_axis_angle(&Vector3::x_axis(), std::f64::consts::FRAC_PI_2),
+            ),
+        };
+        CutPlane::from_pose(
+            &Isometry3::from_parts(Translation3::from(t), r),
+            CutRegion::new(-50.0, 50.0, -50.0, 50.0),
+        )
+    });
+    let random = (arb_point(4.0), arb_point(1.0), 0.1f64..6.0, 0.1f64..6.0).prop_map(
+        |(o, axis, hx, hz)| {
+            let rot = UnitQuaternion::from_scaled_axis(axis.coords * 3.0);
+            CutPlane::from_pose(
+                &Isometry3::from_parts(Translation3::from(o.coords), rot),
+                CutRegion::new(-hx, hx, -hz, hz),
+            )
+        },
+    );
+    prop_oneof![lattice, random]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    /// The BVH-pruned cut finds exactly the segments of a scan over every triangle.
+    #[test]
+    fn bvh_cut_equals_brute_force(t in arb_terrain(), plane in arb_plane()) {
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        t.cut(&plane, &mut fast);
+        t.cut_brute_force(&plane, &mut slow);
+        prop_assert_eq!(fast, slow);
+    }
+}
