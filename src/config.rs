@@ -185,6 +185,11 @@ impl<'f> TableReader<'f> {
         self.lookup(key).is_some()
     }
 
+    /// Whether the key holds an array (marks it as known).
+    pub fn is_array(&self, key: &str) -> bool {
+        matches!(self.lookup(key).map(|v| v.get_ref()), Some(DeValue::Array(_)))
+    }
+
     /// An error located at `key`'s value, or at the table itself if the key is absent.
     pub fn error(&self, key: &str, message: impl Into<String>) -> ConfigError {
         let span = self
@@ -379,7 +384,7 @@ impl<'f> TableReader<'f> {
     }
 
     /// Rejects every key that no getter asked for, naming the known ones.
-    pub fn finish(self) -> Result<(), ConfigError> {
+    pub fn finish(&self) -> Result<(), ConfigError> {
         let used = self.used.borrow();
         for (key, _) in self.table.get_ref().iter() {
             if !used.iter().any(|u| u == key.get_ref().as_ref()) {

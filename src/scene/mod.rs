@@ -1,8 +1,13 @@
 //! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints
 //! and surface materials. A loaded scene becomes one [`crate::terrain::Terrain`].
 
+mod load;
 pub mod mesh_data;
 pub mod mesh_import;
 pub mod primitives;
 
+pub use load::{
+    resolve_inside, summary, Checkpoint, ElementInfo, ElementKind, Scene, Spawn, MAX_ELEMENTS, MAX_EXTENT,
+    MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
+};
 pub use mesh_data::MeshData;

@@ -1,0 +1,642 @@
+//! Reading a scene file and building its terrain.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
+
+use super::mesh_import::{load_mesh, MeshLimits};
+use super::primitives::{self, RubbleConfig, StairsGeometry};
+use super::MeshData;
+use crate::config::{ConfigError, SourceFile, TableReader};
+use crate::terrain::{MaterialId, SurfaceMaterial, Terrain};
+
+/// Largest number of `[[element]]` tables in a scene.
+pub const MAX_ELEMENTS: usize = 10_000;
+/// Largest number of triangles a scene may produce in total.
+pub const MAX_SCENE_TRIANGLES: usize = 5_000_000;
+/// Largest size or distance accepted anywhere in a scene file, m.
+pub const MAX_EXTENT: f64 = 10_000.0;
+/// Largest number of steps in one flight of stairs.
+pub const MAX_STEPS: i64 = 1_000;
+/// Largest number of rocks in one rubble field.
+pub const MAX_ROCKS: i64 = 100_000;
+/// Largest number of segments around a cylinder or pipe.
+pub const MAX_SEGMENTS: i64 = 1_024;
+
+/// What kind of element produced a part of the terrain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ElementKind {
+    /// `type = "box"`: a cuboid.
+    Box,
+    /// `type = "landing"`: a flat platform.
+    Landing,
+    /// `type = "curb"`: a low block, a curb or a vertical step.
+    Curb,
+    /// `type = "ramp"`: a wedge at a given angle.
+    Ramp,
+    /// `type = "stairs"`: a straight flight, with optional nosings and top landing.
+    Stairs,
+    /// `type = "cylinder"`: a solid cylinder (post, column, drum).
+    Cylinder,
+    /// `type = "pipe"`: a hollow tube lying on the ground.
+    Pipe,
+    /// `type = "rubble"`: random rocks from a seed.
+    Rubble,
+    /// `type = "slab"`: a floor slab with an optional rectangular opening.
+    Slab,
+    /// `type = "mesh"`: an OBJ, STL or glTF file.
+    Mesh,
+}
+
+impl ElementKind {
+    /// Every kind with its `type` name in scene files.
+    pub const ALL: [(&'static str, ElementKind); 10] = [
+        ("box", ElementKind::Box),
+        ("landing", ElementKind::Landing),
+        ("curb", ElementKind::Curb),
+        ("ramp", ElementKind::Ramp),
+        ("stairs", ElementKind::Stairs),
+        ("cylinder", ElementKind::Cylinder),
+        ("pipe", ElementKind::Pipe),
+        ("rubble", ElementKind::Rubble),
+        ("slab", ElementKind::Slab),
+        ("mesh", ElementKind::Mesh),
+    ];
+
+    /// The `type` name used in scene files.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
+/// One element of a loaded scene and the terrain triangles it produced.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ElementInfo {
+    /// The element's `name`, or `<type>#<index>` when it has none.
+    pub name: String,
+    /// What it is.
+    pub kind: ElementKind,
+    /// Its material.
+    pub material: MaterialId,
+    /// Its triangles: indices into [`Terrain::triangles`].
+    pub triangles: Range<usize>,
+    /// Pose of the element's local frame in the world.
+    pub pose: Isometry3<f64>,
+    /// For stairs: the world positions of the step nosings (front top edges, at the
+    /// element's centre line), bottom step first. Empty for other kinds.
+    pub nosings: Vec<Point3<f64>>,
+}
+
+/// A place where a robot can start: the centre of its footprint on the ground.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spawn {
+    /// Name used by exercises and the command line.
+    pub name: String,
+    /// World position, m; `z` is the height of the ground under the robot.
+    pub position: Point3<f64>,
+    /// Heading, rad, counter-clockwise from world +x.
+    pub yaw: f64,
+}
+
+/// A named zone an exercise can ask the robot to reach: a vertical cylinder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    /// Name used by exercises.
+    pub name: String,
+    /// Centre of the zone, world, m.
+    pub position: Point3<f64>,
+    /// Horizontal radius, m.
+    pub radius: f64,
+    /// Half of the zone's height, m: the robot's centre must be within this of `position.z`.
+    pub half_height: f64,
+}
+
+impl Checkpoint {
+    /// Whether a world point lies inside the zone.
+    pub fn contains(&self, p: &Point3<f64>) -> bool {
+        let d = p - self.position;
+        d.x.hypot(d.y) <= self.radius && d.z.abs() <= self.half_height
+    }
+}
+
+/// A loaded scene: its terrain and everything placed on it.
+#[derive(Debug, Clone)]
+pub struct Scene {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// Human-readable name (`[scene] name`), or the file stem.
+    pub name: String,
+    /// What the scene is for (`[scene] description`).
+    pub description: String,
+    /// The whole scene as one indexed mesh.
+    pub terrain: Terrain,
+    /// The elements, in file order.
+    pub elements: Vec<ElementInfo>,
+    /// Start poses, in file order; the first is the default.
+    pub spawns: Vec<Spawn>,
+    /// Named zones, in file order.
+    pub checkpoints: Vec<Checkpoint>,
+    /// Degenerate triangles dropped from imported meshes.
+    pub dropped_triangles: usize,
+}
+
+impl Scene {
+    /// Reads and builds the scene in `path`.
+    pub fn load(path: &Path) -> Result<Scene, ConfigError> {
+        let file = SourceFile::read(path)?;
+        Self::from_source(&file)
+    }
+
+    /// Builds a scene from file text already in memory; relative mesh paths are resolved
+    /// against the folder of `file.path()`.
+    pub fn from_source(file: &SourceFile) -> Result<Scene, ConfigError> {
+        let root = file.parse()?;
+        let (name, description) = match root.opt_table("scene")? {
+            Some(t) => {
+                let n = t.opt_str("name")?;
+                let d = t.opt_str("description")?;
+                t.finish()?;
+                (n, d.unwrap_or_default())
+            }
+            None => (None, String::new()),
+        };
+        let name = name.unwrap_or_else(|| {
+            file.path()
+                .file_stem()
+                .map_or("scene".into(), |s| s.to_string_lossy().into_owned())
+        });
+        let materials = read_materials(&root)?;
+        let mut builder = Builder::default();
+        let elements = root.tables("element", MAX_ELEMENTS)?;
+        if elements.is_empty() {
+            return Err(root.table_error("the scene has no [[element]] tables"));
+        }
+        let mut infos = Vec::with_capacity(elements.len());
+        for (i, el) in elements.into_iter().enumerate() {
+            infos.push(builder.add_element(i, el, &materials)?);
+        }
+        let spawns = read_spawns(&root)?;
+        let checkpoints = read_checkpoints(&root)?;
+        root.finish()?;
+        let terrain = Terrain::new(
+            builder.vertices,
+            builder.triangles,
+            builder.triangle_materials,
+            materials,
+        )
+        .map_err(|e| file.error(&(0..0), "", format!("invalid terrain: {e}")))?;
+        Ok(Scene {
+            path: file.path().to_path_buf(),
+            name,
+            description,
+            terrain,
+            elements: infos,
+            spawns,
+            checkpoints,
+            dropped_triangles: builder.dropped,
+        })
+    }
+
+    /// The spawn with this name.
+    pub fn spawn(&self, name: &str) -> Option<&Spawn> {
+        self.spawns.iter().find(|s| s.name == name)
+    }
+
+    /// The checkpoint with this name.
+    pub fn checkpoint(&self, name: &str) -> Option<&Checkpoint> {
+        self.checkpoints.iter().find(|c| c.name == name)
+    }
+}
+
+/// The `[[material]]` tables; the built-in concrete when there are none.
+fn read_materials(root: &TableReader<'_>) -> Result<Vec<SurfaceMaterial>, ConfigError> {
+    let mut out: Vec<SurfaceMaterial> = Vec::new();
+    for t in root.tables("material", u16::MAX as usize)? {
+        let name = t.str("name")?;
+        if out.iter().any(|m| m.name == name) {
+            return Err(t.error("name", format!("material '{name}' is defined twice")));
+        }
+        let d = SurfaceMaterial::default();
+        let m = SurfaceMaterial {
+            friction: t.opt_f64("friction", 0.0, 3.0)?.unwrap_or(d.friction),
+            stiffness: t.opt_positive("stiffness", 1e15)?,
+            color: t
+                .opt_array::<3>("color", 0.0, 1.0)?
+                .map_or(d.color, |c| c.map(|x| x as f32)),
+            name,
+        };
+        t.finish()?;
+        out.push(m);
+    }
+    if out.is_empty() {
+        out.push(SurfaceMaterial::default());
+    }
+    Ok(out)
+}
+
+fn read_pose(t: &TableReader<'_>) -> Result<Isometry3<f64>, ConfigError> {
+    let p = t
+        .opt_array::<3>("position", -MAX_EXTENT, MAX_EXTENT)?
+        .unwrap_or([0.0; 3]);
+    let yaw = t.opt_f64("yaw_deg", -3600.0, 3600.0)?;
+    let rpy = t.opt_array::<3>("rotation_deg", -3600.0, 3600.0)?;
+    let [roll, pitch, yaw] = match (yaw, rpy) {
+        (Some(_), Some(_)) => {
+            return Err(t.error(
+                "rotation_deg",
+                "give either yaw_deg or rotation_deg, not both",
+            ))
+        }
+        (Some(y), None) => [0.0, 0.0, y],
+        (None, Some(r)) => r,
+        (None, None) => [0.0; 3],
+    };
+    Ok(Isometry3::from_parts(
+        Translation3::new(p[0], p[1], p[2]),
+        UnitQuaternion::from_euler_angles(roll.to_radians(), pitch.to_radians(), yaw.to_radians()),
+    ))
+}
+
+#[derive(Default)]
+struct Builder {
+    vertices: Vec<Point3<f64>>,
+    triangles: Vec<[u32; 3]>,
+    triangle_materials: Vec<MaterialId>,
+    dropped: usize,
+}
+
+impl Builder {
+    fn add_element(
+        &mut self,
+        index: usize,
+        t: TableReader<'_>,
+        materials: &[SurfaceMaterial],
+    ) -> Result<ElementInfo, ConfigError> {
+        let type_name = t.str("type")?;
+        let kind = ElementKind::ALL
+            .iter()
+            .find(|(n, _)| *n == type_name)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ElementKind::ALL.iter().map(|(n, _)| *n).collect();
+                t.error(
+                    "type",
+                    format!(
+                        "unknown element type '{type_name}' (expected one of: {})",
+                        names.join(", ")
+                    ),
+                )
+            })?;
+        let name = t
+            .opt_str("name")?
+            .unwrap_or_else(|| format!("{}#{index}", kind.name()));
+        let material = match t.opt_str("material")? {
+            None => MaterialId(0),
+            Some(m) => materials
+                .iter()
+                .position(|mat| mat.name == m)
+                .map(|i| MaterialId(i as u16))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = materials.iter().map(|m| m.name.as_str()).collect();
+                    t.error(
+                        "material",
+                        format!("unknown material '{m}' (defined: {})", names.join(", ")),
+                    )
+                })?,
+        };
+        let pose = read_pose(&t)?;
+        let (mut mesh, local_nosings) = element_mesh(kind, &t)?;
+        t.finish()?;
+        if mesh.triangles.len() + self.triangles.len() > MAX_SCENE_TRIANGLES {
+            return Err(t.table_error(format!(
+                "the scene would have more than {MAX_SCENE_TRIANGLES} triangles"
+            )));
+        }
+        mesh.transform(&pose);
+        let start = self.triangles.len();
+        let base = self.vertices.len() as u32;
+        self.vertices.extend_from_slice(&mesh.vertices);
+        for (i, tri) in mesh.triangles.iter().enumerate() {
+            if mesh.triangle_normal(i).is_none() {
+                self.dropped += 1;
+                continue;
+            }
+            self.triangles.push([tri[0] + base, tri[1] + base, tri[2] + base]);
+            self.triangle_materials.push(material);
+        }
+        if self.triangles.len() == start {
+            return Err(t.table_error("the element produced no triangles"));
+        }
+        Ok(ElementInfo {
+            name,
+            kind,
+            material,
+            triangles: start..self.triangles.len(),
+            pose,
+            nosings: local_nosings
+                .iter()
+                .map(|[x, z]| pose * Point3::new(*x, 0.0, *z))
+                .collect(),
+        })
+    }
+}
+
+/// The element's mesh in its local frame, and for stairs the nosings `(x, z)`.
+fn element_mesh(
+    kind: ElementKind,
+    t: &TableReader<'_>,
+) -> Result<(MeshData, Vec<[f64; 2]>), ConfigError> {
+    const X: f64 = MAX_EXTENT;
+    let mesh = match kind {
+        ElementKind::Box => primitives::cuboid(t.array::<3>("size", f64::MIN_POSITIVE, X).and_then(
+            |s| positive_array(t, "size", s),
+        )?),
+        ElementKind::Landing => primitives::cuboid([
+            t.positive("length", X)?,
+            t.positive("width", X)?,
+            t.positive("height", X)?,
+        ]),
+        ElementKind::Curb => primitives::cuboid([
+            t.opt_positive("depth", X)?.unwrap_or(0.3),
+            t.positive("width", X)?,
+            t.positive("height", X)?,
+        ]),
+        ElementKind::Ramp => {
+            let angle = t.f64("angle_deg", 0.0, 89.0)?;
+            if angle <= 0.0 {
+                return Err(t.error("angle_deg", "must be greater than 0"));
+            }
+            let tan = angle.to_radians().tan();
+            let length = match (t.opt_positive("length", X)?, t.opt_positive("height", X)?) {
+                (Some(l), None) => l,
+                (None, Some(h)) => h / tan,
+                _ => {
+                    return Err(t.table_error(
+                        "a ramp needs exactly one of `length` (horizontal, m) or `height` (m)",
+                    ))
+                }
+            };
+            primitives::ramp(
+                length,
+                angle.to_radians(),
+                t.positive("width", X)?,
+                t.opt_f64("top_length", 0.0, X)?.unwrap_or(0.0),
+            )
+        }
+        ElementKind::Stairs => {
+            let g = read_stairs(t)?;
+            return Ok((primitives::stairs(&g), primitives::stairs_nosings(&g)));
+        }
+        ElementKind::Cylinder => primitives::cylinder(
+            t.positive("radius", X)?,
+            t.positive("height", X)?,
+            t.opt_int("segments", 3, MAX_SEGMENTS)?.unwrap_or(32) as u32,
+        ),
+        ElementKind::Pipe => {
+            let outer = t.positive("outer_radius", X)?;
+            let inner = t.positive("inner_radius", X)?;
+            if inner >= outer {
+                return Err(t.error("inner_radius", "must be smaller than outer_radius"));
+            }
+            primitives::pipe(
+                outer,
+                inner,
+                t.positive("length", X)?,
+                t.opt_int("segments", 3, MAX_SEGMENTS)?.unwrap_or(32) as u32,
+            )
+        }
+        ElementKind::Rubble => {
+            let min_size = t.positive("min_size", X)?;
+            let max_size = t.positive("max_size", X)?;
+            if max_size < min_size {
+                return Err(t.error("max_size", "must not be smaller than min_size"));
+            }
+            let area = t.array::<2>("area", 0.0, X)?;
+            let area = positive_array(t, "area", area)?;
+            primitives::rubble(&RubbleConfig {
+                seed: t.int("seed", 0, i64::MAX)? as u64,
+                count: t.int("count", 1, MAX_ROCKS)? as u32,
+                area,
+                min_size,
+                max_size,
+            })
+        }
+        ElementKind::Slab => {
+            let size = t.array::<3>("size", 0.0, X)?;
+            let size = positive_array(t, "size", size)?;
+            match (
+                t.opt_array::<2>("hole_min", -X, X)?,
+                t.opt_array::<2>("hole_max", -X, X)?,
+            ) {
+                (None, None) => primitives::cuboid(size),
+                (Some(lo), Some(hi)) => {
+                    if hi[0] <= lo[0] || hi[1] <= lo[1] {
+                        return Err(t.error("hole_max", "must be greater than hole_min in x and y"));
+                    }
+                    primitives::slab_with_hole(size, lo, hi)
+                }
+                _ => return Err(t.table_error("give both hole_min and hole_max, or neither")),
+            }
+        }
+        ElementKind::Mesh => read_mesh_element(t)?,
+    };
+    Ok((mesh, Vec::new()))
+}
+
+fn positive_array<const N: usize>(
+    t: &TableReader<'_>,
+    key: &str,
+    a: [f64; N],
+) -> Result<[f64; N], ConfigError> {
+    if a.iter().any(|&x| x <= 0.0) {
+        return Err(t.error(key, "every component must be greater than 0"));
+    }
+    Ok(a)
+}
+
+fn read_stairs(t: &TableReader<'_>) -> Result<StairsGeometry, ConfigError> {
+    let rise = t.positive("rise", 5.0)?;
+    let run = t.positive("run", 5.0)?;
+    let nosing = t.opt_f64("nosing", 0.0, 0.1)?.unwrap_or(0.0);
+    if nosing >= run / 2.0 {
+        return Err(t.error("nosing", "must be less than half of `run`"));
+    }
+    let nosing_thickness = match t.opt_positive("nosing_thickness", 5.0)? {
+        Some(th) if th >= rise => {
+            return Err(t.error("nosing_thickness", "must be less than `rise`"))
+        }
+        Some(th) => th,
+        None => (rise / 2.0).min(0.03),
+    };
+    Ok(StairsGeometry {
+        rise,
+        run,
+        width: t.positive("width", MAX_EXTENT)?,
+        count: t.int("count", 1, MAX_STEPS)? as u32,
+        nosing,
+        nosing_thickness,
+        landing: t.opt_f64("landing", 0.0, MAX_EXTENT)?.unwrap_or(0.0),
+    })
+}
+
+fn read_mesh_element(t: &TableReader<'_>) -> Result<MeshData, ConfigError> {
+    let rel = t.str("file")?;
+    let path = resolve_inside(t.file().dir(), &rel).map_err(|m| t.error("file", m))?;
+    let scale = if t.is_array("scale") {
+        let s = t.array::<3>("scale", -1e6, 1e6)?;
+        if s.iter().any(|&x| x == 0.0) {
+            return Err(t.error("scale", "a scale component of 0 flattens the mesh"));
+        }
+        Some(Vector3::from(s))
+    } else {
+        t.opt_positive("scale", 1e6)?.map(Vector3::repeat)
+    };
+    let up = t.opt_str("up_axis")?.unwrap_or_else(|| "z".into());
+    let report = load_mesh(&path, &MeshLimits::default()).map_err(|e| t.error("file", e.to_string()))?;
+    let mut mesh = report.mesh;
+    if let Some(s) = scale {
+        mesh.scale(s);
+    }
+    match up.as_str() {
+        "z" => {}
+        // glTF and many tools are y-up; turn y into z.
+        "y" => mesh.transform(&Isometry3::rotation(Vector3::x() * std::f64::consts::FRAC_PI_2)),
+        other => {
+            return Err(t.error(
+                "up_axis",
+                format!("'{other}' is not an axis (expected \"z\" or \"y\")"),
+            ))
+        }
+    }
+    Ok(mesh)
+}
+
+/// Resolves `rel` against `dir`, refusing absolute paths and anything that ends up outside
+/// `dir` (after following links), so a scene can only use files in its own folder tree.
+pub fn resolve_inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
+    let relp = Path::new(rel);
+    if relp.is_absolute() || rel.starts_with('/') || rel.starts_with('\\') {
+        return Err(format!("'{rel}' is absolute; mesh paths must be relative to the scene's folder"));
+    }
+    let joined = dir.join(relp);
+    let base = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot resolve the scene folder '{}': {e}", dir.display()))?;
+    let full = joined
+        .canonicalize()
+        .map_err(|e| format!("cannot read '{}': {e}", joined.display()))?;
+    if !full.starts_with(&base) {
+        return Err(format!("'{rel}' is outside the scene's folder '{}'", base.display()));
+    }
+    Ok(full)
+}
+
+fn read_spawns(root: &TableReader<'_>) -> Result<Vec<Spawn>, ConfigError> {
+    let mut out: Vec<Spawn> = Vec::new();
+    for t in root.tables("spawn", 1000)? {
+        let name = t.str("name")?;
+        if out.iter().any(|s| s.name == name) {
+            return Err(t.error("name", format!("spawn '{name}' is defined twice")));
+        }
+        let p = t.array::<3>("position", -MAX_EXTENT, MAX_EXTENT)?;
+        let yaw = t.opt_f64("yaw_deg", -3600.0, 3600.0)?.unwrap_or(0.0);
+        t.finish()?;
+        out.push(Spawn {
+            name,
+            position: Point3::from(p),
+            yaw: yaw.to_radians(),
+        });
+    }
+    if out.is_empty() {
+        return Err(root.table_error("the scene has no [[spawn]] table (a robot needs a start pose)"));
+    }
+    Ok(out)
+}
+
+fn read_checkpoints(root: &TableReader<'_>) -> Result<Vec<Checkpoint>, ConfigError> {
+    let mut out: Vec<Checkpoint> = Vec::new();
+    for t in root.tables("checkpoint", 10_000)? {
+        let name = t.str("name")?;
+        if out.iter().any(|c| c.name == name) {
+            return Err(t.error("name", format!("checkpoint '{name}' is defined twice")));
+        }
+        let c = Checkpoint {
+            position: Point3::from(t.array::<3>("position", -MAX_EXTENT, MAX_EXTENT)?),
+            radius: t.opt_positive("radius", MAX_EXTENT)?.unwrap_or(0.5),
+            half_height: t.opt_positive("half_height", MAX_EXTENT)?.unwrap_or(1.0),
+            name,
+        };
+        t.finish()?;
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// A human-readable report of a loaded scene, as `treadsim check` prints it.
+pub fn summary(scene: &Scene, load_ms: f64) -> String {
+    use std::fmt::Write;
+    let t = &scene.terrain;
+    let (lo, hi) = t.bounds();
+    let mut s = String::new();
+    let _ = writeln!(s, "{}: {}", scene.path.display(), scene.name);
+    if !scene.description.is_empty() {
+        let _ = writeln!(s, "  {}", scene.description);
+    }
+    let _ = writeln!(
+        s,
+        "  {} elements, {} triangles, {} vertices, BVH depth {}, loaded in {load_ms:.1} ms",
+        scene.elements.len(),
+        t.num_triangles(),
+        t.vertices().len(),
+        t.bvh_depth()
+    );
+    let _ = writeln!(
+        s,
+        "  bounds: x {:.3}..{:.3}  y {:.3}..{:.3}  z {:.3}..{:.3} m",
+        lo.x, hi.x, lo.y, hi.y, lo.z, hi.z
+    );
+    for el in &scene.elements {
+        let m = t.material(el.material);
+        let _ = writeln!(
+            s,
+            "  - {:<24} {:<8} {:>7} triangles  material {} (μ {:.2})",
+            el.name,
+            el.kind.name(),
+            el.triangles.len(),
+            m.name,
+            m.friction
+        );
+    }
+    for sp in &scene.spawns {
+        let p = sp.position;
+        let _ = writeln!(
+            s,
+            "  spawn {:<18} at ({:.2}, {:.2}, {:.2}) yaw {:.1}°",
+            sp.name,
+            p.x,
+            p.y,
+            p.z,
+            sp.yaw.to_degrees()
+        );
+    }
+    for c in &scene.checkpoints {
+        let p = c.position;
+        let _ = writeln!(
+            s,
+            "  checkpoint {:<13} at ({:.2}, {:.2}, {:.2}) radius {:.2} m",
+            c.name, p.x, p.y, p.z, c.radius
+        );
+    }
+    if scene.dropped_triangles > 0 {
+        let _ = writeln!(
+            s,
+            "  note: {} degenerate triangles dropped from meshes",
+            scene.dropped_triangles
+        );
+    }
+    s
+}
