@@ -113,7 +113,12 @@ impl SourceFile {
     }
 
     /// An error at a byte span of this file.
-    pub fn error(&self, span: &Range<usize>, field: &str, message: impl Into<String>) -> ConfigError {
+    pub fn error(
+        &self,
+        span: &Range<usize>,
+        field: &str,
+        message: impl Into<String>,
+    ) -> ConfigError {
         let (line, column) = self.location(span.start);
         ConfigError {
             path: self.path.clone(),
@@ -187,7 +192,10 @@ impl<'f> TableReader<'f> {
 
     /// Whether the key holds an array (marks it as known).
     pub fn is_array(&self, key: &str) -> bool {
-        matches!(self.lookup(key).map(|v| v.get_ref()), Some(DeValue::Array(_)))
+        matches!(
+            self.lookup(key).map(|v| v.get_ref()),
+            Some(DeValue::Array(_))
+        )
     }
 
     /// An error located at `key`'s value, or at the table itself if the key is absent.
@@ -263,7 +271,8 @@ impl<'f> TableReader<'f> {
 
     /// A required number that must be > 0 and ≤ `max`.
     pub fn positive(&self, key: &str, max: f64) -> Result<f64, ConfigError> {
-        self.opt_positive(key, max)?.ok_or_else(|| self.missing(key))
+        self.opt_positive(key, max)?
+            .ok_or_else(|| self.missing(key))
     }
 
     /// An optional number that must be > 0 and ≤ `max`.
@@ -298,7 +307,8 @@ impl<'f> TableReader<'f> {
 
     /// A required integer in `[min, max]`.
     pub fn int(&self, key: &str, min: i64, max: i64) -> Result<i64, ConfigError> {
-        self.opt_int(key, min, max)?.ok_or_else(|| self.missing(key))
+        self.opt_int(key, min, max)?
+            .ok_or_else(|| self.missing(key))
     }
 
     /// An optional array of exactly `N` finite numbers, each in `[min, max]`.
@@ -312,12 +322,18 @@ impl<'f> TableReader<'f> {
             return Ok(None);
         };
         let DeValue::Array(items) = v.get_ref() else {
-            return Err(self.error(key, expected(&format!("an array of {N} numbers"), v.get_ref())));
+            return Err(self.error(
+                key,
+                expected(&format!("an array of {N} numbers"), v.get_ref()),
+            ));
         };
         if items.len() != N {
             return Err(self.error(
                 key,
-                format!("expected an array of {N} numbers, found {} items", items.len()),
+                format!(
+                    "expected an array of {N} numbers, found {} items",
+                    items.len()
+                ),
             ));
         }
         let mut out = [0.0; N];
@@ -330,8 +346,35 @@ impl<'f> TableReader<'f> {
         Ok(Some(out))
     }
 
+    /// A required array of exactly `N` numbers, each > 0 and ≤ `max`.
+    pub fn positive_array<const N: usize>(
+        &self,
+        key: &str,
+        max: f64,
+    ) -> Result<[f64; N], ConfigError> {
+        let a = self.array::<N>(key, f64::NEG_INFINITY, max)?;
+        if let Some(i) = a.iter().position(|&x| x <= 0.0) {
+            let at = format!("{}[{i}]", self.field_path(key));
+            let span = match self.table.get_ref().get(key).map(|v| v.get_ref()) {
+                Some(DeValue::Array(items)) => items[i].span(),
+                _ => self.table.span(),
+            };
+            return Err(self.file.error(
+                &span,
+                &at,
+                format!("must be greater than 0, got {}", a[i]),
+            ));
+        }
+        Ok(a)
+    }
+
     /// A required array of exactly `N` finite numbers in `[min, max]`.
-    pub fn array<const N: usize>(&self, key: &str, min: f64, max: f64) -> Result<[f64; N], ConfigError> {
+    pub fn array<const N: usize>(
+        &self,
+        key: &str,
+        min: f64,
+        max: f64,
+    ) -> Result<[f64; N], ConfigError> {
         self.opt_array(key, min, max)?
             .ok_or_else(|| self.missing(key))
     }
@@ -497,9 +540,21 @@ mod tests {
     fn inf_and_huge_integers_are_errors() {
         let f = src("a = inf\nb = -inf\nc = 1099511627777\n");
         let root = f.parse().unwrap();
-        assert!(root.f64("a", -1e9, 1e9).unwrap_err().message.contains("finite"));
-        assert!(root.f64("b", -1e9, 1e9).unwrap_err().message.contains("finite"));
-        assert!(root.int("c", 0, 100).unwrap_err().message.contains("out of range"));
+        assert!(root
+            .f64("a", -1e9, 1e9)
+            .unwrap_err()
+            .message
+            .contains("finite"));
+        assert!(root
+            .f64("b", -1e9, 1e9)
+            .unwrap_err()
+            .message
+            .contains("finite"));
+        assert!(root
+            .int("c", 0, 100)
+            .unwrap_err()
+            .message
+            .contains("out of range"));
         // An integer too large for i64 is refused somewhere, never accepted.
         let f = src("c = 99999999999999999999\n");
         assert!(f.parse().and_then(|r| r.int("c", 0, 100)).is_err());

@@ -309,7 +309,8 @@ impl Builder {
                 })?,
         };
         let pose = read_pose(&t)?;
-        let (mut mesh, local_nosings) = element_mesh(kind, &t)?;
+        let (mut mesh, local_nosings, dropped) = element_mesh(kind, &t)?;
+        self.dropped += dropped;
         t.finish()?;
         if mesh.triangles.len() + self.triangles.len() > MAX_SCENE_TRIANGLES {
             return Err(t.table_error(format!(
@@ -325,7 +326,8 @@ impl Builder {
                 self.dropped += 1;
                 continue;
             }
-            self.triangles.push([tri[0] + base, tri[1] + base, tri[2] + base]);
+            self.triangles
+                .push([tri[0] + base, tri[1] + base, tri[2] + base]);
             self.triangle_materials.push(material);
         }
         if self.triangles.len() == start {
@@ -345,16 +347,15 @@ impl Builder {
     }
 }
 
-/// The element's mesh in its local frame, and for stairs the nosings `(x, z)`.
+/// The element's mesh in its local frame, for stairs the nosings `(x, z)`, and the number of
+/// degenerate triangles an imported mesh dropped.
 fn element_mesh(
     kind: ElementKind,
     t: &TableReader<'_>,
-) -> Result<(MeshData, Vec<[f64; 2]>), ConfigError> {
+) -> Result<(MeshData, Vec<[f64; 2]>, usize), ConfigError> {
     const X: f64 = MAX_EXTENT;
     let mesh = match kind {
-        ElementKind::Box => primitives::cuboid(t.array::<3>("size", f64::MIN_POSITIVE, X).and_then(
-            |s| positive_array(t, "size", s),
-        )?),
+        ElementKind::Box => primitives::cuboid(t.positive_array::<3>("size", X)?),
         ElementKind::Landing => primitives::cuboid([
             t.positive("length", X)?,
             t.positive("width", X)?,
@@ -389,7 +390,7 @@ fn element_mesh(
         }
         ElementKind::Stairs => {
             let g = read_stairs(t)?;
-            return Ok((primitives::stairs(&g), primitives::stairs_nosings(&g)));
+            return Ok((primitives::stairs(&g), primitives::stairs_nosings(&g), 0));
         }
         ElementKind::Cylinder => primitives::cylinder(
             t.positive("radius", X)?,
@@ -415,8 +416,7 @@ fn element_mesh(
             if max_size < min_size {
                 return Err(t.error("max_size", "must not be smaller than min_size"));
             }
-            let area = t.array::<2>("area", 0.0, X)?;
-            let area = positive_array(t, "area", area)?;
+            let area = t.positive_array::<2>("area", X)?;
             primitives::rubble(&RubbleConfig {
                 seed: t.int("seed", 0, i64::MAX)? as u64,
                 count: t.int("count", 1, MAX_ROCKS)? as u32,
@@ -426,8 +426,7 @@ fn element_mesh(
             })
         }
         ElementKind::Slab => {
-            let size = t.array::<3>("size", 0.0, X)?;
-            let size = positive_array(t, "size", size)?;
+            let size = t.positive_array::<3>("size", X)?;
             match (
                 t.opt_array::<2>("hole_min", -X, X)?,
                 t.opt_array::<2>("hole_max", -X, X)?,
@@ -442,20 +441,12 @@ fn element_mesh(
                 _ => return Err(t.table_error("give both hole_min and hole_max, or neither")),
             }
         }
-        ElementKind::Mesh => read_mesh_element(t)?,
+        ElementKind::Mesh => {
+            let (mesh, dropped) = read_mesh_element(t)?;
+            return Ok((mesh, Vec::new(), dropped));
+        }
     };
-    Ok((mesh, Vec::new()))
-}
-
-fn positive_array<const N: usize>(
-    t: &TableReader<'_>,
-    key: &str,
-    a: [f64; N],
-) -> Result<[f64; N], ConfigError> {
-    if a.iter().any(|&x| x <= 0.0) {
-        return Err(t.error(key, "every component must be greater than 0"));
-    }
-    Ok(a)
+    Ok((mesh, Vec::new(), 0))
 }
 
 fn read_stairs(t: &TableReader<'_>) -> Result<StairsGeometry, ConfigError> {
@@ -483,12 +474,12 @@ fn read_stairs(t: &TableReader<'_>) -> Result<StairsGeometry, ConfigError> {
     })
 }
 
-fn read_mesh_element(t: &TableReader<'_>) -> Result<MeshData, ConfigError> {
+fn read_mesh_element(t: &TableReader<'_>) -> Result<(MeshData, usize), ConfigError> {
     let rel = t.str("file")?;
     let path = resolve_inside(t.file().dir(), &rel).map_err(|m| t.error("file", m))?;
     let scale = if t.is_array("scale") {
         let s = t.array::<3>("scale", -1e6, 1e6)?;
-        if s.iter().any(|&x| x == 0.0) {
+        if s.contains(&0.0) {
             return Err(t.error("scale", "a scale component of 0 flattens the mesh"));
         }
         Some(Vector3::from(s))
@@ -496,7 +487,9 @@ fn read_mesh_element(t: &TableReader<'_>) -> Result<MeshData, ConfigError> {
         t.opt_positive("scale", 1e6)?.map(Vector3::repeat)
     };
     let up = t.opt_str("up_axis")?.unwrap_or_else(|| "z".into());
-    let report = load_mesh(&path, &MeshLimits::default()).map_err(|e| t.error("file", e.to_string()))?;
+    let report =
+        load_mesh(&path, &MeshLimits::default()).map_err(|e| t.error("file", e.to_string()))?;
+    let dropped = report.dropped_degenerate;
     let mut mesh = report.mesh;
     if let Some(s) = scale {
         mesh.scale(s);
@@ -504,7 +497,9 @@ fn read_mesh_element(t: &TableReader<'_>) -> Result<MeshData, ConfigError> {
     match up.as_str() {
         "z" => {}
         // glTF and many tools are y-up; turn y into z.
-        "y" => mesh.transform(&Isometry3::rotation(Vector3::x() * std::f64::consts::FRAC_PI_2)),
+        "y" => mesh.transform(&Isometry3::rotation(
+            Vector3::x() * std::f64::consts::FRAC_PI_2,
+        )),
         other => {
             return Err(t.error(
                 "up_axis",
@@ -512,7 +507,7 @@ fn read_mesh_element(t: &TableReader<'_>) -> Result<MeshData, ConfigError> {
             ))
         }
     }
-    Ok(mesh)
+    Ok((mesh, dropped))
 }
 
 /// Resolves `rel` against `dir`, refusing absolute paths and anything that ends up outside
@@ -520,7 +515,9 @@ fn read_mesh_element(t: &TableReader<'_>) -> Result<MeshData, ConfigError> {
 pub fn resolve_inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
     let relp = Path::new(rel);
     if relp.is_absolute() || rel.starts_with('/') || rel.starts_with('\\') {
-        return Err(format!("'{rel}' is absolute; mesh paths must be relative to the scene's folder"));
+        return Err(format!(
+            "'{rel}' is absolute; mesh paths must be relative to the scene's folder"
+        ));
     }
     let joined = dir.join(relp);
     let base = dir
@@ -530,7 +527,10 @@ pub fn resolve_inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
         .canonicalize()
         .map_err(|e| format!("cannot read '{}': {e}", joined.display()))?;
     if !full.starts_with(&base) {
-        return Err(format!("'{rel}' is outside the scene's folder '{}'", base.display()));
+        return Err(format!(
+            "'{rel}' is outside the scene's folder '{}'",
+            base.display()
+        ));
     }
     Ok(full)
 }
@@ -552,7 +552,9 @@ fn read_spawns(root: &TableReader<'_>) -> Result<Vec<Spawn>, ConfigError> {
         });
     }
     if out.is_empty() {
-        return Err(root.table_error("the scene has no [[spawn]] table (a robot needs a start pose)"));
+        return Err(
+            root.table_error("the scene has no [[spawn]] table (a robot needs a start pose)")
+        );
     }
     Ok(out)
 }

@@ -45,8 +45,12 @@ impl MeshData {
     pub fn append(&mut self, other: &MeshData) {
         let base = self.vertices.len() as u32;
         self.vertices.extend_from_slice(&other.vertices);
-        self.triangles
-            .extend(other.triangles.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
+        self.triangles.extend(
+            other
+                .triangles
+                .iter()
+                .map(|t| [t[0] + base, t[1] + base, t[2] + base]),
+        );
     }
 
     /// Scales every vertex component-wise about the local origin. A scale with an odd number

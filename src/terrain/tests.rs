@@ -106,7 +106,10 @@ fn box_cut_gives_its_rectangle_with_outward_normals() {
     let centre = Point2::new(0.5, 0.5);
     for s in &segs {
         let mid = Point2::from((s.a.coords + s.b.coords) * 0.5);
-        assert!(s.normal.dot(&(mid - centre)) > 0.49, "normal points out: {s:?}");
+        assert!(
+            s.normal.dot(&(mid - centre)) > 0.49,
+            "normal points out: {s:?}"
+        );
         // Solid on the right of a → b: the centre is on the right.
         let d = s.b - s.a;
         let right = Vector2::new(d.y, -d.x);
@@ -123,8 +126,14 @@ fn region_clips_and_prunes() {
     );
     let mut segs = Vec::new();
     t.cut(&plane, &mut segs);
-    let min_x = segs.iter().map(|s| s.a.x.min(s.b.x)).fold(f64::MAX, f64::min);
-    let max_x = segs.iter().map(|s| s.a.x.max(s.b.x)).fold(f64::MIN, f64::max);
+    let min_x = segs
+        .iter()
+        .map(|s| s.a.x.min(s.b.x))
+        .fold(f64::MAX, f64::min);
+    let max_x = segs
+        .iter()
+        .map(|s| s.a.x.max(s.b.x))
+        .fold(f64::MIN, f64::max);
     assert!((min_x - 2.0).abs() < 1e-12 && (max_x - 3.0).abs() < 1e-12);
     assert!((total_length(&segs) - 1.0f64.hypot(0.1)).abs() < 1e-12);
 }
@@ -139,11 +148,23 @@ fn rejects_bad_triangles() {
     ];
     let mats = vec![SurfaceMaterial::default()];
     let err = |t: Vec<[u32; 3]>| {
-        Terrain::new(v.clone(), t.clone(), vec![MaterialId(0); t.len()], mats.clone()).unwrap_err()
+        Terrain::new(
+            v.clone(),
+            t.clone(),
+            vec![MaterialId(0); t.len()],
+            mats.clone(),
+        )
+        .unwrap_err()
     };
     assert_eq!(err(vec![]), TerrainError::Empty);
-    assert_eq!(err(vec![[0, 1, 2]]), TerrainError::Degenerate { triangle: 0 });
-    assert_eq!(err(vec![[0, 1, 3]]), TerrainError::NonFinite { triangle: 0 });
+    assert_eq!(
+        err(vec![[0, 1, 2]]),
+        TerrainError::Degenerate { triangle: 0 }
+    );
+    assert_eq!(
+        err(vec![[0, 1, 3]]),
+        TerrainError::NonFinite { triangle: 0 }
+    );
     assert!(matches!(
         err(vec![[0, 1, 9]]),
         TerrainError::IndexOutOfRange { vertex: 9, .. }
@@ -170,15 +191,14 @@ fn arb_terrain() -> impl Strategy<Value = Terrain> {
             }
             (!t.is_empty()).then(|| terrain_from(v, t))
         });
-    let field = (2usize..30, 2usize..30, prop::collection::vec(0i32..4, 64)).prop_map(
-        |(nx, ny, hs)| {
+    let field =
+        (2usize..30, 2usize..30, prop::collection::vec(0i32..4, 64)).prop_map(|(nx, ny, hs)| {
             height_field(nx, ny, 0.25, move |x, y| {
                 let k = ((x * 4.0).round() as i64 * 7 + (y * 4.0).round() as i64 * 13)
                     .rem_euclid(64) as usize;
                 hs[k] as f64 * 0.25
             })
-        },
-    );
+        });
     prop_oneof![soup, field]
 }
 
@@ -202,15 +222,14 @@ fn arb_plane() -> impl Strategy<Value = CutPlane> {
             CutRegion::new(-50.0, 50.0, -50.0, 50.0),
         )
     });
-    let random = (arb_point(4.0), arb_point(1.0), 0.1f64..6.0, 0.1f64..6.0).prop_map(
-        |(o, axis, hx, hz)| {
+    let random =
+        (arb_point(4.0), arb_point(1.0), 0.1f64..6.0, 0.1f64..6.0).prop_map(|(o, axis, hx, hz)| {
             let rot = UnitQuaternion::from_scaled_axis(axis.coords * 3.0);
             CutPlane::from_pose(
                 &Isometry3::from_parts(Translation3::from(o.coords), rot),
                 CutRegion::new(-hx, hx, -hz, hz),
             )
-        },
-    );
+        });
     prop_oneof![lattice, random]
 }
 
