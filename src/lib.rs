@@ -4,3 +4,4 @@
 pub mod config;
 pub mod scene;
 pub mod terrain;
+pub mod track;

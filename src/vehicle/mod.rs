@@ -1,0 +1,2 @@
+pub mod robot_file;
+pub mod spec;

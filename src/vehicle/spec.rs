@@ -1,0 +1,145 @@
+//! The robot description: everything a robot file says, in SI units and the body frame
+//! (x forward, y left, z up; origin at the hull reference point, see DESIGN.md).
+
+use nalgebra::{Point3, Vector3};
+
+/// A circle of a track in the track plane: body-frame `(x, z)` of its centre and its radius.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CircleSpec {
+    /// Centre x, m, body frame.
+    pub x: f64,
+    /// Centre z, m, body frame.
+    pub z: f64,
+    /// Radius, m.
+    pub radius: f64,
+}
+
+/// Contact and belt properties shared by main tracks and flipper tracks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BeltSpec {
+    /// Belt width, m.
+    pub width: f64,
+    /// Number of parallel track planes that represent the belt (≥ 1), spread evenly across
+    /// the width; each carries `1/planes` of the stiffness.
+    pub planes: u32,
+    /// Contact stiffness κ of the whole belt width, N/m² (force per penetration area of the
+    /// plane model, seed 004 eq. 1).
+    pub stiffness: f64,
+    /// Hunt–Crossley damping β, s/m: the normal force is κ·S·max(0, 1 + β·δ̇).
+    pub damping: f64,
+    /// Run stiffness at mid-run as a fraction of κ (0 < f ≤ 1): the belt between two wheels
+    /// is softest half-way (seed 004 §3.4, Fig. 8–9).
+    pub run_stiffness_mid: f64,
+    /// Multiplies the surface's μ for sliding across the belt (lateral), dimensionless.
+    pub lateral_friction_scale: f64,
+    /// Motion resistance coefficient f_r of the belt on the ground, dimensionless.
+    pub rolling_resistance: f64,
+}
+
+/// One main track: its belt, circles and drive motor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackSpec {
+    /// Name (`left`, `right`): used by scripts, telemetry columns and flippers.
+    pub name: String,
+    /// Lateral position of the belt's centre line, m, body y.
+    pub y: f64,
+    /// Belt properties.
+    pub belt: BeltSpec,
+    /// Driven wheel.
+    pub sprocket: CircleSpec,
+    /// Free wheel at the other end.
+    pub idler: CircleSpec,
+    /// Road wheels (any order).
+    pub road_wheels: Vec<CircleSpec>,
+    /// Support rollers on the return run (any order).
+    pub rollers: Vec<CircleSpec>,
+    /// The motor that drives the sprocket.
+    pub motor: MotorSpec,
+}
+
+/// A torque- and speed-limited drive motor (reflected to the belt through the sprocket).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MotorSpec {
+    /// Largest belt speed, m/s.
+    pub max_speed: f64,
+    /// Largest torque at the sprocket, N·m.
+    pub max_torque: f64,
+    /// Largest belt acceleration the motor controller commands, m/s².
+    pub max_acceleration: f64,
+    /// Rotating inertia of motor, gearbox, sprocket and belt reflected to the belt as an
+    /// equivalent mass, kg.
+    pub belt_inertia: f64,
+}
+
+/// A flipper: a short driven track that rotates about a lateral axis on the hull.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlipperSpec {
+    /// Name used by scripts and telemetry.
+    pub name: String,
+    /// The main track whose belt speed drives this flipper's belt.
+    pub track: String,
+    /// Lateral position of the flipper belt's centre line, m, body y.
+    pub y: f64,
+    /// Pivot `(x, z)` in the body frame, m.
+    pub axis_x: f64,
+    /// Pivot z, m, body frame.
+    pub axis_z: f64,
+    /// Circles in the body frame at angle 0 (the pivot wheel is usually one of them).
+    pub circles: Vec<CircleSpec>,
+    /// Belt properties.
+    pub belt: BeltSpec,
+    /// Lowest angle, rad (positive raises the flipper tip, front or rear).
+    pub min_angle: f64,
+    /// Highest angle, rad.
+    pub max_angle: f64,
+    /// Largest angular speed, rad/s.
+    pub max_rate: f64,
+    /// Angle at spawn, rad.
+    pub initial_angle: f64,
+}
+
+/// The hull's collision shape, body frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HullShape {
+    /// A box with these full sizes (x, y, z), m, centred at `center`.
+    Box {
+        /// Full extents, m.
+        size: Vector3<f64>,
+        /// Centre, m, body frame.
+        center: Point3<f64>,
+    },
+}
+
+/// An onboard camera for the operator station.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CameraSpec {
+    /// Name shown on the HUD and used by `treadsim shot --camera`.
+    pub name: String,
+    /// Position, m, body frame.
+    pub position: Point3<f64>,
+    /// Orientation as roll, pitch, yaw, rad, body frame (pitch > 0 looks down).
+    pub rpy: Vector3<f64>,
+    /// Vertical field of view, rad.
+    pub fov: f64,
+}
+
+/// A whole robot as described by its file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RobotSpec {
+    /// Display name.
+    pub name: String,
+    /// Total mass (hull, tracks, flippers), kg.
+    pub mass: f64,
+    /// Centre of mass, m, body frame.
+    pub center_of_mass: Point3<f64>,
+    /// Principal moments of inertia about the centre of mass along body x, y, z, kg·m².
+    pub inertia: Vector3<f64>,
+    /// Collision shape of the hull against the scene.
+    pub hull: HullShape,
+    /// Main tracks (usually `left` and `right`).
+    pub tracks: Vec<TrackSpec>,
+    /// Flippers.
+    pub flippers: Vec<FlipperSpec>,
+    /// Cameras.
+    pub cameras: Vec<CameraSpec>,
+}
