@@ -170,6 +170,27 @@ impl ConvexPolygon {
         )
     }
 
+    /// Moments of the polygon's area along an axis: `(∫dA, ∫x dA, ∫x² dA)` with
+    /// `x = (p − origin)·axis` (`axis` a unit vector), in m², m³, m⁴.
+    pub fn moments_along(&self, origin: Point2<f64>, axis: Vector2<f64>) -> (f64, f64, f64) {
+        let n = self.len;
+        if n < 3 {
+            return (0.0, 0.0, 0.0);
+        }
+        let perp = Vector2::new(-axis.y, axis.x);
+        let local = |p: Point2<f64>| ((p - origin).dot(&axis), (p - origin).dot(&perp));
+        let (mut a, mut m1, mut m2) = (0.0, 0.0, 0.0);
+        for i in 0..n {
+            let (x0, y0) = local(self.points[i]);
+            let (x1, y1) = local(self.points[(i + 1) % n]);
+            let c = x0 * y1 - x1 * y0;
+            a += c;
+            m1 += (x0 + x1) * c;
+            m2 += (x0 * x0 + x0 * x1 + x1 * x1) * c;
+        }
+        (a / 2.0, m1 / 6.0, m2 / 12.0)
+    }
+
     /// Area of the intersection of this polygon with the disk (centre `c`, radius `r`), m².
     pub fn disk_intersection_area(&self, c: Point2<f64>, r: f64) -> f64 {
         let n = self.len;
@@ -326,6 +347,9 @@ mod tests {
         assert!((sq.disk_intersection_area(Point2::new(0.5, 0.5), 2.0) - 1.0).abs() < 1e-14);
         // Disk centred on an edge's midpoint: half disk.
         assert!((sq.disk_intersection_area(Point2::new(0.5, 0.0), 0.3) - PI * 0.09 / 2.0).abs() < 1e-14);
+        // Moments of the unit square along x: 1, 1/2, 1/3.
+        let (a, m1, m2) = sq.moments_along(Point2::origin(), Vector2::x());
+        assert!((a - 1.0).abs() < 1e-15 && (m1 - 0.5).abs() < 1e-15 && (m2 - 1.0 / 3.0).abs() < 1e-15);
         // Chord through the square: compare with the circular segment.
         let d = 0.1;
         let r = 0.4;

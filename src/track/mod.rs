@@ -3,4 +3,5 @@
 //! geometry and velocities, testable without rapier.
 
 pub mod area;
+pub mod contact;
 pub mod outline;
