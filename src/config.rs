@@ -96,7 +96,11 @@ impl SourceFile {
 
     /// The file's folder (relative paths inside the file are resolved against it).
     pub fn dir(&self) -> &Path {
-        self.path.parent().unwrap_or(Path::new("."))
+        // A bare file name has the empty path as parent: that is the working folder.
+        match self.path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        }
     }
 
     /// 1-based `(line, column)` of a byte offset; the column counts characters.
@@ -493,6 +497,20 @@ mod tests {
         assert_eq!(f.location(6), (2, 1));
         // 'é' is two bytes but one column.
         assert_eq!(f.location(6 + "bé ".len()), (2, 4));
+    }
+
+    #[test]
+    fn a_bare_file_name_lives_in_the_working_folder() {
+        // Regression: `treadsim check m.toml` from the scene's folder resolved meshes against "".
+        assert_eq!(src("").dir(), Path::new("."));
+        assert_eq!(
+            SourceFile::from_text(Path::new("m.toml"), String::new()).dir(),
+            Path::new(".")
+        );
+        assert_eq!(
+            SourceFile::from_text(Path::new("a/m.toml"), String::new()).dir(),
+            Path::new("a")
+        );
     }
 
     #[test]

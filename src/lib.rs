@@ -3,5 +3,7 @@
 
 pub mod config;
 pub mod scene;
+pub mod sim;
 pub mod terrain;
 pub mod track;
+pub mod vehicle;

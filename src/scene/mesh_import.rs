@@ -461,7 +461,7 @@ fn load_obj(path: &Path, bytes: &[u8], limits: &MeshLimits) -> Result<RawMesh, M
         raw.vertices.extend(
             mesh.positions
                 .chunks_exact(3)
-                .map(|c| Point3::new(f64::from(c[0]), f64::from(c[1]), f64::from(c[2]))),
+                .map(|c| Point3::new(c[0], c[1], c[2])),
         );
         for t in mesh.indices.chunks_exact(3) {
             let shift = |i: u32| {

@@ -44,7 +44,12 @@ pub struct StripArea {
 
 /// Area of the disk (centre `c`, radius `r`) that lies on the solid side of segment `a → b`
 /// (solid on the right) and between the perpendiculars at `a` and `b`. `None` if zero.
-pub fn disk_strip_area(c: Point2<f64>, r: f64, a: Point2<f64>, b: Point2<f64>) -> Option<StripArea> {
+pub fn disk_strip_area(
+    c: Point2<f64>,
+    r: f64,
+    a: Point2<f64>,
+    b: Point2<f64>,
+) -> Option<StripArea> {
     let ab = b - a;
     let len = ab.norm();
     if len <= 0.0 {
@@ -264,7 +269,10 @@ mod tests {
             let d = rel * r;
             let (exact, paper) = (circular_segment_area(r, d), paper_segment_area(r, d));
             let excess = paper / exact - 1.0;
-            assert!((excess / (0.15 * rel) - 1.0).abs() < 0.03, "δ/R={rel}: {excess}");
+            assert!(
+                (excess / (0.15 * rel) - 1.0).abs() < 0.03,
+                "δ/R={rel}: {excess}"
+            );
             // Force law, eq. (3): F/κ = 4/3·√(2R)·δ^1.5.
             let f = 4.0 / 3.0 * (2.0 * r).sqrt() * d.powf(1.5);
             assert!(((paper - f) / f).abs() < 1e-12);
@@ -278,7 +286,10 @@ mod tests {
         for delta in [1e-4, 1e-3, 0.01, 0.04, 0.06, 0.079] {
             let c = Point2::new(0.1, r - delta);
             let s = disk_strip_area(c, r, a, b).unwrap();
-            assert!((s.area - circular_segment_area(r, delta)).abs() < 1e-15, "δ={delta}");
+            assert!(
+                (s.area - circular_segment_area(r, delta)).abs() < 1e-15,
+                "δ={delta}"
+            );
             assert!((s.along - 1.1).abs() < 1e-9, "centroid under the centre");
             assert!((s.depth - delta).abs() < 1e-15);
         }
@@ -308,7 +319,13 @@ mod tests {
         let r = 0.07;
         let d = (b - a).normalize();
         let n = Vector2::new(-d.y, d.x);
-        for (s, h) in [(0.05, 0.02), (0.15, -0.03), (-0.02, 0.01), (0.34, 0.0), (0.2, -0.09)] {
+        for (s, h) in [
+            (0.05, 0.02),
+            (0.15, -0.03),
+            (-0.02, 0.01),
+            (0.34, 0.0),
+            (0.2, -0.09),
+        ] {
             let c = a + d * s + n * h;
             let exact = disk_strip_area(c, r, a, b).map_or(0.0, |x| x.area);
             // Midpoint rule on a fine grid in segment coordinates.
@@ -324,7 +341,10 @@ mod tests {
                     }
                 }
             }
-            assert!((exact - num).abs() < 2e-3 * PI * r * r, "s={s} h={h}: {exact} vs {num}");
+            assert!(
+                (exact - num).abs() < 2e-3 * PI * r * r,
+                "s={s} h={h}: {exact} vs {num}"
+            );
         }
     }
 
@@ -343,13 +363,19 @@ mod tests {
         assert!((half.area_centroid().0 - 0.25).abs() < 1e-15);
         // Disk fully inside, disk centred on a corner (quarter), disk containing the square.
         assert!((sq.disk_intersection_area(Point2::new(0.5, 0.5), 0.2) - PI * 0.04).abs() < 1e-14);
-        assert!((sq.disk_intersection_area(Point2::new(0.0, 0.0), 0.3) - PI * 0.09 / 4.0).abs() < 1e-14);
+        assert!(
+            (sq.disk_intersection_area(Point2::new(0.0, 0.0), 0.3) - PI * 0.09 / 4.0).abs() < 1e-14
+        );
         assert!((sq.disk_intersection_area(Point2::new(0.5, 0.5), 2.0) - 1.0).abs() < 1e-14);
         // Disk centred on an edge's midpoint: half disk.
-        assert!((sq.disk_intersection_area(Point2::new(0.5, 0.0), 0.3) - PI * 0.09 / 2.0).abs() < 1e-14);
+        assert!(
+            (sq.disk_intersection_area(Point2::new(0.5, 0.0), 0.3) - PI * 0.09 / 2.0).abs() < 1e-14
+        );
         // Moments of the unit square along x: 1, 1/2, 1/3.
         let (a, m1, m2) = sq.moments_along(Point2::origin(), Vector2::x());
-        assert!((a - 1.0).abs() < 1e-15 && (m1 - 0.5).abs() < 1e-15 && (m2 - 1.0 / 3.0).abs() < 1e-15);
+        assert!(
+            (a - 1.0).abs() < 1e-15 && (m1 - 0.5).abs() < 1e-15 && (m2 - 1.0 / 3.0).abs() < 1e-15
+        );
         // Chord through the square: compare with the circular segment.
         let d = 0.1;
         let r = 0.4;

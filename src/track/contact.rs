@@ -8,6 +8,11 @@
 //! own), so a nosing's area moves continuously from wheel to run to wheel. The run's stiffness
 //! is κ at either wheel and falls to `run_stiffness_mid·κ` half-way (the belt is softest
 //! mid-run), so the force is continuous across the hand-over too.
+//!
+//! Directions: a wheel is pushed along each terrain segment's normal (seed 004); a run is
+//! pushed along its own inward normal, because there the belt is the smooth surface and the
+//! terrain (a nosing, a corner) pokes into it — this is what lets an inclined front run ride
+//! up onto a step edge. On flat ground under a bottom run both directions coincide.
 
 use nalgebra::{Point2, Vector2};
 
@@ -119,9 +124,20 @@ pub fn evaluate_plane(
             }
         }
         for (j, run) in runs.iter().enumerate() {
-            if let Some((weighted, centroid, depth)) = run_area(outline, run, seg, dir, stiffness.run_mid) {
-                let p = seg.a + dir * (centroid - seg.a).dot(&dir);
-                loads[circles.len() + j].add(kappa * weighted, seg.normal, p, mat.friction, depth);
+            if let Some((weighted, centroid, depth)) =
+                run_area(outline, run, seg, dir, stiffness.run_mid)
+            {
+                // The belt is the smooth body here and the terrain pokes into it (a nosing is
+                // a corner), so the bump pushes along the run's normal, at the belt line.
+                let axis = (run.end - run.start) / run.length;
+                let p = run.start + axis * (centroid - run.start).dot(&axis);
+                loads[circles.len() + j].add(
+                    kappa * weighted,
+                    -run.outward,
+                    p,
+                    mat.friction,
+                    depth,
+                );
             }
         }
     }
@@ -250,7 +266,10 @@ mod tests {
         // Wheels: exact circular segments of the lowest three (sprocket bottom is at 0 too).
         for (i, r) in [(0, 0.06), (1, 0.04), (2, 0.04)] {
             let expect = STIFF.kappa * circular_segment_area(r, delta);
-            assert!((loads[i].magnitude - expect).abs() < 1e-9 * expect, "wheel {i}");
+            assert!(
+                (loads[i].magnitude - expect).abs() < 1e-9 * expect,
+                "wheel {i}"
+            );
             assert!((loads[i].force - Vector2::new(0.0, expect)).norm() < 1e-9 * expect);
         }
         assert!(!loads[3].is_active(), "raised idler is off the ground");
@@ -262,12 +281,18 @@ mod tests {
         for (k, (ra, rb)) in [(0.06, 0.04), (0.04, 0.04)].into_iter().enumerate() {
             let l = loads[4 + k];
             assert!(l.is_active());
-            let slivers = 0.5 * (circular_segment_area(ra, delta) + circular_segment_area(rb, delta));
+            let slivers =
+                0.5 * (circular_segment_area(ra, delta) + circular_segment_area(rb, delta));
             let expect = STIFF.kappa * (avg_w * delta * 0.15 - slivers);
             let got = l.magnitude;
-            assert!((got - expect).abs() < 0.05 * expect, "run {k}: {got} vs {expect}");
+            assert!(
+                (got - expect).abs() < 0.05 * expect,
+                "run {k}: {got} vs {expect}"
+            );
         }
-        assert!(f.x.abs() < 1e-9 * f.y && f.y > 0.0);
+        // The front run's tangent point on the last road wheel sits a hair above its bottom, so
+        // the ground also grazes that run, which pushes along the run's tilted normal.
+        assert!(f.x.abs() < 1e-3 * f.y && f.y > 0.0, "{f:?}");
     }
 
     #[test]
@@ -301,7 +326,10 @@ mod tests {
             prev = Some(f);
         }
         assert!(saw_run_only, "somewhere only a run carries the nosing");
-        assert!(max_jump < 0.02 * static_load, "jump {max_jump} N vs static {static_load} N");
+        assert!(
+            max_jump < 0.02 * static_load,
+            "jump {max_jump} N vs static {static_load} N"
+        );
     }
 
     #[test]
@@ -312,6 +340,36 @@ mod tests {
         assert!(loads[3].is_active());
         assert!(loads[3].force.x < 0.0, "the wall pushes the idler back");
         assert!(f.x < 0.0);
+    }
+
+    #[test]
+    fn a_nosing_under_the_inclined_front_run_pushes_up_and_back_along_its_normal() {
+        let o = track();
+        // The front run goes from road wheel 2 (0.05, 0.04) r 0.04 to the idler (0.25, 0.09)
+        // r 0.05; put a step nosing under its middle, poking 5 mm into it.
+        let front = o
+            .runs()
+            .iter()
+            .find(|r| r.from == 2 && r.to == 3)
+            .copied()
+            .unwrap();
+        let mid = front.start + (front.end - front.start) * 0.5;
+        let x0 = mid.x;
+        let h = mid.y + 0.005;
+        let (_, loads) = total(&o, &step(x0, h));
+        let k = o.circles().len()
+            + o.runs()
+                .iter()
+                .position(|r| r.from == 2 && r.to == 3)
+                .unwrap();
+        let l = loads[k];
+        assert!(l.is_active());
+        let dir = l.force / l.force.norm();
+        assert!(
+            (dir + front.outward).norm() < 1e-12,
+            "along the run's inward normal: {dir:?}"
+        );
+        assert!(dir.y > 0.0 && dir.x < 0.0);
     }
 
     #[test]

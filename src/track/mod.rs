@@ -4,4 +4,5 @@
 
 pub mod area;
 pub mod contact;
+pub mod friction;
 pub mod outline;

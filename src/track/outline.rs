@@ -93,7 +93,9 @@ impl BeltOutline {
                     continue;
                 };
                 let all_inside = circles.iter().enumerate().all(|(k, c)| {
-                    k == i || k == j || (c.center - run.start).dot(&run.outward) + c.radius <= HULL_EPS
+                    k == i
+                        || k == j
+                        || (c.center - run.start).dot(&run.outward) + c.radius <= HULL_EPS
                 });
                 if !all_inside {
                     continue;
@@ -143,7 +145,9 @@ impl BeltOutline {
             let (prev, next) = (&self.runs[k], &self.runs[(k + 1) % n]);
             let c = self.circles[next.from];
             let (a, b) = (prev.outward, next.outward);
-            let turn = (a.x * b.y - a.y * b.x).atan2(a.dot(&b)).rem_euclid(std::f64::consts::TAU);
+            let turn = (a.x * b.y - a.y * b.x)
+                .atan2(a.dot(&b))
+                .rem_euclid(std::f64::consts::TAU);
             len += c.radius * turn;
         }
         len
@@ -160,7 +164,12 @@ impl BeltOutline {
     /// `(x_min, x_max, z_min, z_max)` of the loop, m.
     pub fn bounds(&self) -> (f64, f64, f64, f64) {
         self.circles.iter().fold(
-            (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY),
+            (
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+            ),
             |(x0, x1, z0, z1), c| {
                 (
                     x0.min(c.center.x - c.radius),
@@ -232,7 +241,11 @@ mod tests {
         let o = BeltOutline::new(vec![c(0.3, 0.1, 0.1), c(-0.3, 0.1, 0.1)]).unwrap();
         assert_eq!(o.runs().len(), 2);
         let bottom = o.runs()[0];
-        assert_eq!((bottom.from, bottom.to), (1, 0), "bottom run goes rear → front");
+        assert_eq!(
+            (bottom.from, bottom.to),
+            (1, 0),
+            "bottom run goes rear → front"
+        );
         assert!((bottom.start - Point2::new(-0.3, 0.0)).norm() < 1e-12);
         assert!((bottom.end - Point2::new(0.3, 0.0)).norm() < 1e-12);
         assert!((bottom.outward - Vector2::new(0.0, -1.0)).norm() < 1e-12);
@@ -254,10 +267,16 @@ mod tests {
         // Starts at the rearmost of the lowest circles (the sprocket touches the ground line).
         assert_eq!(pairs, vec![(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]);
         let front = o.runs()[3];
-        assert!(front.outward.x > 0.0 && front.outward.y < 0.0, "front run faces forward-down");
+        assert!(
+            front.outward.x > 0.0 && front.outward.y < 0.0,
+            "front run faces forward-down"
+        );
         // Tangency: distance from each centre to the run line equals its radius.
         for r in o.runs() {
-            for (k, rad) in [(r.from, o.circles()[r.from].radius), (r.to, o.circles()[r.to].radius)] {
+            for (k, rad) in [
+                (r.from, o.circles()[r.from].radius),
+                (r.to, o.circles()[r.to].radius),
+            ] {
                 let d = (o.circles()[k].center - r.start).dot(&r.outward);
                 assert!((d + rad).abs() < 1e-12);
             }
@@ -267,10 +286,18 @@ mod tests {
 
     #[test]
     fn inner_circles_are_kept_off_the_hull_and_bad_input_is_refused() {
-        let o = BeltOutline::new(vec![c(-0.3, 0.1, 0.1), c(0.3, 0.1, 0.1), c(0.0, 0.15, 0.02)]).unwrap();
+        let o = BeltOutline::new(vec![
+            c(-0.3, 0.1, 0.1),
+            c(0.3, 0.1, 0.1),
+            c(0.0, 0.15, 0.02),
+        ])
+        .unwrap();
         assert_eq!(o.runs().len(), 2);
         assert!(!o.is_on_hull(2));
-        assert_eq!(BeltOutline::new(vec![c(0.0, 0.0, 0.1)]), Err(OutlineError::TooFewCircles(1)));
+        assert_eq!(
+            BeltOutline::new(vec![c(0.0, 0.0, 0.1)]),
+            Err(OutlineError::TooFewCircles(1))
+        );
         assert_eq!(
             BeltOutline::new(vec![c(0.0, 0.0, 0.1), c(0.0, f64::NAN, 0.1)]),
             Err(OutlineError::BadCircle(1))

@@ -1,2 +1,10 @@
+//! Robots: description files, the track model at run time, drive motors and flippers.
+
+pub mod drive;
+pub mod robot;
 pub mod robot_file;
 pub mod spec;
+
+pub use drive::DriveCommand;
+pub use robot::{BodyState, TrackedRobot, Wrench};
+pub use spec::RobotSpec;

@@ -1,0 +1,107 @@
+//! Telemetry: one row per sample of a robot's state, written as CSV.
+//!
+//! Columns: `t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz` (world frame, SI, radians; position
+//! of the body origin = footprint centre; velocity of the centre of mass), then for each
+//! track `<name>_belt_speed` (m/s), `<name>_motor_torque` (N·m), `<name>_normal_force` (N),
+//! then for each flipper `<name>_angle` (rad). Numbers are printed in Rust's shortest
+//! round-trip form, so equal files mean bit-identical states.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use crate::vehicle::{BodyState, TrackedRobot};
+
+/// One sample of a robot's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TelemetryRow {
+    /// Simulation time, s.
+    pub t: f64,
+    /// Body origin, world, m.
+    pub position: [f64; 3],
+    /// Roll, pitch, yaw (rotation about x, then y, then z applied as z·y·x), rad.
+    pub rpy: [f64; 3],
+    /// Linear velocity of the centre of mass, world, m/s.
+    pub linvel: [f64; 3],
+    /// Angular velocity, world, rad/s.
+    pub angvel: [f64; 3],
+    /// Per track: belt speed m/s, motor torque N·m, sum of normal forces N.
+    pub tracks: Vec<[f64; 3]>,
+    /// Flipper angles, rad.
+    pub flippers: Vec<f64>,
+}
+
+impl TelemetryRow {
+    /// Samples a robot.
+    pub fn capture(t: f64, body: &BodyState, robot: &TrackedRobot) -> Self {
+        let p = body.pose.translation.vector;
+        let (roll, pitch, yaw) = body.pose.rotation.euler_angles();
+        let d = robot.drive_state();
+        Self {
+            t,
+            position: [p.x, p.y, p.z],
+            rpy: [roll, pitch, yaw],
+            linvel: [body.linvel.x, body.linvel.y, body.linvel.z],
+            angvel: [body.angvel.x, body.angvel.y, body.angvel.z],
+            tracks: (0..robot.spec().tracks.len())
+                .map(|i| {
+                    [
+                        d.belt_speed[i],
+                        robot.motor_torque(i),
+                        robot.track_normal_force(i),
+                    ]
+                })
+                .collect(),
+            flippers: d.flipper_angle.clone(),
+        }
+    }
+}
+
+/// Writes telemetry rows as CSV.
+pub struct TelemetryWriter<W: Write> {
+    out: W,
+    line: String,
+}
+
+impl<W: Write> TelemetryWriter<W> {
+    /// Writes the header for `robot`'s tracks and flippers.
+    pub fn new(mut out: W, robot: &TrackedRobot) -> io::Result<Self> {
+        let mut header = String::from("t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz");
+        for t in &robot.spec().tracks {
+            let n = &t.name;
+            let _ = write!(header, ",{n}_belt_speed,{n}_motor_torque,{n}_normal_force");
+        }
+        for f in &robot.spec().flippers {
+            let _ = write!(header, ",{}_angle", f.name);
+        }
+        writeln!(out, "{header}")?;
+        Ok(Self {
+            out,
+            line: String::with_capacity(512),
+        })
+    }
+
+    /// Appends one row.
+    pub fn write(&mut self, row: &TelemetryRow) -> io::Result<()> {
+        self.line.clear();
+        let _ = write!(self.line, "{}", row.t);
+        let values = row
+            .position
+            .iter()
+            .chain(&row.rpy)
+            .chain(&row.linvel)
+            .chain(&row.angvel)
+            .chain(row.tracks.iter().flatten())
+            .chain(&row.flippers);
+        for v in values {
+            let _ = write!(self.line, ",{v}");
+        }
+        self.line.push('\n');
+        self.out.write_all(self.line.as_bytes())
+    }
+
+    /// Flushes and returns the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}

@@ -1,0 +1,177 @@
+//! Belt–ground friction with stick–slip.
+//!
+//! Plain regularised Coulomb friction lets a parked robot creep down any slope. Each support
+//! element instead carries a *bristle*: a tangential deflection `z` (along the belt, across
+//! it) that stretches while the contact sticks and pulls the contact back; when the force
+//! needed exceeds μN the contact slides and the bristle stays at its limit. A robot on a slope
+//! its friction can hold sits still with its bristles slightly stretched.
+
+use nalgebra::Vector2;
+
+/// Parameters of the stick–slip friction law.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrictionConfig {
+    /// Tangential deflection at which a stuck contact reaches μN, m. Sets the stick
+    /// stiffness `μN / stick_length`.
+    pub stick_length: f64,
+    /// Damping of the stick spring as a time constant, s: damping = stiffness × this.
+    pub stick_damping_time: f64,
+}
+
+impl Default for FrictionConfig {
+    /// 2 mm of stick deflection (about a rubber pad's shear before it slips) and 20 ms
+    /// damping: for μ = 0.8 the stick mode of a parked robot is at √(μg/2 mm) ≈ 63 rad/s,
+    /// damped at ζ ≈ 0.6, far below the step's stability limit.
+    fn default() -> Self {
+        Self {
+            stick_length: 0.002,
+            stick_damping_time: 0.02,
+        }
+    }
+}
+
+/// The friction force of one contact for one step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrictionForce {
+    /// Force on the belt from the ground, N, `(along the belt direction τ, lateral)`.
+    pub force: Vector2<f64>,
+    /// Bristle deflection after the step, m.
+    pub bristle: Vector2<f64>,
+    /// Whether the contact sticks (the force is below the friction limit).
+    pub sticking: bool,
+    /// `−∂force.x/∂slip.x`, N·s/m: how fast the longitudinal force falls as the belt slips
+    /// faster (0 while sliding). The drive uses it to update the belt speed implicitly.
+    pub longitudinal_damping: f64,
+}
+
+/// Friction of one contact over a step of `dt` s.
+///
+/// `normal` is the normal force (N ≥ 0); `mu` the friction coefficients `(along the belt,
+/// across it)`; `slip` the velocity of the belt surface over the ground `(along τ, lateral)`,
+/// m/s; `bristle` the deflection at the start of the step, m.
+pub fn friction(
+    config: &FrictionConfig,
+    normal: f64,
+    mu: Vector2<f64>,
+    slip: Vector2<f64>,
+    bristle: Vector2<f64>,
+    dt: f64,
+) -> FrictionForce {
+    if normal <= 0.0 || mu.x <= 0.0 || mu.y <= 0.0 {
+        return FrictionForce {
+            force: Vector2::zeros(),
+            bristle: Vector2::zeros(),
+            sticking: false,
+            longitudinal_damping: 0.0,
+        };
+    }
+    let limit = mu * normal;
+    // Per-axis stick stiffness so that a deflection of `stick_length` reaches the limit.
+    let k = limit / config.stick_length;
+    let c = k * config.stick_damping_time;
+    let z = bristle + slip * dt;
+    let trial = -(k.component_mul(&z) + c.component_mul(&slip));
+    // Elliptic friction limit: (Fx/μx N)² + (Fy/μy N)² ≤ 1.
+    let ratio = Vector2::new(trial.x / limit.x, trial.y / limit.y).norm();
+    if ratio <= 1.0 {
+        FrictionForce {
+            force: trial,
+            bristle: z,
+            sticking: true,
+            longitudinal_damping: k.x * dt + c.x,
+        }
+    } else {
+        let force = trial / ratio;
+        // The bristle rests at the deflection that the sliding force stretches it to.
+        FrictionForce {
+            force,
+            bristle: Vector2::new(-force.x / k.x, -force.y / k.y),
+            sticking: false,
+            longitudinal_damping: 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DT: f64 = 0.002;
+
+    #[test]
+    fn sliding_force_is_coulomb_and_opposes_slip() {
+        let cfg = FrictionConfig::default();
+        let f = friction(
+            &cfg,
+            100.0,
+            Vector2::new(0.8, 0.8),
+            Vector2::new(0.3, -0.4),
+            Vector2::zeros(),
+            DT,
+        );
+        assert!(!f.sticking);
+        assert!((f.force.norm() - 80.0).abs() < 1e-9);
+        // Opposes the slip direction (isotropic μ).
+        let dir = -Vector2::new(0.3, -0.4).normalize();
+        assert!((f.force.normalize() - dir).norm() < 0.05);
+        assert_eq!(f.longitudinal_damping, 0.0);
+    }
+
+    #[test]
+    fn anisotropic_limit_is_an_ellipse() {
+        let cfg = FrictionConfig::default();
+        let f = friction(
+            &cfg,
+            100.0,
+            Vector2::new(0.8, 0.4),
+            Vector2::new(0.0, 1.0),
+            Vector2::zeros(),
+            DT,
+        );
+        assert!(
+            (f.force.y + 40.0).abs() < 1e-9,
+            "lateral sliding limited to μ_lat·N"
+        );
+    }
+
+    /// A contact held by a constant tangential load below μN settles with zero slip: the
+    /// bristle carries the load (no creep). Simulated as a block of mass m on a slope.
+    #[test]
+    fn a_block_held_below_the_friction_limit_does_not_creep() {
+        let cfg = FrictionConfig::default();
+        let (m, g, mu) = (20.0, 9.81, 0.8);
+        let theta = f64::atan(mu) - 5f64.to_radians();
+        let n = m * g * theta.cos();
+        let (mut x, mut v, mut z) = (0.0, 0.0, Vector2::zeros());
+        for _ in 0..30_000 {
+            // 60 s
+            let f = friction(&cfg, n, Vector2::new(mu, mu), Vector2::new(v, 0.0), z, DT);
+            z = f.bristle;
+            let a = (f.force.x - m * g * theta.sin()) / m;
+            v += a * DT;
+            x += v * DT;
+        }
+        assert!(
+            x.abs() < 0.003,
+            "moved {x} m (the stick deflection is ≤ 2 mm)"
+        );
+        assert!(v.abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_block_above_the_friction_limit_slides_at_the_coulomb_rate() {
+        let cfg = FrictionConfig::default();
+        let (m, g, mu) = (20.0, 9.81, 0.8);
+        let theta = f64::atan(mu) + 5f64.to_radians();
+        let n = m * g * theta.cos();
+        let (mut v, mut z) = (0.0, Vector2::zeros());
+        for _ in 0..500 {
+            let f = friction(&cfg, n, Vector2::new(mu, mu), Vector2::new(v, 0.0), z, DT);
+            z = f.bristle;
+            v += (f.force.x - m * g * theta.sin()) / m * DT;
+        }
+        // After 1 s: v ≈ −g(sinθ − μcosθ)·t (downhill is negative here).
+        let expect = -g * (theta.sin() - mu * theta.cos()) * 1.0;
+        assert!((v - expect).abs() < 0.05 * expect.abs(), "{v} vs {expect}");
+    }
+}

@@ -1,0 +1,465 @@
+//! A robot's track model at run time: its track planes, belt speeds, flipper angles and the
+//! per-contact friction state, and the computation of the force and torque that the tracks
+//! apply to the hull in one step.
+
+use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
+
+use super::drive::{step_belt, DriveCommand};
+use super::spec::{BeltSpec, CircleSpec, RobotSpec};
+use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
+use crate::track::contact::{evaluate_plane, ElementLoad, PlaneStiffness};
+use crate::track::friction::{friction, FrictionConfig};
+use crate::track::outline::{BeltOutline, Circle, OutlineError};
+
+/// Margin around a belt loop's outline in which terrain is cut, m.
+const CUT_MARGIN: f64 = 0.02;
+/// Speed below which rolling resistance fades out (regularises its sign), m/s.
+const ROLLING_SPEED_EPS: f64 = 0.05;
+
+/// The hull's rigid-body state, world frame, in `f64`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyState {
+    /// Body pose (body origin = footprint centre on the ground).
+    pub pose: Isometry3<f64>,
+    /// Centre of mass, world, m.
+    pub com: Point3<f64>,
+    /// Linear velocity of the centre of mass, world, m/s.
+    pub linvel: Vector3<f64>,
+    /// Angular velocity, world, rad/s.
+    pub angvel: Vector3<f64>,
+}
+
+impl BodyState {
+    /// Velocity of the body point that is at world position `p`, m/s.
+    pub fn point_velocity(&self, p: &Point3<f64>) -> Vector3<f64> {
+        self.linvel + self.angvel.cross(&(p - self.com))
+    }
+}
+
+/// Force and torque on the hull, world frame: torque about the centre of mass.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Wrench {
+    /// Force, N.
+    pub force: Vector3<f64>,
+    /// Torque about the centre of mass, N·m.
+    pub torque: Vector3<f64>,
+}
+
+/// One track plane: a belt loop at a lateral position, belonging to a drive (track index).
+#[derive(Debug, Clone)]
+struct BeltPlane {
+    track: usize,
+    flipper: Option<usize>,
+    y: f64,
+    belt: BeltSpec,
+    stiffness: PlaneStiffness,
+    base: BeltOutline,
+    posed: BeltOutline,
+    /// Index of this plane's first element in the robot's element arrays.
+    first: usize,
+}
+
+impl BeltPlane {
+    fn elements(&self) -> usize {
+        self.base.circles().len() + self.base.runs().len()
+    }
+}
+
+/// One support element's contact in the last step, world frame: for displays and tests.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactInfo {
+    /// Track (drive) index.
+    pub track: usize,
+    /// Index of the track plane.
+    pub plane: usize,
+    /// Element within the plane: circles first, then runs.
+    pub element: usize,
+    /// Point of application, world, m.
+    pub point: Point3<f64>,
+    /// Unit normal of the contact (from the ground into the robot), world.
+    pub normal: Vector3<f64>,
+    /// Normal force, N.
+    pub normal_force: f64,
+    /// Friction (and motion resistance) force on the hull, world, N.
+    pub friction: Vector3<f64>,
+    /// Whether the belt sticks to the ground there.
+    pub sticking: bool,
+}
+
+/// A contact found in pass 1, finished in pass 2.
+#[derive(Debug, Clone, Copy)]
+struct Contact {
+    plane: usize,
+    element: usize,
+    track: usize,
+    point: Point3<f64>,
+    normal: Vector3<f64>,
+    /// Direction the belt surface moves relative to the hull at the contact (for positive
+    /// belt speed), world.
+    tau: Vector3<f64>,
+    lateral: Vector3<f64>,
+    normal_force: f64,
+    friction_load: f64,
+    mu: Vector2<f64>,
+    v_along: f64,
+    v_lateral: f64,
+    rolling_resistance: f64,
+}
+
+/// State of one robot's drive train that a blow-up recovery restores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DriveState {
+    /// Belt speed per track, m/s.
+    pub belt_speed: Vec<f64>,
+    /// Flipper angles, rad.
+    pub flipper_angle: Vec<f64>,
+    /// Flipper targets, rad.
+    pub flipper_target: Vec<f64>,
+    bristles: Vec<Vector2<f64>>,
+}
+
+/// A robot's track model.
+#[derive(Debug, Clone)]
+pub struct TrackedRobot {
+    spec: RobotSpec,
+    planes: Vec<BeltPlane>,
+    state: DriveState,
+    command: DriveCommand,
+    /// Motor force on each belt in the last step, N.
+    motor_force: Vec<f64>,
+    /// Sum of normal forces on each track (with its flippers) in the last step, N.
+    track_normal: Vec<f64>,
+    // Scratch, reused every step.
+    loads: Vec<ElementLoad>,
+    contacts: Vec<Contact>,
+    last_contacts: Vec<ContactInfo>,
+    f0: Vec<f64>,
+    d: Vec<f64>,
+}
+
+fn circle(c: &CircleSpec) -> Circle {
+    Circle {
+        center: Point2::new(c.x, c.z),
+        radius: c.radius,
+    }
+}
+
+/// Lateral positions of `planes` planes spread evenly over a belt of `width` at `y`.
+fn plane_offsets(y: f64, belt: &BeltSpec) -> impl Iterator<Item = f64> + '_ {
+    let n = belt.planes.max(1);
+    (0..n).map(move |i| y + belt.width * ((i as f64 + 0.5) / n as f64 - 0.5))
+}
+
+impl TrackedRobot {
+    /// Builds the track planes of a robot.
+    pub fn new(spec: RobotSpec) -> Result<Self, OutlineError> {
+        let mut planes = Vec::new();
+        let mut first = 0;
+        let mut push = |track, flipper, y, belt: BeltSpec, outline: BeltOutline| {
+            let plane = BeltPlane {
+                track,
+                flipper,
+                y,
+                belt,
+                stiffness: PlaneStiffness {
+                    kappa: belt.stiffness / belt.planes.max(1) as f64,
+                    run_mid: belt.run_stiffness_mid,
+                },
+                posed: outline.clone(),
+                base: outline,
+                first,
+            };
+            first += plane.elements();
+            planes.push(plane);
+        };
+        for (t, track) in spec.tracks.iter().enumerate() {
+            let circles: Vec<Circle> = [&track.sprocket, &track.idler]
+                .into_iter()
+                .chain(&track.road_wheels)
+                .chain(&track.rollers)
+                .map(circle)
+                .collect();
+            let outline = BeltOutline::new(circles)?;
+            for y in plane_offsets(track.y, &track.belt) {
+                push(t, None, y, track.belt, outline.clone());
+            }
+        }
+        for (f, flipper) in spec.flippers.iter().enumerate() {
+            let t = spec
+                .tracks
+                .iter()
+                .position(|t| t.name == flipper.track)
+                .unwrap_or(0);
+            let outline = BeltOutline::new(flipper.circles.iter().map(circle).collect())?;
+            for y in plane_offsets(flipper.y, &flipper.belt) {
+                push(t, Some(f), y, flipper.belt, outline.clone());
+            }
+        }
+        let elements = first;
+        let tracks = spec.tracks.len();
+        let state = DriveState {
+            belt_speed: vec![0.0; tracks],
+            flipper_angle: spec.flippers.iter().map(|f| f.initial_angle).collect(),
+            flipper_target: spec.flippers.iter().map(|f| f.initial_angle).collect(),
+            bristles: vec![Vector2::zeros(); elements],
+        };
+        let mut robot = Self {
+            planes,
+            state,
+            command: DriveCommand::STOP,
+            motor_force: vec![0.0; tracks],
+            track_normal: vec![0.0; tracks],
+            loads: vec![ElementLoad::default(); elements],
+            contacts: Vec::with_capacity(elements),
+            last_contacts: Vec::with_capacity(elements),
+            f0: vec![0.0; tracks],
+            d: vec![0.0; tracks],
+            spec,
+        };
+        robot.pose_flippers();
+        Ok(robot)
+    }
+
+    /// The robot's description.
+    pub fn spec(&self) -> &RobotSpec {
+        &self.spec
+    }
+
+    /// The current command.
+    pub fn command(&self) -> DriveCommand {
+        self.command
+    }
+
+    /// Sets the command (non-finite values are replaced by a stop).
+    pub fn set_command(&mut self, command: DriveCommand) {
+        self.command = if command.is_finite() {
+            command
+        } else {
+            DriveCommand::STOP
+        };
+        if let Some(target) = self.command.flipper {
+            for (t, f) in self
+                .state
+                .flipper_target
+                .iter_mut()
+                .zip(&self.spec.flippers)
+            {
+                *t = target.clamp(f.min_angle, f.max_angle);
+            }
+        }
+    }
+
+    /// Drive-train state (belt speeds, flipper angles).
+    pub fn drive_state(&self) -> &DriveState {
+        &self.state
+    }
+
+    /// Restores a drive-train state saved earlier, with the belts stopped and friction
+    /// relaxed (used by blow-up recovery).
+    pub fn restore(&mut self, state: &DriveState) {
+        self.state = state.clone();
+        self.state.belt_speed.iter_mut().for_each(|v| *v = 0.0);
+        self.state
+            .bristles
+            .iter_mut()
+            .for_each(|b| *b = Vector2::zeros());
+        self.pose_flippers();
+    }
+
+    /// Motor torque at each sprocket in the last step, N·m.
+    pub fn motor_torque(&self, track: usize) -> f64 {
+        self.motor_force[track] * self.spec.tracks[track].sprocket.radius
+    }
+
+    /// Sum of the normal forces on each track (its planes and its flippers), last step, N.
+    pub fn track_normal_force(&self, track: usize) -> f64 {
+        self.track_normal[track]
+    }
+
+    /// Every contact of the last step.
+    pub fn contacts(&self) -> &[ContactInfo] {
+        &self.last_contacts
+    }
+
+    /// Number of track planes (main tracks and flippers).
+    pub fn plane_count(&self) -> usize {
+        self.planes.len()
+    }
+
+    /// Belt loop of plane `i` as posed now (flippers rotated) and its lateral position, body
+    /// frame: for drawing.
+    pub fn plane_outline(&self, i: usize) -> (&BeltOutline, f64) {
+        (&self.planes[i].posed, self.planes[i].y)
+    }
+
+    fn flipper_effective_angle(&self, f: usize) -> f64 {
+        // Positive raises the tip: counter-clockwise in (x, z) for a flipper pointing
+        // forward, clockwise for one pointing backward.
+        let spec = &self.spec.flippers[f];
+        let reach: f64 = spec.circles.iter().map(|c| c.x - spec.axis_x).sum();
+        self.state.flipper_angle[f] * if reach < 0.0 { -1.0 } else { 1.0 }
+    }
+
+    fn pose_flippers(&mut self) {
+        for i in 0..self.planes.len() {
+            if let Some(f) = self.planes[i].flipper {
+                let angle = self.flipper_effective_angle(f);
+                let spec = &self.spec.flippers[f];
+                let pivot = Point2::new(spec.axis_x, spec.axis_z);
+                let plane = &mut self.planes[i];
+                plane.base.rotated_into(pivot, angle, &mut plane.posed);
+            }
+        }
+    }
+
+    /// One step of the track model: moves the flippers, cuts the terrain with every plane,
+    /// computes normal loads, updates belt speeds implicitly, finishes friction and returns
+    /// the wrench on the hull. `segments` is scratch.
+    pub fn step(
+        &mut self,
+        terrain: &Terrain,
+        body: &BodyState,
+        friction_config: &FrictionConfig,
+        dt: f64,
+        segments: &mut Vec<CutSegment>,
+    ) -> Wrench {
+        // Flippers move toward their targets at their rate limits.
+        for (f, spec) in self.spec.flippers.iter().enumerate() {
+            let (a, t) = (self.state.flipper_angle[f], self.state.flipper_target[f]);
+            let step = spec.max_rate * dt;
+            self.state.flipper_angle[f] =
+                (a + (t - a).clamp(-step, step)).clamp(spec.min_angle, spec.max_angle);
+        }
+        self.pose_flippers();
+
+        // Pass 1: geometry and normal forces of every plane.
+        self.contacts.clear();
+        let materials = terrain.materials();
+        for (plane_index, plane) in self.planes.iter().enumerate() {
+            let pose = body.pose * Translation3::new(0.0, plane.y, 0.0);
+            let (x0, x1, z0, z1) = plane.posed.bounds();
+            let region = CutRegion::new(
+                x0 - CUT_MARGIN,
+                x1 + CUT_MARGIN,
+                z0 - CUT_MARGIN,
+                z1 + CUT_MARGIN,
+            );
+            let cut = CutPlane::from_pose(&pose, region);
+            terrain.cut(&cut, segments);
+            let range = plane.first..plane.first + plane.elements();
+            let loads = &mut self.loads[range.clone()];
+            evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
+            let lateral = cut.normal();
+            for (k, load) in loads.iter().enumerate() {
+                let element = range.start + k;
+                let fnorm = load.force.norm();
+                if !load.is_active() || fnorm <= 1e-12 * load.magnitude {
+                    self.state.bristles[element] = Vector2::zeros();
+                    continue;
+                }
+                let n2 = load.force / fnorm;
+                let point = cut.to_world(&load.point);
+                let normal = cut.vector_to_world(&n2);
+                let tau = cut.vector_to_world(&Vector2::new(-n2.y, n2.x));
+                let v = body.point_velocity(&point);
+                // Hunt–Crossley: the force grows with penetration rate, never pulls.
+                let factor = (1.0 - plane.belt.damping * v.dot(&normal)).max(0.0);
+                if factor == 0.0 {
+                    self.state.bristles[element] = Vector2::zeros();
+                    continue;
+                }
+                self.contacts.push(Contact {
+                    plane: plane_index,
+                    element,
+                    track: plane.track,
+                    point,
+                    normal,
+                    tau,
+                    lateral,
+                    normal_force: fnorm * factor,
+                    friction_load: load.magnitude * factor,
+                    mu: Vector2::new(
+                        load.friction,
+                        load.friction * plane.belt.lateral_friction_scale,
+                    ),
+                    v_along: v.dot(&tau),
+                    v_lateral: v.dot(&lateral),
+                    rolling_resistance: plane.belt.rolling_resistance,
+                });
+            }
+        }
+
+        // Linearise the ground's pull on each belt around the current belt speed.
+        self.f0.iter_mut().for_each(|x| *x = 0.0);
+        self.d.iter_mut().for_each(|x| *x = 0.0);
+        for c in &self.contacts {
+            let slip = Vector2::new(c.v_along + self.state.belt_speed[c.track], c.v_lateral);
+            let f = friction(
+                friction_config,
+                c.friction_load,
+                c.mu,
+                slip,
+                self.state.bristles[c.element],
+                dt,
+            );
+            self.f0[c.track] += f.force.x;
+            self.d[c.track] += f.longitudinal_damping;
+        }
+        for (t, track) in self.spec.tracks.iter().enumerate() {
+            let command = if track.y >= 0.0 {
+                self.command.left
+            } else {
+                self.command.right
+            };
+            let (v, force) = step_belt(
+                &track.motor,
+                track.sprocket.radius,
+                self.state.belt_speed[t],
+                command,
+                self.f0[t],
+                self.d[t],
+                dt,
+            );
+            self.state.belt_speed[t] = v;
+            self.motor_force[t] = force;
+        }
+
+        // Pass 2: friction at the new belt speeds; sum the wrench on the hull.
+        let mut wrench = Wrench::default();
+        self.track_normal.iter_mut().for_each(|x| *x = 0.0);
+        self.last_contacts.clear();
+        for c in &self.contacts {
+            let slip = Vector2::new(c.v_along + self.state.belt_speed[c.track], c.v_lateral);
+            let f = friction(
+                friction_config,
+                c.friction_load,
+                c.mu,
+                slip,
+                self.state.bristles[c.element],
+                dt,
+            );
+            self.state.bristles[c.element] = f.bristle;
+            // The ground's friction on the belt reaches the hull through the belt (massless).
+            let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
+            // Motion resistance opposes the hull's travel over the ground along the belt.
+            let travel = -c.v_along;
+            let fade = (travel / ROLLING_SPEED_EPS).clamp(-1.0, 1.0);
+            tangential += c.tau * (c.rolling_resistance * c.friction_load * fade);
+            let force = c.normal * c.normal_force + tangential;
+            self.last_contacts.push(ContactInfo {
+                track: c.track,
+                plane: c.plane,
+                element: c.element - self.planes[c.plane].first,
+                point: c.point,
+                normal: c.normal,
+                normal_force: c.normal_force,
+                friction: tangential,
+                sticking: f.sticking,
+            });
+            wrench.force += force;
+            wrench.torque += (c.point - body.com).cross(&force);
+            self.track_normal[c.track] += c.normal_force;
+        }
+        wrench
+    }
+}
