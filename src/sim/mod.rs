@@ -18,7 +18,10 @@
 //! Everything runs in a fixed order on one thread, so the same inputs give the same outputs
 //! bit for bit.
 
+mod script;
 mod telemetry;
+
+pub use script::DriveScript;
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 
@@ -301,8 +304,9 @@ impl Simulation {
         }
         // 4: integrate.
         self.world.step();
-        self.time += dt;
         self.steps += 1;
+        // A product, not a running sum: no drift over long runs.
+        self.time = self.steps as f64 * dt;
         // 5: check, snapshot or recover.
         let snapshot_due = self
             .steps

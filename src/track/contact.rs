@@ -1,13 +1,23 @@
 //! Normal contact of one track plane with the terrain cut (seed 004 §3.4).
 //!
 //! Support elements are the belt's circles (wheels, sprocket, idler, rollers) and its runs.
-//! A wheel's load from a terrain segment is `κ·S` with `S` its disk's area inside the solid
-//! under the segment, pushing along the segment's normal. A run carries the terrain that
-//! crosses the belt line between two wheels: its region is the quad from the run's tangent
-//! points to the two wheel centres, minus both wheel disks (those parts are the wheels'
-//! own), so a nosing's area moves continuously from wheel to run to wheel. The run's stiffness
-//! is κ at either wheel and falls to `run_stiffness_mid·κ` half-way (the belt is softest
-//! mid-run), so the force is continuous across the hand-over too.
+//! A wheel's load from a terrain segment is seed 004's `F = κ·S(δ)`, `S` the circular
+//! segment of penetration δ, found from the segment's feature closest to the wheel centre:
+//! where the centre projects inside the segment, δ = R − (height of the centre above the
+//! segment's line) and the force is along the segment's normal, as in the paper; where it
+//! projects beyond an end and is in front of the segment, the end point is the contact,
+//! δ = R − distance, the force is radial and counts half, so the two faces meeting at a
+//! convex corner (a nosing) make exactly one radial force and hand over to the tread
+//! continuously. Summing over segments lets a wheel in a concave corner be pushed by both
+//! faces. A run carries the terrain that
+//! crosses the belt line between two wheels (seed 004's *factitious irregularity*): the
+//! penetrating region is the quad from the run's tangent points to the two wheel centres,
+//! minus both wheel disks (those parts are the wheels' own); its mean depth
+//! δ̄ = area / extent-along-the-run makes a virtual bump at the region's centroid `s`, which
+//! the run's end wheels press with the wheel law `F = κ·w(s)·S_R(δ̄)` (`S_R` the circular
+//! segment of the wheels' radius). The stiffness factor `w` is 1 at either wheel and
+//! `run_stiffness_mid` half-way (the belt is softest mid-run). As a nosing reaches a wheel the
+//! region outside the disk thins to nothing, so the run's force fades as the wheel's grows.
 //!
 //! Directions: a wheel is pushed along each terrain segment's normal (seed 004); a run is
 //! pushed along its own inward normal, because there the belt is the smooth surface and the
@@ -16,7 +26,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::area::{disk_strip_area, ConvexPolygon};
+use super::area::{circular_segment_area, ConvexPolygon};
 use super::outline::{BeltOutline, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
@@ -86,6 +96,71 @@ fn series(kappa: f64, surface: Option<f64>) -> f64 {
     }
 }
 
+/// A wheel's contact with one terrain segment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WheelContact {
+    /// Effective penetration area `S(δ)` (already weighted), m².
+    pub area: f64,
+    /// Direction of the push on the wheel (unit, plane frame).
+    pub normal: Vector2<f64>,
+    /// Contact point on the terrain, plane frame, m.
+    pub point: Point2<f64>,
+    /// Penetration δ, m.
+    pub depth: f64,
+}
+
+/// The closest-feature contact of a wheel (centre `c`, radius `r`) with segment `seg`
+/// (unit direction `dir`, length `len`); see the module docs.
+pub fn wheel_contact(
+    c: Point2<f64>,
+    r: f64,
+    seg: &CutSegment,
+    dir: Vector2<f64>,
+    len: f64,
+) -> Option<WheelContact> {
+    let ac = c - seg.a;
+    let v = ac.dot(&seg.normal);
+    if v >= r {
+        return None;
+    }
+    let u = ac.dot(&dir);
+    if (0.0..=len).contains(&u) {
+        let depth = r - v;
+        let w = facing_weight(v, r);
+        (w > 0.0).then(|| WheelContact {
+            area: w * circular_segment_area(r, depth),
+            normal: seg.normal,
+            point: seg.a + dir * u,
+            depth,
+        })
+    } else {
+        if v <= 0.0 {
+            return None; // beyond the end and not in front: the next face's business
+        }
+        let e = if u < 0.0 { seg.a } else { seg.b };
+        let d = c - e;
+        let dist = d.norm();
+        if dist >= r || dist <= 0.0 {
+            return None;
+        }
+        Some(WheelContact {
+            area: 0.5 * circular_segment_area(r, r - dist),
+            normal: d / dist,
+            point: e,
+            depth: r - dist,
+        })
+    }
+}
+
+/// How much a terrain face counts for a wheel whose centre is `v` m in front of the face's
+/// line (negative: behind it, inside the solid): fully while the centre is in front, fading
+/// to nothing once it is half a radius behind. A face the wheel is behind is the far side of
+/// a thin solid (a nosing lip's underside seen from above it) and must not pull the wheel
+/// through; the fade keeps the force continuous.
+pub fn facing_weight(v: f64, radius: f64) -> f64 {
+    ((v + 0.5 * radius) / (0.5 * radius)).clamp(0.0, 1.0)
+}
+
 /// Run stiffness factor at fraction `s` ∈ [0, 1] along the run: 1 at either wheel,
 /// `mid` half-way, smooth in between.
 pub fn run_stiffness_factor(s: f64, mid: f64) -> f64 {
@@ -106,9 +181,11 @@ pub fn evaluate_plane(
     let circles = outline.circles();
     let runs = outline.runs();
     debug_assert_eq!(loads.len(), circles.len() + runs.len());
+    debug_assert!(runs.len() <= MAX_RUNS);
     for l in loads.iter_mut() {
         *l = ElementLoad::default();
     }
+    let mut bumps = [Bump::default(); MAX_RUNS];
     for seg in segments {
         let mat = &materials[seg.material.0 as usize];
         let kappa = series(stiffness.kappa, mat.stiffness);
@@ -118,27 +195,45 @@ pub fn evaluate_plane(
         }
         let dir = (seg.b - seg.a) / len;
         for (i, c) in circles.iter().enumerate() {
-            if let Some(s) = disk_strip_area(c.center, c.radius, seg.a, seg.b) {
-                let p = seg.a + dir * s.along;
-                loads[i].add(kappa * s.area, seg.normal, p, mat.friction, s.depth);
+            if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
+                loads[i].add(kappa * w.area, w.normal, w.point, mat.friction, w.depth);
             }
         }
         for (j, run) in runs.iter().enumerate() {
-            if let Some((weighted, centroid, depth)) =
-                run_area(outline, run, seg, dir, stiffness.run_mid)
-            {
-                // The belt is the smooth body here and the terrain pokes into it (a nosing is
-                // a corner), so the bump pushes along the run's normal, at the belt line.
-                let axis = (run.end - run.start) / run.length;
-                let p = run.start + axis * (centroid - run.start).dot(&axis);
-                loads[circles.len() + j].add(
-                    kappa * weighted,
-                    -run.outward,
-                    p,
-                    mat.friction,
-                    depth,
-                );
+            if seg.normal.dot(&run.outward) >= 0.0 {
+                continue; // the face looks away from this run
             }
+            if let Some(piece) = run_piece(outline, run, seg, dir) {
+                let acc = &mut bumps[j.min(MAX_RUNS - 1)];
+                acc.area += piece.area;
+                acc.moment += piece.area * piece.along;
+                acc.kappa += kappa * piece.area;
+                acc.friction += mat.friction * piece.area;
+                acc.depth_moment += piece.area * piece.mean_depth;
+                acc.depth = acc.depth.max(piece.depth);
+            }
+        }
+    }
+    // Each run's bump, pressed by its end wheels through the belt.
+    for (j, run) in runs.iter().enumerate().take(MAX_RUNS) {
+        let b = bumps[j];
+        if b.area <= 0.0 {
+            continue;
+        }
+        // Area-weighted so that a piece entering the run with no area changes nothing.
+        let mean_depth = b.depth_moment / b.area;
+        let along = b.moment / b.area;
+        let s = along / run.length;
+        let (ra, rb) = (circles[run.from].radius, circles[run.to].radius);
+        let radius = ra + (rb - ra) * s.clamp(0.0, 1.0);
+        let kappa = b.kappa / b.area;
+        let f = kappa
+            * run_stiffness_factor(s, stiffness.run_mid)
+            * circular_segment_area(radius, mean_depth);
+        if f > 0.0 {
+            let axis = (run.end - run.start) / run.length;
+            let p = run.start + axis * along;
+            loads[circles.len() + j].add(f, -run.outward, p, b.friction / b.area, b.depth);
         }
     }
     for l in loads.iter_mut() {
@@ -146,18 +241,39 @@ pub fn evaluate_plane(
     }
 }
 
-/// Terrain (under `seg`) inside the run's region outside both end wheels: its area weighted
-/// by the run stiffness factor `w(s)` (∫w dA, m²), its centroid and its depth past the run
-/// line. `w` is quadratic in `s`, so ∫w dA over the clipped polygon is exact from its moments;
-/// the wheel disks' parts, which lie at the run's ends where `w ≈ 1`, are removed with w = 1,
-/// which is what makes the hand-over to a wheel (stiffness κ) continuous.
-fn run_area(
+/// Most runs a belt loop may have (a loop of 32 circles has at most 32).
+pub const MAX_RUNS: usize = 33;
+
+/// What the terrain segments put into one run, summed: the factitious irregularity.
+#[derive(Debug, Clone, Copy, Default)]
+struct Bump {
+    area: f64,
+    moment: f64,
+    kappa: f64,
+    friction: f64,
+    depth_moment: f64,
+    depth: f64,
+}
+
+/// The part of one segment's solid inside a run's region, outside both end wheels.
+#[derive(Debug, Clone, Copy)]
+struct RunPiece {
+    /// Area, m².
+    area: f64,
+    /// Centroid's distance along the run from its start, m.
+    along: f64,
+    /// Mean depth: area over extent along the run, m.
+    mean_depth: f64,
+    /// Deepest point past the run line, m.
+    depth: f64,
+}
+
+fn run_piece(
     outline: &BeltOutline,
     run: &Run,
     seg: &CutSegment,
     dir: Vector2<f64>,
-    run_mid: f64,
-) -> Option<(f64, Point2<f64>, f64)> {
+) -> Option<RunPiece> {
     if run.length <= 1e-9 {
         return None;
     }
@@ -175,33 +291,40 @@ fn run_area(
         .clip(seg.a, seg.normal)
         .clip(seg.a, -dir)
         .clip(seg.b, dir);
-    let axis = (run.end - run.start) / run.length;
-    let (area, m1, m2) = p.moments_along(run.start, axis);
-    if area <= 0.0 {
+    let (whole, centroid) = p.area_centroid();
+    if whole <= 0.0 {
         return None;
     }
-    let (l, c) = (run.length, 4.0 * (1.0 - run_mid));
-    let weighted = area - c * m1 / l + c * m2 / (l * l)
+    let area = whole
         - p.disk_intersection_area(ca.center, ca.radius)
         - p.disk_intersection_area(cb.center, cb.radius);
     // Relative threshold: what is left after subtracting the disks is round-off.
-    if weighted <= 1e-12 * l * l {
+    if area <= 1e-12 * run.length * run.length {
         return None;
     }
-    let (_, centroid) = p.area_centroid();
-    let depth = p
-        .vertices()
-        .iter()
-        .map(|v| -(v - run.start).dot(&run.outward))
-        .fold(0.0, f64::max);
-    Some((weighted, centroid, depth))
+    let axis = (run.end - run.start) / run.length;
+    let (mut lo, mut hi, mut depth) = (f64::INFINITY, f64::NEG_INFINITY, 0.0f64);
+    for v in p.vertices() {
+        let d = v - run.start;
+        lo = lo.min(d.dot(&axis));
+        hi = hi.max(d.dot(&axis));
+        depth = depth.max(-d.dot(&run.outward));
+    }
+    if hi <= lo {
+        return None;
+    }
+    Some(RunPiece {
+        area,
+        along: (centroid - run.start).dot(&axis),
+        mean_depth: area / (hi - lo),
+        depth,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::terrain::MaterialId;
-    use crate::track::area::circular_segment_area;
     use crate::track::outline::Circle;
 
     fn circle(x: f64, z: f64, r: f64) -> Circle {
@@ -273,25 +396,17 @@ mod tests {
             assert!((loads[i].force - Vector2::new(0.0, expect)).norm() < 1e-9 * expect);
         }
         assert!(!loads[3].is_active(), "raised idler is off the ground");
-        // Bottom runs: between wheels 0–1 and 1–2. The region is the slab of depth δ between
-        // the tangent points (mean stiffness factor 1 − (1 − 0.3)·2/3) minus each wheel's
-        // half circular segment. The slivers are removed at w = 1 although they reach ~10 % into
-        // the run where w ≈ 0.75: that approximation is worth ≤ 5 % here.
-        let avg_w = 1.0 - (1.0 - 0.3) * 2.0 / 3.0;
-        for (k, (ra, rb)) in [(0.06, 0.04), (0.04, 0.04)].into_iter().enumerate() {
-            let l = loads[4 + k];
-            assert!(l.is_active());
-            let slivers =
-                0.5 * (circular_segment_area(ra, delta) + circular_segment_area(rb, delta));
-            let expect = STIFF.kappa * (avg_w * delta * 0.15 - slivers);
-            let got = l.magnitude;
-            assert!(
-                (got - expect).abs() < 0.05 * expect,
-                "run {k}: {got} vs {expect}"
-            );
-        }
-        // The front run's tangent point on the last road wheel sits a hair above its bottom, so
-        // the ground also grazes that run, which pushes along the run's tilted normal.
+        // Bottom run between the two 4 cm road wheels (1–2, symmetric, 0.15 m long): the ground
+        // fills the run's region to depth δ less each wheel's half circular segment, so the
+        // bump's mean depth is (δ·0.15 − S(δ)) / 0.15 at mid-run (w = 0.3), pressed with R = 4 cm.
+        let mean = (delta * 0.15 - circular_segment_area(0.04, delta)) / 0.15;
+        let expect = STIFF.kappa * 0.3 * circular_segment_area(0.04, mean);
+        let got = loads[5].magnitude;
+        assert!(
+            (got - expect).abs() < 1e-6 * expect,
+            "run 1–2: {got} vs {expect}"
+        );
+        assert!(loads[4].is_active(), "run 0–1 carries too");
         assert!(f.x.abs() < 1e-3 * f.y && f.y > 0.0, "{f:?}");
     }
 
@@ -321,6 +436,14 @@ mod tests {
             let wheels_active = loads[..4].iter().any(|l| l.is_active());
             saw_run_only |= runs_active && !wheels_active;
             if let Some(p) = prev {
+                if (f - p).norm() > 0.02 * static_load {
+                    eprintln!("jump at x0={x0:.5}: {:?} -> {:?}", p, f);
+                    for (k, l) in loads.iter().enumerate() {
+                        if l.is_active() {
+                            eprintln!("   el {k}: {:?} depth {:.5}", l.force, l.depth);
+                        }
+                    }
+                }
                 max_jump = max_jump.max((f - p).norm());
             }
             prev = Some(f);
@@ -329,6 +452,91 @@ mod tests {
         assert!(
             max_jump < 0.02 * static_load,
             "jump {max_jump} N vs static {static_load} N"
+        );
+    }
+
+    /// Regression: a flipper tip pushed into the front of a 2 cm nosing lip was pulled down
+    /// by the lip's underside (whose solid is above it), and the robot nose-dived.
+    #[test]
+    fn the_far_side_of_a_thin_lip_does_not_pull_a_wheel_through() {
+        let lip = vec![
+            seg((-10.0, 0.0), (0.0, 0.0)),
+            seg((0.0, 0.0), (0.0, 0.15)),
+            seg((0.0, 0.15), (-0.02, 0.15)), // underside, normal −z
+            seg((-0.02, 0.15), (-0.02, 0.18)),
+            seg((-0.02, 0.18), (10.0, 0.18)),
+        ];
+        // A wheel of radius 3 cm centred 1 cm above the lip's front top corner, 1 cm into it.
+        let o =
+            BeltOutline::new(vec![circle(-0.01, 0.19, 0.03), circle(-0.5, 0.19, 0.03)]).unwrap();
+        let mut loads = vec![ElementLoad::default(); o.circles().len() + o.runs().len()];
+        evaluate_plane(&o, STIFF, &lip, &[SurfaceMaterial::default()], &mut loads);
+        // The centre is over the tread (1 cm behind the lip's front face): straight up.
+        assert!(
+            loads[0].force.y > 0.0,
+            "the lip lifts the wheel: {:?}",
+            loads[0].force
+        );
+        assert!(loads[0].force.x.abs() < 1e-9 * loads[0].force.y);
+        // In front of the lip, just under its bottom edge: pushed back from the corner, not
+        // pulled down by the underside's whole strip.
+        let o =
+            BeltOutline::new(vec![circle(-0.045, 0.148, 0.03), circle(-0.5, 0.148, 0.03)]).unwrap();
+        evaluate_plane(&o, STIFF, &lip, &[SurfaceMaterial::default()], &mut loads);
+        let f = loads[0].force;
+        assert!(f.x < 0.0 && f.y.abs() < 0.1 * f.x.abs(), "{f:?}");
+        assert!((facing_weight(0.01, 0.03) - 1.0).abs() < 1e-15);
+        assert_eq!(facing_weight(-0.015, 0.03), 0.0);
+        assert!((facing_weight(-0.0075, 0.03) - 0.5).abs() < 1e-12);
+    }
+
+    /// A single wheel rolled over a convex nosing (tread → edge → down the riser side) and
+    /// into a concave corner (1 cm into the next riser) at 3 mm penetration. Continuity: the
+    /// largest change between neighbouring positions shrinks with the spacing (a jump would
+    /// not), and at 0.01 mm spacing it is below 1 % of the flat-ground load.
+    #[test]
+    fn wheel_force_is_continuous_over_a_nosing_and_into_a_corner() {
+        let r = 0.04;
+        let terrain = vec![
+            seg((-1.0, 0.0), (0.0, 0.0)),
+            seg((0.0, 0.0), (0.0, 0.18)),    // riser 1
+            seg((0.0, 0.18), (0.28, 0.18)),  // tread
+            seg((0.28, 0.18), (0.28, 0.36)), // riser 2 (concave corner at 0.28)
+        ];
+        let mats = [SurfaceMaterial::default()];
+        let z = 0.18 + r - 0.003;
+        let flat = STIFF.kappa * circular_segment_area(r, 0.003);
+        let force_at = |x: f64| {
+            let o = BeltOutline::new(vec![circle(x, z, r), circle(x - 1.0, z + 1.0, r)]).unwrap();
+            let mut loads = vec![ElementLoad::default(); 4];
+            evaluate_plane(&o, STIFF, &terrain, &mats, &mut loads);
+            loads[0].force
+        };
+        let max_jump = |n: usize| {
+            let (x0, x1) = (-0.06, 0.25);
+            let mut prev = force_at(x0);
+            let mut worst: f64 = 0.0;
+            for i in 1..=n {
+                let f = force_at(x0 + (x1 - x0) * i as f64 / n as f64);
+                worst = worst.max((f - prev).norm());
+                prev = f;
+            }
+            worst
+        };
+        let (coarse, fine) = (max_jump(3_100), max_jump(31_000));
+        assert!(
+            fine < 0.2 * coarse,
+            "jumps do not shrink: {coarse} → {fine} N"
+        );
+        assert!(fine < 0.01 * flat, "jump {fine} N vs flat load {flat} N");
+        // In the corner both faces push: up and back.
+        let f = force_at(0.28 - r + 0.002);
+        assert!(f.x < 0.0 && f.y > 0.0);
+        // Exactly over the edge the force is the flat one, straight up.
+        let f = force_at(0.0);
+        assert!(
+            (f.y - flat).abs() < 1e-9 * flat && f.x.abs() < 1e-9 * flat,
+            "{f:?}"
         );
     }
 

@@ -1,0 +1,123 @@
+//! Drive scripts: timed commands for headless runs and tests.
+//!
+//! ```toml
+//! [[command]]
+//! at = 0.0        # s, when the command starts; it holds until the next one
+//! left = 0.5      # m/s, belt speed of the left track(s)
+//! right = 0.5     # m/s
+//! flipper = 0.6   # rad, optional: target angle of all flippers (positive raises the tips)
+//! ```
+//! Commands must be in time order. `flipper_deg` may be given instead of `flipper`.
+
+use std::path::Path;
+
+use crate::config::{ConfigError, SourceFile};
+use crate::vehicle::DriveCommand;
+
+/// Largest number of commands in a script.
+pub const MAX_COMMANDS: usize = 100_000;
+/// Largest speed a script may ask for, m/s (the robot's motors limit it further).
+pub const MAX_SCRIPT_SPEED: f64 = 20.0;
+
+/// A timed sequence of drive commands.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DriveScript {
+    /// `(start time s, command)` in time order.
+    pub commands: Vec<(f64, DriveCommand)>,
+}
+
+impl DriveScript {
+    /// Reads a script file.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        Self::from_source(&SourceFile::read(path)?)
+    }
+
+    /// Parses a script from text already read.
+    pub fn from_source(file: &SourceFile) -> Result<Self, ConfigError> {
+        let root = file.parse()?;
+        let mut commands: Vec<(f64, DriveCommand)> = Vec::new();
+        for t in root.tables("command", MAX_COMMANDS)? {
+            let at = t.f64("at", 0.0, 1e7)?;
+            if let Some((prev, _)) = commands.last() {
+                if at < *prev {
+                    return Err(t.error(
+                        "at",
+                        format!("commands must be in time order: {at} s comes after {prev} s"),
+                    ));
+                }
+            }
+            let left = t.f64("left", -MAX_SCRIPT_SPEED, MAX_SCRIPT_SPEED)?;
+            let right = t.f64("right", -MAX_SCRIPT_SPEED, MAX_SCRIPT_SPEED)?;
+            let flipper = match (
+                t.opt_f64("flipper", -10.0, 10.0)?,
+                t.opt_f64("flipper_deg", -360.0, 360.0)?,
+            ) {
+                (Some(_), Some(_)) => {
+                    return Err(t.error("flipper_deg", "give flipper or flipper_deg, not both"))
+                }
+                (Some(r), None) => Some(r),
+                (None, Some(d)) => Some(d.to_radians()),
+                (None, None) => None,
+            };
+            t.finish()?;
+            commands.push((
+                at,
+                DriveCommand {
+                    left,
+                    right,
+                    flipper,
+                },
+            ));
+        }
+        root.finish()?;
+        if commands.is_empty() {
+            return Err(root.table_error("the script has no [[command]] tables"));
+        }
+        Ok(Self { commands })
+    }
+
+    /// Index of the command in force at time `t` (s), if any has started.
+    pub fn index_at(&self, t: f64) -> Option<usize> {
+        let n = self.commands.partition_point(|(at, _)| *at <= t);
+        n.checked_sub(1)
+    }
+
+    /// The command in force at time `t` (s): a stop before the first one.
+    pub fn command_at(&self, t: f64) -> DriveCommand {
+        self.index_at(t)
+            .map_or(DriveCommand::STOP, |i| self.commands[i].1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<DriveScript, ConfigError> {
+        DriveScript::from_source(&SourceFile::from_text(Path::new("s.toml"), text.into()))
+    }
+
+    #[test]
+    fn commands_hold_until_the_next() {
+        let s = parse("[[command]]\nat = 1\nleft = 0.5\nright = 0.4\n[[command]]\nat = 2.5\nleft = 0\nright = 0\nflipper_deg = 30\n").unwrap();
+        assert_eq!(s.command_at(0.5), DriveCommand::STOP);
+        assert_eq!(s.command_at(1.0).left, 0.5);
+        assert_eq!(s.command_at(2.4).right, 0.4);
+        assert!((s.command_at(3.0).flipper.unwrap() - 30f64.to_radians()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn bad_scripts_are_located() {
+        let e = parse(
+            "[[command]]\nat = 2\nleft = 0\nright = 0\n[[command]]\nat = 1\nleft = 0\nright = 0\n",
+        )
+        .unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (6, "command[1].at"));
+        let e = parse("[[command]]\nat = 0\nleft = nan\nright = 0\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "command[0].left"));
+        let e = parse("[[command]]\nat = 0\nleft = 0\nright = 0\nspeed = 1\n").unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (5, "command[0].speed"));
+        let e = parse("").unwrap_err();
+        assert!(e.message.contains("no [[command]]"));
+    }
+}
