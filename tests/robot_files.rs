@@ -74,40 +74,6 @@ fn climb_force(r: &RobotSpec, deg: f64) -> f64 {
     r.mass * G * (th.sin() + f_r * th.cos()) / r.tracks.len() as f64
 }
 
-/// Static sinkage estimate of README.md ("Stiffness"): the track's load `m·g/tracks` is carried
-/// by its footprint circles, `4/3·κ·√(2R)·δ^1.5` each, and by the runs between them at a mean
-/// stiffness of `0.5·κ`, `0.5·κ·δ·(run length)`. Solved for δ by bisection.
-fn static_sinkage(r: &RobotSpec, track: usize) -> f64 {
-    let t = &r.tracks[track];
-    let (rear, front) = r.footprint();
-    let lowest = track_circles(t)
-        .map(|c| c.z - c.radius)
-        .fold(f64::INFINITY, f64::min);
-    let contact: Vec<&CircleSpec> = track_circles(t)
-        .filter(|c| c.z - c.radius <= lowest + 0.005)
-        .collect();
-    let runs = front - rear;
-    let load = r.mass * G / r.tracks.len() as f64;
-    let kappa = t.belt.stiffness;
-    let force = |d: f64| {
-        let wheels: f64 = contact
-            .iter()
-            .map(|c| 4.0 / 3.0 * (2.0 * c.radius).sqrt() * d.powf(1.5))
-            .sum();
-        kappa * (wheels + 0.5 * d * runs)
-    };
-    let (mut lo, mut hi) = (0.0, 0.1);
-    for _ in 0..100 {
-        let mid = 0.5 * (lo + hi);
-        if force(mid) < load {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
 /// How far `p` lies inside the convex hull of `circles` in the x–z plane (the belt outline),
 /// m; negative outside. Uses the support function over 3600 directions.
 fn depth_inside_outline(circles: &[CircleSpec], p: (f64, f64)) -> f64 {
@@ -301,17 +267,6 @@ fn preset_speeds() {
     for (name, v) in [("scout", 1.0), ("tracker55", 1.5), ("heavy250", 1.0)] {
         for t in &preset(name).tracks {
             assert!((t.motor.max_speed - v).abs() < 1e-9, "{name}");
-        }
-    }
-}
-
-#[test]
-fn presets_sink_about_2_mm_at_rest() {
-    for f in preset_files() {
-        let r = load_robot(&f).unwrap();
-        for i in 0..r.tracks.len() {
-            let d = static_sinkage(&r, i);
-            assert!((0.0017..=0.0023).contains(&d), "{}: {d} m", r.name);
         }
     }
 }
@@ -1141,7 +1096,7 @@ fn print_preset_table() {
         println!(
             "{}: {} kg, {:.2} x {:.2} x {:.2} m, footprint {:.2} ({rear}..{front}), gauge {:.2}, \
              CoM z {h}, hull clearance {:.3}, hull inside outline by {:.3}, {} m/s, {} N·m \
-             (35° needs 1.5 x {:.1}), belt force {:.0} N, flippers {}, sinkage {:.2} mm, \
+             (35° needs 1.5 x {:.1}), belt force {:.0} N, flippers {}, \
              tip sideways {:.1}°, backwards {:.1}°, forwards {:.1}°, l/B {:.2}",
             r.name,
             r.mass,
@@ -1157,7 +1112,6 @@ fn print_preset_table() {
             climb_force(&r, 35.0) * t.sprocket.radius,
             t.motor.max_torque / t.sprocket.radius,
             r.flippers.len(),
-            1000.0 * static_sinkage(&r, 0),
             (r.track_gauge() / 2.0 / h).atan().to_degrees(),
             ((r.center_of_mass.x - rear) / h).atan().to_degrees(),
             ((front - r.center_of_mass.x) / h).atan().to_degrees(),

@@ -62,9 +62,9 @@ impl GamepadAdapter {
     }
 
     /// Name of the active pad, if one is connected.
-    pub fn active_name(&self) -> Option<&str> {
+    pub fn active_name(&self) -> Option<String> {
         let (g, id) = (self.gilrs.as_ref()?, self.active?);
-        Some(g.gamepad(id).name())
+        Some(g.gamepad(id).name().to_string())
     }
 
     /// Appends the events since the last call to `out` (call it once per frame or step,

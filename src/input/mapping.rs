@@ -17,10 +17,11 @@
 //!    `start_threshold`, a moving one stops below `stop_threshold`. Whenever nothing drives,
 //!    both tracks are reset to stopped.
 //! 4. **Disconnect and re-arm.** While the pad is disconnected it is disarmed. A disarmed pad
-//!    re-arms only on an update where its sticks are centred (both track demands at or below
-//!    `stop_threshold`), so a pad that comes back (or is present at start) with a stick held
-//!    does not lurch the robot. Releasing the dead-man stops at once, but pressing it again
-//!    resumes at once without re-centring: the operator holds both deliberately.
+//!    re-arms once its sticks have been seen centred (both track demands at or below
+//!    `stop_threshold`) for `rearm_time` without a break, so a pad that comes back (or is
+//!    present at start) with a stick held does not lurch the robot, even when its first
+//!    reported state is a stale "centred". Releasing the dead-man stops at once, but pressing
+//!    it again resumes at once without re-centring: the operator holds both deliberately.
 //! 5. **Output.** Demand × `max_speed` × (slow factor while slow mode is on) → m/s per track;
 //!    the flipper target, once the operator has moved it, integrates `±rate·dt` within the
 //!    limits.
@@ -217,6 +218,7 @@ pub struct InputMapper {
     flipper_max: f64,
     slow_toggled: bool,
     pad_armed: bool,
+    centred_for: f64,
     was_down: [bool; Action::COUNT],
 }
 
@@ -235,6 +237,7 @@ impl InputMapper {
             flipper_target: None,
             slow_toggled: false,
             pad_armed: false,
+            centred_for: 0.0,
             was_down: [false; Action::COUNT],
         })
     }
@@ -272,7 +275,7 @@ impl InputMapper {
     }
 
     /// Forgets all motion state after the robot was reset: both tracks stopped, keyboard
-    /// ramps at 0, the pad disarmed until re-centred, slow-mode toggle off, no flipper target.
+    /// ramps at 0, the pad disarmed until re-centred (for `rearm_time`), slow-mode toggle off, no flipper target.
     /// Held buttons stay "held", so a reset button still held fires nothing again.
     pub fn reset(&mut self) {
         self.moving = [false; 2];
@@ -281,6 +284,7 @@ impl InputMapper {
         self.flipper_target = None;
         self.slow_toggled = false;
         self.pad_armed = false;
+        self.centred_for = 0.0;
     }
 
     /// Maps one snapshot. Call it once per physics step with that step's `dt` (s): a
@@ -325,8 +329,17 @@ impl InputMapper {
         let stop = cfg.drive.stop_threshold;
         if !connected {
             self.pad_armed = false;
-        } else if !self.pad_armed && pad_wants.0.abs() <= stop && pad_wants.1.abs() <= stop {
-            self.pad_armed = true;
+            self.centred_for = 0.0;
+        } else if !self.pad_armed {
+            if pad_wants.0.abs() <= stop && pad_wants.1.abs() <= stop {
+                // Counted from the first centred update, which itself counts as 0.
+                let seen = self.centred_for;
+                self.centred_for += dt;
+                // 1e-9 s absorbs the rounding of summed steps.
+                self.pad_armed = seen + 1e-9 >= cfg.gamepad.rearm_time;
+            } else {
+                self.centred_for = 0.0;
+            }
         }
         let pad_state = if !connected {
             PadState::Absent

@@ -185,6 +185,10 @@ pub struct GamepadConfig {
     pub turn_gain: f64,
     /// Dead-man button: when set, the pad drives only while it is held. Default none.
     pub deadman: Option<Button>,
+    /// How long the sticks must be seen centred before a pad that (re)connected may drive,
+    /// s. [0, 5], default 0.2. Longer than zero because a pad's state is not known at once:
+    /// gilrs reports a stick already held when a pad appears only once the stick moves.
+    pub rearm_time: f64,
     /// Action bindings.
     pub buttons: Bindings<Button>,
 }
@@ -257,6 +261,7 @@ impl Default for GamepadConfig {
             curve: 1.5,
             turn_gain: 1.0,
             deadman: None,
+            rearm_time: 0.2,
             buttons: Bindings::default()
                 .with(Action::Slow, &[B::RightBumper])
                 .with(Action::FlipperUp, &[B::DPadUp])
@@ -331,6 +336,7 @@ const SATURATION: (f64, f64, bool) = (0.0, 1.0, true);
 const CURVE: (f64, f64, bool) = (1.0, 5.0, false);
 const TURN_GAIN: (f64, f64, bool) = (0.0, 2.0, true);
 const RAMP_TIME: (f64, f64, bool) = (0.0, 10.0, false);
+const REARM_TIME: (f64, f64, bool) = (0.0, 5.0, false);
 
 fn check_range(field: &str, x: f64, (lo, hi, open): (f64, f64, bool)) -> Result<(), MappingError> {
     let ok = x.is_finite() && x <= hi && if open { x > lo } else { x >= lo };
@@ -343,6 +349,11 @@ fn check_range(field: &str, x: f64, (lo, hi, open): (f64, f64, bool)) -> Result<
             format!("must be {lower} {lo} and at most {hi}, got {x}"),
         ))
     }
+}
+
+/// Radians as degrees for messages, without the round-trip noise of the conversion.
+fn deg(rad: f64) -> f64 {
+    (rad.to_degrees() * 1e9).round() / 1e9
 }
 
 fn err(field: &str, message: impl Into<String>) -> MappingError {
@@ -391,16 +402,16 @@ impl MappingConfig {
             ));
         }
         let f = &self.flipper;
-        check_range("flipper.rate_deg", f.rate.to_degrees(), RATE_DEG)?;
-        check_range("flipper.min_angle_deg", f.min_angle.to_degrees(), ANGLE_DEG)?;
-        check_range("flipper.max_angle_deg", f.max_angle.to_degrees(), ANGLE_DEG)?;
+        check_range("flipper.rate_deg", deg(f.rate), RATE_DEG)?;
+        check_range("flipper.min_angle_deg", deg(f.min_angle), ANGLE_DEG)?;
+        check_range("flipper.max_angle_deg", deg(f.max_angle), ANGLE_DEG)?;
         if f.max_angle <= f.min_angle {
             return Err(err(
                 "flipper.max_angle_deg",
                 format!(
                     "must be greater than min_angle_deg ({}), got {}",
-                    f.min_angle.to_degrees(),
-                    f.max_angle.to_degrees()
+                    deg(f.min_angle),
+                    deg(f.max_angle)
                 ),
             ));
         }
@@ -418,6 +429,7 @@ impl MappingConfig {
         }
         check_range("gamepad.curve", g.curve, CURVE)?;
         check_range("gamepad.turn_gain", g.turn_gain, TURN_GAIN)?;
+        check_range("gamepad.rearm_time", g.rearm_time, REARM_TIME)?;
         let mut pad: Vec<(String, &[Button])> = Vec::new();
         if let Some(b) = &g.deadman {
             pad.push(("gamepad.deadman".into(), std::slice::from_ref(b)));
@@ -512,6 +524,7 @@ pub fn mapping_from_source(file: &SourceFile) -> Result<MappingConfig, ConfigErr
         read_f64(&t, "saturation", SATURATION, &mut g.saturation)?;
         read_f64(&t, "curve", CURVE, &mut g.curve)?;
         read_f64(&t, "turn_gain", TURN_GAIN, &mut g.turn_gain)?;
+        read_f64(&t, "rearm_time", REARM_TIME, &mut g.rearm_time)?;
         if let Some(list) = read_list(&t, "deadman", Button::parse, "button", Button::valid_names)?
         {
             g.deadman = single(&t, "deadman", list)?;
