@@ -10,6 +10,10 @@
 //! - One pad is active at a time: the first connected one. When it disconnects the adapter
 //!   reports `Disconnected` and switches to another connected pad if there is one (reported as
 //!   `Connected` + its state: the mapping then waits for its sticks to be centred).
+//! - "Its state" is gilrs's cached state, which is empty (all centred, nothing pressed) for a
+//!   pad that has not reported anything yet: gilrs does not read a freshly opened pad's axes,
+//!   so a stick held at start shows up with its first movement (a held stick jitters within
+//!   milliseconds). The mapping's `rearm_time` covers that gap.
 
 use gilrs::{Axis, EventType, GamepadId, Gilrs};
 

@@ -275,8 +275,9 @@ impl InputMapper {
     }
 
     /// Forgets all motion state after the robot was reset: both tracks stopped, keyboard
-    /// ramps at 0, the pad disarmed until re-centred (for `rearm_time`), slow-mode toggle off, no flipper target.
-    /// Held buttons stay "held", so a reset button still held fires nothing again.
+    /// ramps at 0, the pad disarmed until re-centred (for `rearm_time`), slow-mode toggle
+    /// off, no flipper target. Held buttons stay "held", so a reset button still held fires
+    /// nothing again.
     pub fn reset(&mut self) {
         self.moving = [false; 2];
         self.keyboard_speed = 0.0;

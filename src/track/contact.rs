@@ -448,7 +448,6 @@ mod tests {
         for i in 1..=n {
             let x = x0 + (x1 - x0) * i as f64 / n as f64;
             let v = f(x);
-            if (v - prev).norm() > worst && n > 10_000 {}
             worst = worst.max((v - prev).norm());
             prev = v;
         }
