@@ -1,10 +1,11 @@
-//! Operator input: gamepad and keyboard → a pure mapping → [`DriveCommand`](crate::vehicle::DriveCommand).
+//! Operator input: gamepad and keyboard → a pure mapping →
+//! [`DriveCommand`](crate::vehicle::DriveCommand).
 //!
 //! Data flows one way:
 //!
 //! ```text
 //! devices ──(adapter / viewer)──▶ InputEvent ──RawInput::apply──▶ RawInput
-//!     ──InputMapper::update(raw, dt)──▶ MappedInput { drive: DriveCommand, actions, status }
+//!     ──InputMapper::update(raw, dt)──▶ MappedInput { drive, actions, status }
 //! ```
 //!
 //! - [`raw`]: the devices as plain data — [`Button`], [`Key`], [`AxisId`], the snapshot
@@ -14,7 +15,7 @@
 //!   edge-triggered one-shot [`Actions`]. No device, no clock: tests script events.
 //! - [`settings`]: [`MappingConfig`], its documented default and [`load_mapping`] for
 //!   `scenes/input/*.toml` (see `scenes/input/README.md`).
-//! - `gamepad` (feature `viewer`): [`GamepadAdapter`], the only code that touches gilrs; it
+//! - `gamepad` (feature `viewer`): `GamepadAdapter`, the only code that touches gilrs; it
 //!   turns gilrs events into [`InputEvent`]s and holds no mapping logic.
 //!
 //! Units: stick axes in [-1, 1] (x right +, y up/forward +), triggers in [0, 1]; the output
