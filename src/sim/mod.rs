@@ -123,6 +123,9 @@ struct RobotSlot {
     model: TrackedRobot,
     body: RigidBodyHandle,
     snapshot: Snapshot,
+    /// Kinetic + gravitational + contact elastic energy of the state the last step began
+    /// from, J.
+    energy: f64,
 }
 
 /// The world: a scene, its robots and the physics.
@@ -263,6 +266,7 @@ impl Simulation {
             model,
             body: handle,
             snapshot,
+            energy: f64::NAN,
         });
         Ok(RobotId(self.robots.len() - 1))
     }
@@ -290,6 +294,7 @@ impl Simulation {
                 dt,
                 &mut self.segments,
             );
+            r.energy = rigid_energy(&state, r.model.spec()) + r.model.elastic_energy();
             body.reset_forces(false);
             body.reset_torques(false);
             if wrench
@@ -391,20 +396,29 @@ impl Simulation {
         body_state(&self.world.bodies[self.robots[id.0].body])
     }
 
-    /// Total mechanical energy of a robot (kinetic + gravitational, zero at z = 0), J.
+    /// Total mechanical energy of a robot, J: kinetic, gravitational (zero at z = 0) and the
+    /// elastic energy stored in its track contacts, all of the state the last step began from
+    /// (the state its contact forces were computed from); NaN before the first step.
     pub fn mechanical_energy(&self, id: RobotId) -> f64 {
-        let body = &self.world.bodies[self.robots[id.0].body];
-        let s = body_state(body);
-        let spec = self.robots[id.0].model.spec();
-        let r = s.pose.rotation;
-        let w_body = r.inverse() * s.angvel;
-        let rot = 0.5 * (spec.inertia.component_mul(&w_body.component_mul(&w_body))).sum();
-        0.5 * spec.mass * s.linvel.norm_squared() + rot + spec.mass * 9.81 * s.com.z
+        self.robots[id.0].energy
     }
 
     /// One telemetry row for a robot at the current time.
     pub fn telemetry(&self, id: RobotId) -> TelemetryRow {
         TelemetryRow::capture(self.time, &self.body_state(id), &self.robots[id.0].model)
+    }
+
+    /// Gravity, world frame, m/s².
+    pub fn gravity(&self) -> Vector3<f64> {
+        v64(self.world.gravity)
+    }
+
+    /// Sets gravity, world frame, m/s²: a tilted gravity is a tilt table without moving the
+    /// scene. Energies are still reported against world z with g = 9.81 m/s².
+    pub fn set_gravity(&mut self, gravity: Vector3<f64>) {
+        if gravity.iter().all(|x| x.is_finite()) {
+            self.world.gravity = v32(&gravity);
+        }
     }
 
     /// Places a robot at a pose, at rest (for the station's reset and for tests).
@@ -423,6 +437,17 @@ impl Simulation {
     pub fn physics(&self) -> &PhysicsWorld {
         &self.world
     }
+}
+
+/// Kinetic (translation + rotation) and gravitational energy, J.
+fn rigid_energy(s: &BodyState, spec: &RobotSpec) -> f64 {
+    let w_body = s.pose.rotation.inverse() * s.angvel;
+    let rot = 0.5
+        * spec
+            .inertia
+            .component_mul(&w_body.component_mul(&w_body))
+            .sum();
+    0.5 * spec.mass * s.linvel.norm_squared() + rot + spec.mass * 9.81 * s.com.z
 }
 
 fn body_state(body: &RigidBody) -> BodyState {

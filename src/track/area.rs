@@ -21,6 +21,20 @@ pub fn circular_segment_area(r: f64, delta: f64) -> f64 {
     r * r * (d / r).clamp(-1.0, 1.0).acos() - d * (2.0 * r * delta - delta * delta).max(0.0).sqrt()
 }
 
+/// ∫₀^δ S(x) dx for the circular segment area S of a circle of radius `r`, m³: the elastic
+/// energy per unit stiffness of a wheel pressed in by `delta` under `F = κ·S`.
+pub fn circular_segment_area_integral(r: f64, delta: f64) -> f64 {
+    if delta <= 0.0 {
+        return 0.0;
+    }
+    let delta = delta.min(2.0 * r);
+    // With u = r − x the distance from the centre to the chord, an antiderivative of S in u is
+    // F(u) = r²(u·acos(u/r) − √(r² − u²)) + (r² − u²)^{3/2}/3, F(r) = 0.
+    let u = r - delta;
+    let w = (r * r - u * u).max(0.0);
+    -(r * r * (u * (u / r).clamp(-1.0, 1.0).acos() - w.sqrt()) + w.powf(1.5) / 3.0)
+}
+
 /// Seed 004 eq. (2): the small-penetration approximation S = 2/3·R²·φ³ with φ = √(2δ/R), m².
 pub fn paper_segment_area(r: f64, delta: f64) -> f64 {
     if delta <= 0.0 {
@@ -277,6 +291,27 @@ mod tests {
             let f = 4.0 / 3.0 * (2.0 * r).sqrt() * d.powf(1.5);
             assert!(((paper - f) / f).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn segment_area_integral_matches_quadrature() {
+        let r = 0.05;
+        for delta in [1e-4, 1e-3, 0.01, 0.05, 0.09] {
+            let n = 20_000;
+            let h = delta / n as f64;
+            let num: f64 = (0..n)
+                .map(|i| circular_segment_area(r, (i as f64 + 0.5) * h) * h)
+                .sum();
+            let exact = circular_segment_area_integral(r, delta);
+            assert!(
+                (exact - num).abs() < 1e-6 * num,
+                "δ={delta}: {exact} vs {num}"
+            );
+        }
+        // Small δ: 8/15·√(2R)·δ^2.5, the integral of the paper's law.
+        let d: f64 = 1e-4;
+        let paper = 8.0 / 15.0 * (2.0 * r).sqrt() * d.powf(2.5);
+        assert!((circular_segment_area_integral(r, d) / paper - 1.0).abs() < 1e-3);
     }
 
     #[test]

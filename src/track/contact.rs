@@ -28,7 +28,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::area::circular_segment_area;
+use super::area::{circular_segment_area, circular_segment_area_integral};
 use super::outline::{BeltOutline, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
@@ -45,6 +45,8 @@ pub struct ElementLoad {
     pub friction: f64,
     /// Largest penetration depth of any contributing segment, m.
     pub depth: f64,
+    /// Elastic energy stored in the contact, J (∫ F dδ of the force law).
+    pub energy: f64,
 }
 
 impl Default for ElementLoad {
@@ -55,6 +57,7 @@ impl Default for ElementLoad {
             point: Point2::origin(),
             friction: 0.0,
             depth: 0.0,
+            energy: 0.0,
         }
     }
 }
@@ -109,6 +112,26 @@ pub struct WheelContact {
     pub point: Point2<f64>,
     /// Penetration δ, m.
     pub depth: f64,
+    /// Weight applied to `S(δ)` (facing fade, or ½ at a vertex).
+    pub weight: f64,
+    /// Whether the contact is at one of the segment's end points.
+    pub at_vertex: bool,
+}
+
+/// Whether the vertex `p` is an end of a segment over whose interior the wheel centre `c`
+/// lies (in front of it): then that segment's face is the wheel's contact, and the vertex
+/// (e.g. the joint of two collinear segments of one flat floor) must not push again.
+fn vertex_is_covered(c: Point2<f64>, p: Point2<f64>, segments: &[CutSegment]) -> bool {
+    const SAME: f64 = 1e-9;
+    segments.iter().any(|s| {
+        if (s.a - p).norm() > SAME && (s.b - p).norm() > SAME {
+            return false;
+        }
+        let d = s.b - s.a;
+        let len2 = d.norm_squared();
+        let u = (c - s.a).dot(&d);
+        u >= 0.0 && u < len2 && (c - s.a).dot(&s.normal) > 0.0
+    })
 }
 
 /// The closest-feature contact of a wheel (centre `c`, radius `r`) with segment `seg`
@@ -126,7 +149,8 @@ pub fn wheel_contact(
         return None;
     }
     let u = ac.dot(&dir);
-    if (0.0..=len).contains(&u) {
+    // Half-open, so a centre exactly over the joint of two segments belongs to one of them.
+    if (0.0..len).contains(&u) {
         let depth = r - v;
         let w = facing_weight(v, r);
         (w > 0.0).then(|| WheelContact {
@@ -134,6 +158,8 @@ pub fn wheel_contact(
             normal: seg.normal,
             point: seg.a + dir * u,
             depth,
+            weight: w,
+            at_vertex: false,
         })
     } else {
         if v <= 0.0 {
@@ -150,6 +176,8 @@ pub fn wheel_contact(
             normal: d / dist,
             point: e,
             depth: r - dist,
+            weight: 0.5,
+            at_vertex: true,
         })
     }
 }
@@ -198,7 +226,12 @@ pub fn evaluate_plane(
         let dir = (seg.b - seg.a) / len;
         for (i, c) in circles.iter().enumerate() {
             if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
+                if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
+                    continue;
+                }
                 loads[i].add(kappa * w.area, w.normal, w.point, mat.friction, w.depth);
+                loads[i].energy +=
+                    kappa * w.weight * circular_segment_area_integral(c.radius, w.depth);
             }
         }
         for (j, run) in runs.iter().enumerate() {
@@ -236,7 +269,10 @@ pub fn evaluate_plane(
             let axis = (run.end - run.start) / run.length;
             let p = run.start + axis * along;
             let mu = b.friction / b.depth_integral;
-            loads[circles.len() + j].add(f, -run.outward, p, mu, b.depth);
+            let l = &mut loads[circles.len() + j];
+            l.add(f, -run.outward, p, mu, b.depth);
+            l.energy += f / circular_segment_area(radius, mean_depth).max(1e-300)
+                * circular_segment_area_integral(radius, mean_depth);
         }
     }
     for l in loads.iter_mut() {
@@ -524,6 +560,28 @@ mod tests {
             (f.y - flat).abs() < 1e-9 * flat && f.x.abs() < 1e-9 * flat,
             "{f:?}"
         );
+    }
+
+    /// Regression: a flat floor cut into two collinear segments pushed a wheel over their
+    /// joint 1.5 times (full from one face, half again from the other's end point).
+    #[test]
+    fn a_wheel_over_the_joint_of_collinear_segments_is_pushed_once() {
+        let floor = vec![seg((-1.0, 0.0), (0.1, 0.0)), seg((0.1, 0.0), (1.0, 0.0))];
+        let r = 0.04;
+        for x in [0.09, 0.1, 0.11, 0.12, 0.15] {
+            let o =
+                BeltOutline::new(vec![circle(x, r - 0.002, r), circle(x - 1.0, 1.0, r)]).unwrap();
+            let mut loads = vec![ElementLoad::default(); 4];
+            evaluate_plane(&o, STIFF, &floor, &[SurfaceMaterial::default()], &mut loads);
+            let expect = STIFF.kappa * circular_segment_area(r, 0.002);
+            assert!(
+                (loads[0].force.y - expect).abs() < 1e-9 * expect,
+                "x={x}: {:?} vs {expect}",
+                loads[0].force
+            );
+            let e = STIFF.kappa * circular_segment_area_integral(r, 0.002);
+            assert!((loads[0].energy - e).abs() < 1e-9 * e);
+        }
     }
 
     #[test]

@@ -5,14 +5,18 @@
 //! it) that stretches while the contact sticks and pulls the contact back; when the force
 //! needed exceeds μN the contact slides and the bristle stays at its limit. A robot on a slope
 //! its friction can hold sits still with its bristles slightly stretched.
+//!
+//! As in the LuGre model the bristle stiffness σ₀ is fixed and μN is only the limit: a
+//! stiffness proportional to N would let a stretched bristle push harder whenever the load
+//! grows, without moving, and so create energy (seen as a rocking robot gaining energy).
 
 use nalgebra::Vector2;
 
 /// Parameters of the stick–slip friction law.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrictionConfig {
-    /// Tangential deflection at which a stuck contact reaches μN, m. Sets the stick
-    /// stiffness `μN / stick_length`.
+    /// Tangential deflection at which a robot's contacts hold its whole weight at μ = 0.8, m.
+    /// Sets each robot's bristle stiffness σ₀ (see [`bristle_stiffness`]).
     pub stick_length: f64,
     /// Damping of the stick spring as a time constant, s: damping = stiffness × this.
     pub stick_damping_time: f64,
@@ -44,13 +48,22 @@ pub struct FrictionForce {
     pub longitudinal_damping: f64,
 }
 
+/// Bristle stiffness σ₀ of each contact of a robot of `mass` kg whose weight rests on
+/// `contacts` support elements on flat ground, N/m: together they reach μ = 0.8 of the weight
+/// at `stick_length` of deflection. The stick mode then sits at √(0.8·g / stick_length).
+pub fn bristle_stiffness(config: &FrictionConfig, mass: f64, contacts: usize) -> f64 {
+    0.8 * mass * 9.81 / (config.stick_length * contacts.max(1) as f64)
+}
+
 /// Friction of one contact over a step of `dt` s.
 ///
-/// `normal` is the normal force (N ≥ 0); `mu` the friction coefficients `(along the belt,
-/// across it)`; `slip` the velocity of the belt surface over the ground `(along τ, lateral)`,
-/// m/s; `bristle` the deflection at the start of the step, m.
+/// `stiffness` is the bristle stiffness σ₀, N/m; `normal` the normal force (N ≥ 0); `mu` the
+/// friction coefficients `(along the belt, across it)`; `slip` the velocity of the belt
+/// surface over the ground `(along τ, lateral)`, m/s; `bristle` the deflection at the start of
+/// the step, m.
 pub fn friction(
     config: &FrictionConfig,
+    stiffness: f64,
     normal: f64,
     mu: Vector2<f64>,
     slip: Vector2<f64>,
@@ -66,11 +79,10 @@ pub fn friction(
         };
     }
     let limit = mu * normal;
-    // Per-axis stick stiffness so that a deflection of `stick_length` reaches the limit.
-    let k = limit / config.stick_length;
+    let k = stiffness;
     let c = k * config.stick_damping_time;
     let z = bristle + slip * dt;
-    let trial = -(k.component_mul(&z) + c.component_mul(&slip));
+    let trial = -(z * k + slip * c);
     // Elliptic friction limit: (Fx/μx N)² + (Fy/μy N)² ≤ 1.
     let ratio = Vector2::new(trial.x / limit.x, trial.y / limit.y).norm();
     if ratio <= 1.0 {
@@ -78,14 +90,14 @@ pub fn friction(
             force: trial,
             bristle: z,
             sticking: true,
-            longitudinal_damping: k.x * dt + c.x,
+            longitudinal_damping: k * dt + c,
         }
     } else {
         let force = trial / ratio;
         // The bristle rests at the deflection that the sliding force stretches it to.
         FrictionForce {
             force,
-            bristle: Vector2::new(-force.x / k.x, -force.y / k.y),
+            bristle: -force / k,
             sticking: false,
             longitudinal_damping: 0.0,
         }
@@ -97,12 +109,15 @@ mod tests {
     use super::*;
 
     const DT: f64 = 0.002;
+    /// Stick stiffness of a 100 N contact with μ = 0.8 reaching the limit at 2 mm.
+    const K: f64 = 0.8 * 100.0 / 0.002;
 
     #[test]
     fn sliding_force_is_coulomb_and_opposes_slip() {
         let cfg = FrictionConfig::default();
         let f = friction(
             &cfg,
+            K,
             100.0,
             Vector2::new(0.8, 0.8),
             Vector2::new(0.3, -0.4),
@@ -117,11 +132,28 @@ mod tests {
         assert_eq!(f.longitudinal_damping, 0.0);
     }
 
+    /// Regression: with σ₀ ∝ N a stretched bristle pushed harder when the load grew, doing
+    /// work without motion. With a fixed σ₀ the force at a fixed deflection does not depend on
+    /// the load (until the limit), and a falling load makes the contact slip.
+    #[test]
+    fn bristle_force_does_not_grow_with_load_at_a_fixed_deflection() {
+        let cfg = FrictionConfig::default();
+        let z = Vector2::new(0.001, 0.0);
+        let mu = Vector2::new(0.8, 0.8);
+        let a = friction(&cfg, K, 100.0, mu, Vector2::zeros(), z, DT);
+        let b = friction(&cfg, K, 200.0, mu, Vector2::zeros(), z, DT);
+        assert!(a.sticking && b.sticking);
+        assert_eq!(a.force, b.force);
+        let c = friction(&cfg, K, 20.0, mu, Vector2::zeros(), z, DT);
+        assert!(!c.sticking && (c.force.norm() - 16.0).abs() < 1e-9);
+    }
+
     #[test]
     fn anisotropic_limit_is_an_ellipse() {
         let cfg = FrictionConfig::default();
         let f = friction(
             &cfg,
+            K,
             100.0,
             Vector2::new(0.8, 0.4),
             Vector2::new(0.0, 1.0),
@@ -142,10 +174,19 @@ mod tests {
         let (m, g, mu) = (20.0, 9.81, 0.8);
         let theta = f64::atan(mu) - 5f64.to_radians();
         let n = m * g * theta.cos();
+        let k = bristle_stiffness(&cfg, m, 1);
         let (mut x, mut v, mut z) = (0.0, 0.0, Vector2::zeros());
         for _ in 0..30_000 {
             // 60 s
-            let f = friction(&cfg, n, Vector2::new(mu, mu), Vector2::new(v, 0.0), z, DT);
+            let f = friction(
+                &cfg,
+                k,
+                n,
+                Vector2::new(mu, mu),
+                Vector2::new(v, 0.0),
+                z,
+                DT,
+            );
             z = f.bristle;
             let a = (f.force.x - m * g * theta.sin()) / m;
             v += a * DT;
@@ -164,9 +205,18 @@ mod tests {
         let (m, g, mu) = (20.0, 9.81, 0.8);
         let theta = f64::atan(mu) + 5f64.to_radians();
         let n = m * g * theta.cos();
+        let k = bristle_stiffness(&cfg, m, 1);
         let (mut v, mut z) = (0.0, Vector2::zeros());
         for _ in 0..500 {
-            let f = friction(&cfg, n, Vector2::new(mu, mu), Vector2::new(v, 0.0), z, DT);
+            let f = friction(
+                &cfg,
+                k,
+                n,
+                Vector2::new(mu, mu),
+                Vector2::new(v, 0.0),
+                z,
+                DT,
+            );
             z = f.bristle;
             v += (f.force.x - m * g * theta.sin()) / m * DT;
         }

@@ -8,7 +8,7 @@ use super::drive::{step_belt, DriveCommand};
 use super::spec::{BeltSpec, CircleSpec, RobotSpec};
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_plane, ElementLoad, PlaneStiffness};
-use crate::track::friction::{friction, FrictionConfig};
+use crate::track::friction::{bristle_stiffness, friction, FrictionConfig};
 use crate::track::outline::{BeltOutline, Circle, OutlineError};
 
 /// Margin around a belt loop's outline in which terrain is cut, m.
@@ -129,6 +129,10 @@ pub struct TrackedRobot {
     motor_force: Vec<f64>,
     /// Sum of normal forces on each track (with its flippers) in the last step, N.
     track_normal: Vec<f64>,
+    /// Elastic energy in all track contacts at the start of the last step, J.
+    elastic_energy: f64,
+    /// Support elements carrying the robot on flat ground (sizes the bristle stiffness).
+    flat_contacts: usize,
     // Scratch, reused every step.
     loads: Vec<ElementLoad>,
     contacts: Vec<Contact>,
@@ -209,6 +213,8 @@ impl TrackedRobot {
             command: DriveCommand::STOP,
             motor_force: vec![0.0; tracks],
             track_normal: vec![0.0; tracks],
+            elastic_energy: 0.0,
+            flat_contacts: 0,
             loads: vec![ElementLoad::default(); elements],
             contacts: Vec::with_capacity(elements),
             last_contacts: Vec::with_capacity(elements),
@@ -216,6 +222,7 @@ impl TrackedRobot {
             d: vec![0.0; tracks],
             spec,
         };
+        robot.flat_contacts = robot.count_flat_contacts();
         robot.pose_flippers();
         Ok(robot)
     }
@@ -276,6 +283,11 @@ impl TrackedRobot {
         self.track_normal[track]
     }
 
+    /// Elastic energy stored in the track contacts when the last step began, J.
+    pub fn elastic_energy(&self) -> f64 {
+        self.elastic_energy
+    }
+
     /// Every contact of the last step.
     pub fn contacts(&self) -> &[ContactInfo] {
         &self.last_contacts
@@ -290,6 +302,23 @@ impl TrackedRobot {
     /// frame: for drawing.
     pub fn plane_outline(&self, i: usize) -> (&BeltOutline, f64) {
         (&self.planes[i].posed, self.planes[i].y)
+    }
+
+    /// Main-track circles within 5 mm of the lowest belt bottom and the runs between them,
+    /// over all planes: what carries the robot on flat ground.
+    fn count_flat_contacts(&self) -> usize {
+        let mut n = 0;
+        for p in self.planes.iter().filter(|p| p.flipper.is_none()) {
+            let bottom = p.base.bottom();
+            let low = p
+                .base
+                .circles()
+                .iter()
+                .filter(|c| c.center.y - c.radius <= bottom + 0.005)
+                .count();
+            n += (2 * low).saturating_sub(1);
+        }
+        n.max(1)
     }
 
     fn flipper_effective_angle(&self, f: usize) -> f64 {
@@ -334,6 +363,7 @@ impl TrackedRobot {
 
         // Pass 1: geometry and normal forces of every plane.
         self.contacts.clear();
+        self.elastic_energy = 0.0;
         let materials = terrain.materials();
         for (plane_index, plane) in self.planes.iter().enumerate() {
             let pose = body.pose * Translation3::new(0.0, plane.y, 0.0);
@@ -349,6 +379,7 @@ impl TrackedRobot {
             let range = plane.first..plane.first + plane.elements();
             let loads = &mut self.loads[range.clone()];
             evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
+            self.elastic_energy += loads.iter().map(|l| l.energy).sum::<f64>();
             let lateral = cut.normal();
             for (k, load) in loads.iter().enumerate() {
                 let element = range.start + k;
@@ -362,7 +393,10 @@ impl TrackedRobot {
                 let normal = cut.vector_to_world(&n2);
                 let tau = cut.vector_to_world(&Vector2::new(-n2.y, n2.x));
                 let v = body.point_velocity(&point);
-                // Hunt–Crossley: the force grows with penetration rate, never pulls.
+                // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with
+                // the penetration rate and never pulls. A rubber belt is lossy, so β is large;
+                // it also removes, within the step, the energy that an explicit step adds when
+                // a wheel first moves v·dt into the ground before any force acts.
                 let factor = (1.0 - plane.belt.damping * v.dot(&normal)).max(0.0);
                 if factor == 0.0 {
                     self.state.bristles[element] = Vector2::zeros();
@@ -389,6 +423,7 @@ impl TrackedRobot {
             }
         }
 
+        let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
         // Linearise the ground's pull on each belt around the current belt speed.
         self.f0.iter_mut().for_each(|x| *x = 0.0);
         self.d.iter_mut().for_each(|x| *x = 0.0);
@@ -396,6 +431,7 @@ impl TrackedRobot {
             let slip = Vector2::new(c.v_along + self.state.belt_speed[c.track], c.v_lateral);
             let f = friction(
                 friction_config,
+                sigma0,
                 c.friction_load,
                 c.mu,
                 slip,
@@ -432,6 +468,7 @@ impl TrackedRobot {
             let slip = Vector2::new(c.v_along + self.state.belt_speed[c.track], c.v_lateral);
             let f = friction(
                 friction_config,
+                sigma0,
                 c.friction_load,
                 c.mu,
                 slip,
