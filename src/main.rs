@@ -27,6 +27,26 @@ enum Command {
         #[arg(required = true)]
         scenes: Vec<PathBuf>,
     },
+    /// Measure the per-step cost of the full robot against a bare rapier hull (same scene mesh,
+    /// same dt, no track model), in one process; prints µs/step, their ratio and the
+    /// real-time factor.
+    Bench {
+        /// Scene file.
+        #[arg(long, default_value = "scenes/public_stairs.toml")]
+        scene: PathBuf,
+        /// Robot file.
+        #[arg(long, default_value = "scenes/robots/scout.toml")]
+        robot: PathBuf,
+        /// Robots in the scene.
+        #[arg(long, default_value_t = 1)]
+        robots: usize,
+        /// Steps per measured round.
+        #[arg(long, default_value_t = 2000)]
+        steps: usize,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a robot headless on a scene with a drive script and write telemetry as CSV.
     Run {
         /// Scene file (TOML).
@@ -57,6 +77,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { scenes } => check(&scenes),
+        Command::Bench {
+            scene,
+            robot,
+            robots,
+            steps,
+            json,
+        } => bench(&scene, &robot, robots, steps, json),
         Command::Run {
             scene,
             robot,
@@ -188,5 +215,50 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
         }
     }
     println!("telemetry: {}", a.out.display());
+    Ok(())
+}
+
+fn bench(
+    scene: &std::path::Path,
+    robot: &std::path::Path,
+    robots: usize,
+    steps: usize,
+    json: bool,
+) -> anyhow::Result<()> {
+    if !(1..=256).contains(&robots) {
+        bail!("--robots must be between 1 and 256, got {robots}");
+    }
+    if !(100..=10_000_000).contains(&steps) {
+        bail!("--steps must be between 100 and 10000000, got {steps}");
+    }
+    let scene = Scene::load(scene)?;
+    let spec = load_robot(robot)?;
+    let spawn = scene.spawns[0].clone();
+    let config = treadsim::sim::bench::BenchConfig {
+        robots,
+        steps,
+        ..Default::default()
+    };
+    let r = treadsim::sim::bench::run_bench(scene, &spec, &spawn, &config)?;
+    if json {
+        println!("{}", r.to_json());
+    } else {
+        println!(
+            "{} robot(s) '{}' on {} triangles, dt {:.1} ms, median of {} rounds x {} steps",
+            r.robots,
+            spec.name,
+            r.triangles,
+            r.dt * 1e3,
+            config.rounds,
+            config.steps
+        );
+        println!("  full step (track model + rapier): {:8.2} us", r.full_us);
+        println!("  bare rapier step (same hulls):    {:8.2} us", r.bare_us);
+        println!("  ratio full / bare:                {:8.2}", r.ratio);
+        println!(
+            "  real-time factor:                 {:8.0}x ({} contacts in the last step)",
+            r.real_time_factor, r.contacts
+        );
+    }
     Ok(())
 }

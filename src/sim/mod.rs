@@ -18,6 +18,7 @@
 //! Everything runs in a fixed order on one thread, so the same inputs give the same outputs
 //! bit for bit.
 
+pub mod bench;
 mod script;
 mod telemetry;
 

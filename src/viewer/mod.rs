@@ -1,0 +1,207 @@
+//! The operator station (feature `viewer`): a kiss3d window in which the trainee drives a robot
+//! through its onboard cameras, and the headless renderer behind `treadsim shot`.
+//!
+//! Data flows one way, as everywhere in treadsim: the viewer reads the [`Simulation`]
+//! (poses, belt outlines, drive state) and writes nothing back but drive commands, resets
+//! and teleports.
+//!
+//! - [`scene_mesh`]: the scene's terrain → kiss3d meshes, one per (material, face orientation),
+//!   shaded so treads read lighter than risers, with a world-aligned 0.5 m grid texture that
+//!   gives the eye scale and motion.
+//! - [`robot_view`]: hull, wheels, belt runs, moving cleats and flippers, all as scene nodes
+//!   created once and moved every frame from [`TrackedRobot::plane_outline`].
+//! - [`cameras`]: the camera list (the robot file's onboard cameras, then `chase` and `free`)
+//!   and [`cameras::StationCamera`], one `Camera3d` that can be any of them.
+//! - [`view_scene`]: the scene graph (lights, terrain, robot) shared by the window and the
+//!   headless renderer.
+//! - [`hud`]: the instrument panel: what it shows ([`hud::HudData`], pure, tested) and how it is
+//!   drawn (egui).
+//! - [`stability`]: static tip-over angles from the robot file and the live margins.
+//! - [`pacing`]: fixed-step physics decoupled from rendering ([`pacing::Pacer`]).
+//! - [`keys`]: kiss3d key codes → [`crate::input::Key`].
+//! - [`station`]: the window loop.
+//! - [`shot`]: headless rendering ([`shot::HeadlessRenderer`], `treadsim shot`).
+//!
+//! Frames: kiss3d draws whatever world it is given, so the world stays Z-up and every
+//! camera builds its view from Z-up poses; kiss3d's own Y-up conventions only matter for its
+//! primitives (a cylinder's axis is its local y, which is the body's lateral axis: wheels need
+//! no extra rotation).
+//!
+//! [`Simulation`]: crate::sim::Simulation
+//! [`TrackedRobot::plane_outline`]: crate::vehicle::TrackedRobot::plane_outline
+
+pub mod cameras;
+pub mod hud;
+pub mod keys;
+pub mod pacing;
+pub mod robot_view;
+pub mod scene_mesh;
+pub mod shot;
+pub mod stability;
+pub mod station;
+pub mod view_scene;
+
+use std::path::{Path, PathBuf};
+
+use kiss3d::glamx::{Pose3, Quat, Vec3};
+use nalgebra::{Isometry3, Point3, Vector3};
+
+use crate::config::ConfigError;
+use crate::scene::{Scene, Spawn};
+use crate::sim::SimError;
+
+/// Why the station or a headless shot could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewerError {
+    /// Neither `DISPLAY` nor `WAYLAND_DISPLAY` is set: no window can open.
+    #[error(
+        "no display: the operator station needs a window, but neither DISPLAY nor \
+         WAYLAND_DISPLAY is set.\n\
+         Without a screen you can still:\n  \
+         treadsim shot --camera front --out front.png   render what a camera sees (headless)\n  \
+         treadsim run --scene S --robot R --script F --out t.csv   drive headless, telemetry as CSV\n  \
+         xvfb-run -a treadsim station   run the station on a virtual display \
+         (apt-get install xvfb mesa-vulkan-drivers libvulkan1)"
+    )]
+    NoDisplay,
+    /// A display is set but the window (or its GPU surface) could not be created.
+    #[error(
+        "cannot open the station window: {0}\n\
+         Check that the display is reachable and that a Vulkan or OpenGL driver is installed \
+         (Debian: mesa-vulkan-drivers libvulkan1 libegl1 libgl1-mesa-dri); \
+         `treadsim shot` renders without a window"
+    )]
+    Window(String),
+    /// No GPU adapter (not even Mesa's software renderer) for off-screen rendering.
+    #[error(
+        "cannot render: no GPU adapter ({0}); install Mesa (Debian: libegl1 libegl-mesa0 \
+         libgl1-mesa-dri, or mesa-vulkan-drivers libvulkan1)"
+    )]
+    Gpu(String),
+    /// A scene, robot, mapping or script file is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The simulation could not be set up.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    /// The input mapping is inconsistent.
+    #[error("input mapping: {0}")]
+    Mapping(String),
+    /// `--camera` names no camera of the robot.
+    #[error("robot '{robot}' has no camera '{name}' (have: {have})")]
+    UnknownCamera {
+        /// Robot name.
+        robot: String,
+        /// The name asked for.
+        name: String,
+        /// Every valid name.
+        have: String,
+    },
+    /// `--spawn` names no spawn of the scene.
+    #[error("{scene}: no spawn named '{name}' (have: {have})")]
+    UnknownSpawn {
+        /// Scene file.
+        scene: String,
+        /// The name asked for.
+        name: String,
+        /// Every valid name.
+        have: String,
+    },
+    /// A command-line value is out of range.
+    #[error("{0}")]
+    Argument(String),
+    /// Writing an image failed.
+    #[error("cannot write {path}: {message}")]
+    Image {
+        /// Output file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The spawn called `name`, or the scene's first one.
+pub fn find_spawn(scene: &Scene, name: Option<&str>) -> Result<Spawn, ViewerError> {
+    match name {
+        None => scene.spawns.first().cloned().ok_or_else(|| ViewerError::UnknownSpawn {
+            scene: scene.path.display().to_string(),
+            name: "(first)".into(),
+            have: "none".into(),
+        }),
+        Some(n) => scene
+            .spawn(n)
+            .cloned()
+            .ok_or_else(|| ViewerError::UnknownSpawn {
+                scene: scene.path.display().to_string(),
+                name: n.into(),
+                have: scene
+                    .spawns
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+    }
+}
+
+/// The pose [`Simulation::add_robot`](crate::sim::Simulation::add_robot) gives a robot at
+/// `spawn` (5 mm above the spawn point, heading `spawn.yaw`): what "reset to spawn" teleports
+/// back to.
+pub fn spawn_pose(spawn: &Spawn) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        (spawn.position.coords + Vector3::z() * 0.005).into(),
+        nalgebra::UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
+    )
+}
+
+/// A default input file: `rel` under the working directory if it exists there, else under
+/// the source tree the binary was built from (so `treadsim station` works from any
+/// directory of a checkout).
+pub fn default_asset(rel: &str) -> PathBuf {
+    let here = Path::new(rel);
+    if here.exists() {
+        return here.to_path_buf();
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    if built.exists() {
+        built
+    } else {
+        here.to_path_buf()
+    }
+}
+
+/// `f32` glam vector of an `f64` nalgebra vector.
+pub fn vec3(v: &Vector3<f64>) -> Vec3 {
+    Vec3::new(v.x as f32, v.y as f32, v.z as f32)
+}
+
+/// `f32` glam vector of an `f64` nalgebra point.
+pub fn point3(p: &Point3<f64>) -> Vec3 {
+    Vec3::new(p.x as f32, p.y as f32, p.z as f32)
+}
+
+/// `f32` glam pose of an `f64` nalgebra isometry.
+pub fn pose3(p: &Isometry3<f64>) -> Pose3 {
+    let q = p.rotation.quaternion();
+    Pose3::from_parts(
+        vec3(&p.translation.vector),
+        Quat::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32).normalize(),
+    )
+}
+
+/// Runs `f`, turning a panic into an error message without printing it: kiss3d reports a
+/// missing display or GPU by panicking (`expect`) inside window and device creation, and the
+/// station must say what is wrong instead of dumping a backtrace.
+pub(crate) fn catch_quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    result.map_err(|payload| {
+        payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown failure".into())
+    })
+}
