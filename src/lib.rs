@@ -8,3 +8,5 @@ pub mod sim;
 pub mod terrain;
 pub mod track;
 pub mod vehicle;
+#[cfg(feature = "viewer")]
+pub mod viewer;

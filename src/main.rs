@@ -71,6 +71,80 @@ enum Command {
         #[arg(long, default_value_t = 100.0)]
         rate: f64,
     },
+    /// Open the operator station: drive the robot with a gamepad or the keyboard through its
+    /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
+    #[cfg(feature = "viewer")]
+    Station {
+        /// Scene file (TOML) [default: scenes/public_stairs.toml].
+        #[arg(long)]
+        scene: Option<PathBuf>,
+        /// Robot file (TOML) [default: scenes/robots/scout.toml].
+        #[arg(long)]
+        robot: Option<PathBuf>,
+        /// Spawn point name (default: the scene's first).
+        #[arg(long)]
+        spawn: Option<String>,
+        /// Input mapping (TOML; default: scenes/input/default_mapping.toml, built in).
+        #[arg(long)]
+        mapping: Option<PathBuf>,
+        /// Trainee mode, locked: onboard cameras only, no instructor controls.
+        #[arg(long)]
+        trainee: bool,
+        /// Drive from a script instead of the sticks (demonstrations).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Main view at start: a camera of the robot file, chase or free.
+        #[arg(long)]
+        view: Option<String>,
+        /// Window width, pixels.
+        #[arg(long, default_value_t = 1280)]
+        width: u32,
+        /// Window height, pixels.
+        #[arg(long, default_value_t = 720)]
+        height: u32,
+        /// Close after this many seconds of wall time (measurements, screenshots).
+        #[arg(long)]
+        quit_after: Option<f64>,
+        /// Save the whole window (view and panel) as PNG when closing.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// 3D resolution relative to the window, (0, 1] [default: 1 on a GPU, 0.5 on a
+        /// software renderer].
+        #[arg(long)]
+        render_scale: Option<f64>,
+    },
+    /// Render what a camera sees, headless (no display needed), after simulating up to
+    /// --at seconds with an optional drive script; writes a PNG.
+    #[cfg(feature = "viewer")]
+    Shot {
+        /// Scene file (TOML) [default: scenes/public_stairs.toml].
+        #[arg(long)]
+        scene: Option<PathBuf>,
+        /// Robot file (TOML) [default: scenes/robots/scout.toml].
+        #[arg(long)]
+        robot: Option<PathBuf>,
+        /// View: a camera of the robot file (e.g. front, rear, mast), chase or free.
+        #[arg(long, default_value = "front")]
+        camera: String,
+        /// Output image (PNG).
+        #[arg(long)]
+        out: PathBuf,
+        /// Drive script followed until --at (default: the robot stands still).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Simulated time before the picture, s (1 s lets the robot settle on its tracks).
+        #[arg(long, default_value_t = 1.0)]
+        at: f64,
+        /// Image width, pixels.
+        #[arg(long, default_value_t = 1280)]
+        width: u32,
+        /// Image height, pixels.
+        #[arg(long, default_value_t = 720)]
+        height: u32,
+        /// Spawn point name (default: the scene's first).
+        #[arg(long)]
+        spawn: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -101,12 +175,62 @@ fn main() -> ExitCode {
             spawn,
             rate,
         }),
+        #[cfg(feature = "viewer")]
+        Command::Station {
+            scene,
+            robot,
+            spawn,
+            mapping,
+            trainee,
+            script,
+            view,
+            width,
+            height,
+            quit_after,
+            screenshot,
+            render_scale,
+        } => station(treadsim::viewer::station::StationOptions {
+            scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
+            robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
+            spawn,
+            mapping,
+            trainee,
+            script,
+            width,
+            height,
+            quit_after,
+            screenshot,
+            view,
+            render_scale,
+        }),
+        #[cfg(feature = "viewer")]
+        Command::Shot {
+            scene,
+            robot,
+            camera,
+            out,
+            script,
+            at,
+            width,
+            height,
+            spawn,
+        } => shot(treadsim::viewer::shot::ShotArgs {
+            scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
+            robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
+            spawn,
+            camera,
+            out,
+            script,
+            at,
+            width,
+            height,
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            exit_code(&e)
         }
     }
 }
@@ -260,5 +384,77 @@ fn bench(
             r.real_time_factor, r.contacts
         );
     }
+    Ok(())
+}
+
+/// The default training exercise: the 20 kg robot at the foot of the public stairs.
+#[cfg(feature = "viewer")]
+const DEFAULT_SCENE: &str = "scenes/public_stairs.toml";
+#[cfg(feature = "viewer")]
+const DEFAULT_ROBOT: &str = "scenes/robots/scout.toml";
+
+#[cfg(feature = "viewer")]
+use treadsim::viewer::default_asset;
+
+/// Exit status for an error: 3 when the station found no display (so `make run` can fall
+/// back to a headless picture), 1 otherwise.
+fn exit_code(e: &anyhow::Error) -> ExitCode {
+    #[cfg(feature = "viewer")]
+    if matches!(
+        e.downcast_ref::<treadsim::viewer::ViewerError>(),
+        Some(treadsim::viewer::ViewerError::NoDisplay)
+    ) {
+        return ExitCode::from(NO_DISPLAY_EXIT);
+    }
+    let _ = e;
+    ExitCode::FAILURE
+}
+
+/// Exit status of `treadsim station` without a display.
+#[cfg(feature = "viewer")]
+const NO_DISPLAY_EXIT: u8 = 3;
+
+#[cfg(feature = "viewer")]
+fn station(options: treadsim::viewer::station::StationOptions) -> anyhow::Result<()> {
+    let r = treadsim::viewer::station::run_station(&options)?;
+    println!(
+        "station: {} frames in {:.1} s: mean {:.1} ms/frame ({:.1} fps), median {:.1} ms, \
+         95th percentile {:.1} ms; simulated {:.2} s in {} steps",
+        r.frames,
+        r.wall,
+        r.mean_frame_ms,
+        if r.mean_frame_ms > 0.0 {
+            1e3 / r.mean_frame_ms
+        } else {
+            0.0
+        },
+        r.median_frame_ms,
+        r.p95_frame_ms,
+        r.sim_time,
+        r.steps
+    );
+    if let Some(p) = r.screenshot {
+        println!("screenshot: {}", p.display());
+    }
+    Ok(())
+}
+
+#[cfg(feature = "viewer")]
+fn shot(args: treadsim::viewer::shot::ShotArgs) -> anyhow::Result<()> {
+    let s = treadsim::viewer::shot::shot(&args)?;
+    println!(
+        "{}: '{}' at t = {:.2} s, robot at x {:.3} y {:.3} z {:.3} m; rendered {}x{} in {:.0} ms \
+         (setup {:.0} ms)",
+        s.out.display(),
+        args.camera,
+        s.time,
+        s.position[0],
+        s.position[1],
+        s.position[2],
+        args.width,
+        args.height,
+        s.render_seconds * 1e3,
+        s.setup_seconds * 1e3
+    );
     Ok(())
 }

@@ -84,13 +84,16 @@ impl ElementLoad {
     }
 }
 
-/// Stiffness parameters of one track plane.
+/// Contact parameters of one track plane.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlaneStiffness {
     /// κ of this plane (the belt's κ divided among its planes), N/m².
     pub kappa: f64,
     /// Run stiffness at mid-run as a fraction of κ, in (0, 1].
     pub run_mid: f64,
+    /// Friction coefficient against a sharp terrain edge hooked by the grousers (0: none);
+    /// applies where the contact is at a terrain vertex and it exceeds the surface's μ.
+    pub edge_friction: f64,
 }
 
 /// Combined stiffness of the belt plane in series with a surface, N/m².
@@ -229,7 +232,21 @@ pub fn evaluate_plane(
                 if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
                     continue;
                 }
-                loads[i].add(kappa * w.area, w.normal, w.point, mat.friction, w.depth);
+                let edge = stiffness.edge_friction > mat.friction
+                    && touches_convex_edge(
+                        seg,
+                        dir,
+                        len,
+                        w.point,
+                        (2.0 * c.radius * w.depth).sqrt(),
+                        segments,
+                    );
+                let mu = if edge {
+                    stiffness.edge_friction
+                } else {
+                    mat.friction
+                };
+                loads[i].add(kappa * w.area, w.normal, w.point, mu, w.depth);
                 loads[i].energy +=
                     kappa * w.weight * circular_segment_area_integral(c.radius, w.depth);
             }
@@ -244,7 +261,15 @@ pub fn evaluate_plane(
                 acc.depth_integral += piece.depth_integral;
                 acc.moment += piece.moment;
                 acc.kappa += kappa * piece.depth_integral;
-                acc.friction += mat.friction * piece.depth_integral;
+                let edge = stiffness.edge_friction > mat.friction
+                    && ((piece.start_inside && is_convex_vertex(seg.a, segments))
+                        || (piece.end_inside && is_convex_vertex(seg.b, segments)));
+                let mu = if edge {
+                    stiffness.edge_friction
+                } else {
+                    mat.friction
+                };
+                acc.friction += mu * piece.depth_integral;
                 acc.depth = acc.depth.max(piece.depth);
             }
         }
@@ -308,6 +333,44 @@ struct RunPiece {
     moment: f64,
     /// Deepest point past the run line, m.
     depth: f64,
+    /// Whether the segment's start point lies inside the run region.
+    start_inside: bool,
+    /// Whether the segment's end point lies inside the run region.
+    end_inside: bool,
+}
+
+/// Sine of the smallest turn between two segments that makes their shared vertex an edge.
+const EDGE_TURN_SIN: f64 = 0.17; // 10°
+
+/// Whether `p` is a convex corner of the terrain cut (the boundary turns toward the solid
+/// there, like a stair nosing or a curb edge), or an open end of it.
+pub fn is_convex_vertex(p: Point2<f64>, segments: &[CutSegment]) -> bool {
+    const SAME: f64 = 1e-9;
+    let arriving = segments.iter().find(|s| (s.b - p).norm() <= SAME);
+    let leaving = segments.iter().find(|s| (s.a - p).norm() <= SAME);
+    match (arriving, leaving) {
+        (Some(i), Some(o)) => {
+            let (di, do_) = ((i.b - i.a).normalize(), (o.b - o.a).normalize());
+            // Solid on the right: a clockwise turn (negative cross) goes round a convex corner.
+            di.x * do_.y - di.y * do_.x < -EDGE_TURN_SIN
+        }
+        _ => true,
+    }
+}
+
+/// Whether an end point of `seg` that is a convex corner lies within `half_width` of the
+/// contact point `at` (inside the wheel's contact patch).
+fn touches_convex_edge(
+    seg: &CutSegment,
+    dir: Vector2<f64>,
+    len: f64,
+    at: Point2<f64>,
+    half_width: f64,
+    segments: &[CutSegment],
+) -> bool {
+    let u = (at - seg.a).dot(&dir);
+    (u <= half_width && is_convex_vertex(seg.a, segments))
+        || (len - u <= half_width && is_convex_vertex(seg.b, segments))
 }
 
 fn run_piece(
@@ -371,6 +434,8 @@ fn run_piece(
         depth_integral,
         moment,
         depth: d0.max(dm).max(d1),
+        start_inside: t0 == 0.0,
+        end_inside: t1 == 1.0,
     })
 }
 
@@ -426,6 +491,7 @@ mod tests {
     const STIFF: PlaneStiffness = PlaneStiffness {
         kappa: 1.0e6,
         run_mid: 0.3,
+        edge_friction: 0.0,
     };
 
     fn total(o: &BeltOutline, segs: &[CutSegment]) -> (Vector2<f64>, Vec<ElementLoad>) {
@@ -582,6 +648,63 @@ mod tests {
             let e = STIFF.kappa * circular_segment_area_integral(r, 0.002);
             assert!((loads[0].energy - e).abs() < 1e-9 * e);
         }
+    }
+
+    /// Grousers hook a nosing poking into a run (a convex terrain vertex inside the belt) or
+    /// inside a wheel's contact patch, but not a flat surface or the joint of two collinear
+    /// floor segments.
+    #[test]
+    fn grouser_friction_applies_at_edges_only() {
+        let o = track();
+        let grip = PlaneStiffness {
+            edge_friction: 1.3,
+            ..STIFF
+        };
+        let mats = [SurfaceMaterial::default()];
+        let mut loads = vec![ElementLoad::default(); o.circles().len() + o.runs().len()];
+        // A nosing under the middle of the bottom run between road wheels 1 and 2.
+        evaluate_plane(&o, grip, &step(-0.025, 0.003), &mats, &mut loads);
+        let run = o.circles().len()
+            + o.runs()
+                .iter()
+                .position(|r| r.from == 1 && r.to == 2)
+                .unwrap();
+        assert!(loads[run].is_active());
+        assert!(
+            (loads[run].friction - 1.3).abs() < 1e-12,
+            "{}",
+            loads[run].friction
+        );
+        // Flat ground, also when cut into collinear pieces: the surface's μ.
+        evaluate_plane(&o, grip, &ground(0.002), &mats, &mut loads);
+        assert!(loads
+            .iter()
+            .filter(|l| l.is_active())
+            .all(|l| (l.friction - 0.8).abs() < 1e-12));
+        let split = vec![
+            seg((-10.0, 0.002), (-0.1, 0.002)),
+            seg((-0.1, 0.002), (10.0, 0.002)),
+        ];
+        evaluate_plane(&o, grip, &split, &mats, &mut loads);
+        assert!(loads
+            .iter()
+            .filter(|l| l.is_active())
+            .all(|l| (l.friction - 0.8).abs() < 1e-12));
+        // A wheel standing on a nosing with its centre just behind the edge: hooked.
+        let edge = step(-0.1, 0.04);
+        let wheel = BeltOutline::new(vec![
+            circle(-0.095, 0.04 + 0.04 - 0.002, 0.04),
+            circle(-1.0, 1.0, 0.04),
+        ])
+        .unwrap();
+        let mut wl = vec![ElementLoad::default(); 4];
+        evaluate_plane(&wheel, grip, &edge, &mats, &mut wl);
+        assert!((wl[0].friction - 1.3).abs() < 1e-12, "{}", wl[0].friction);
+        assert!(is_convex_vertex(Point2::new(-0.1, 0.04), &edge));
+        assert!(
+            !is_convex_vertex(Point2::new(-0.1, 0.0), &edge),
+            "the riser's foot is concave"
+        );
     }
 
     #[test]

@@ -168,6 +168,7 @@ impl TrackedRobot {
                 stiffness: PlaneStiffness {
                     kappa: belt.stiffness / belt.planes.max(1) as f64,
                     run_mid: belt.run_stiffness_mid,
+                    edge_friction: belt.grouser_friction,
                 },
                 posed: outline.clone(),
                 base: outline,

@@ -307,6 +307,7 @@ struct PartialBelt {
     run_stiffness_mid: Option<f64>,
     lateral_friction_scale: Option<f64>,
     rolling_resistance: Option<f64>,
+    grouser_friction: Option<f64>,
 }
 
 impl PartialBelt {
@@ -319,6 +320,7 @@ impl PartialBelt {
             run_stiffness_mid: t.opt_positive("run_stiffness_mid", 1.0)?,
             lateral_friction_scale: t.opt_f64("lateral_friction_scale", 0.0, 10.0)?,
             rolling_resistance: t.opt_f64("rolling_resistance", 0.0, 1.0)?,
+            grouser_friction: t.opt_f64("grouser_friction", 0.0, 3.0)?,
         })
     }
 
@@ -332,6 +334,7 @@ impl PartialBelt {
             run_stiffness_mid: self.run_stiffness_mid.or(under.run_stiffness_mid),
             lateral_friction_scale: self.lateral_friction_scale.or(under.lateral_friction_scale),
             rolling_resistance: self.rolling_resistance.or(under.rolling_resistance),
+            grouser_friction: self.grouser_friction.or(under.grouser_friction),
         }
     }
 
@@ -355,6 +358,7 @@ impl PartialBelt {
             rolling_resistance: self
                 .rolling_resistance
                 .unwrap_or(DEFAULT_ROLLING_RESISTANCE),
+            grouser_friction: self.grouser_friction.unwrap_or(0.0),
         })
     }
 }

@@ -34,6 +34,10 @@ pub struct BeltSpec {
     pub lateral_friction_scale: f64,
     /// Motion resistance coefficient f_r of the belt on the ground, dimensionless.
     pub rolling_resistance: f64,
+    /// Friction coefficient of the belt against a sharp terrain edge (a stair nosing, a curb
+    /// edge) that its grousers hook, dimensionless; used instead of the surface's μ where it
+    /// is higher. 0 for a smooth belt (the default).
+    pub grouser_friction: f64,
 }
 
 /// One main track: its belt, circles and drive motor.

@@ -123,11 +123,15 @@ pub enum ViewerError {
 /// The spawn called `name`, or the scene's first one.
 pub fn find_spawn(scene: &Scene, name: Option<&str>) -> Result<Spawn, ViewerError> {
     match name {
-        None => scene.spawns.first().cloned().ok_or_else(|| ViewerError::UnknownSpawn {
-            scene: scene.path.display().to_string(),
-            name: "(first)".into(),
-            have: "none".into(),
-        }),
+        None => scene
+            .spawns
+            .first()
+            .cloned()
+            .ok_or_else(|| ViewerError::UnknownSpawn {
+                scene: scene.path.display().to_string(),
+                name: "(first)".into(),
+                have: "none".into(),
+            }),
         Some(n) => scene
             .spawn(n)
             .cloned()

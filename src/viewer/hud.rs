@@ -1,0 +1,828 @@
+//! The instrument panel drawn over the camera view, like a real robot's operator control unit.
+//!
+//! [`HudData`] is what the panel shows, updated in place every frame from the simulation
+//! (no GPU, no egui: unit-tested); [`draw`] paints it with egui and returns what the
+//! instructor clicked ([`UiRequests`]).
+//!
+//! Shown: belt speed per track (actual, with the commanded speed as a marker), motor load
+//! with a stall warning, ground speed, pitch and roll inclinometers with the static tip-over
+//! limits and a warning as the margin shrinks, flipper angle, active camera, elapsed time,
+//! frame and physics rates, and the gamepad's state.
+
+use kiss3d::egui::{
+    self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, TextureId, Vec2,
+};
+
+use super::stability::{tip_level, Margins, Tilt, TipLevel, TipLimits};
+use crate::input::{PadState, Source, Status};
+use crate::sim::{RobotId, Simulation};
+use crate::vehicle::RobotSpec;
+
+/// A track whose belt speed stays under this while commanded harder is stalled, m/s.
+pub const STALL_SPEED: f64 = 0.05;
+/// Fraction of the motor's torque limit that counts as "at the limit".
+pub const STALL_TORQUE_FRACTION: f64 = 0.9;
+/// How long the stall condition must hold before the warning shows, s (a motor briefly
+/// saturates when it starts the robot).
+pub const STALL_HOLD: f64 = 0.3;
+
+/// Whether one track is stalling right now: commanded to move, at its torque limit, and not
+/// moving.
+pub fn is_stalling(torque: f64, max_torque: f64, belt_speed: f64, commanded: f64) -> bool {
+    commanded.abs() > STALL_SPEED
+        && belt_speed.abs() < STALL_SPEED
+        && torque.abs() >= STALL_TORQUE_FRACTION * max_torque
+}
+
+/// One track's readout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackReadout {
+    /// Track name (`left`, `right`).
+    pub name: String,
+    /// Belt speed, m/s.
+    pub belt_speed: f64,
+    /// Commanded belt speed, m/s.
+    pub commanded: f64,
+    /// Motor speed limit, m/s.
+    pub max_speed: f64,
+    /// Motor torque at the sprocket, N·m.
+    pub torque: f64,
+    /// Motor torque limit, N·m.
+    pub max_torque: f64,
+    /// Time the stall condition has held, s.
+    pub stall_time: f64,
+}
+
+impl TrackReadout {
+    /// Motor load, |torque| / limit, 0..=1.
+    pub fn load(&self) -> f64 {
+        if self.max_torque > 0.0 {
+            (self.torque.abs() / self.max_torque).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether the stall warning is on.
+    pub fn stalled(&self) -> bool {
+        self.stall_time >= STALL_HOLD
+    }
+}
+
+/// Everything the panel shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HudData {
+    /// Simulated time, s.
+    pub time: f64,
+    /// Whether the simulation is paused.
+    pub paused: bool,
+    /// Simulation speed, × real time.
+    pub speed: f64,
+    /// Frames per second (window).
+    pub fps: f64,
+    /// Mean frame time, ms.
+    pub frame_ms: f64,
+    /// Physics steps per wall-clock second.
+    pub physics_hz: f64,
+    /// Per track.
+    pub tracks: Vec<TrackReadout>,
+    /// Speed over ground along the robot's heading, m/s (negative backwards).
+    pub ground_speed: f64,
+    /// Mean flipper angle, rad, if the robot has flippers.
+    pub flipper: Option<f64>,
+    /// Flipper limits, rad.
+    pub flipper_range: (f64, f64),
+    /// Hull tilt relative to gravity.
+    pub tilt: Tilt,
+    /// Static tip-over limits.
+    pub limits: TipLimits,
+    /// Margins to the limits.
+    pub margins: Margins,
+    /// Warning level of the least margin.
+    pub level: TipLevel,
+    /// The input mapping's status (source, pad state, slow mode).
+    pub input: Status,
+    /// Whether a gamepad has been seen this session (so its absence is a loss, not normal).
+    pub pad_seen: bool,
+    /// Physics blow-ups recovered so far.
+    pub blow_ups: usize,
+    /// Simulated time of the last blow-up, s.
+    pub last_blow_up: Option<f64>,
+}
+
+impl HudData {
+    /// A panel for a robot, everything at rest.
+    pub fn new(spec: &RobotSpec, input: Status) -> Self {
+        let limits = TipLimits::from_spec(spec);
+        let tilt = Tilt {
+            nose_up: 0.0,
+            left_up: 0.0,
+            upside_down: false,
+        };
+        let margins = limits.margins(&tilt);
+        let flipper_range = spec
+            .flippers
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), f| {
+                (a.min(f.min_angle), b.max(f.max_angle))
+            });
+        Self {
+            time: 0.0,
+            paused: false,
+            speed: 1.0,
+            fps: 0.0,
+            frame_ms: 0.0,
+            physics_hz: 0.0,
+            tracks: spec
+                .tracks
+                .iter()
+                .map(|t| TrackReadout {
+                    name: t.name.clone(),
+                    belt_speed: 0.0,
+                    commanded: 0.0,
+                    max_speed: t.motor.max_speed,
+                    torque: 0.0,
+                    max_torque: t.motor.max_torque,
+                    stall_time: 0.0,
+                })
+                .collect(),
+            ground_speed: 0.0,
+            flipper: None,
+            flipper_range,
+            tilt,
+            limits,
+            margins,
+            level: TipLevel::Safe,
+            input,
+            pad_seen: false,
+            blow_ups: 0,
+            last_blow_up: None,
+        }
+    }
+
+    /// Reads robot `id` of `sim`; `dt` is the simulated time since the last update (for the
+    /// stall timers).
+    pub fn update(&mut self, sim: &Simulation, id: RobotId, dt: f64) {
+        let robot = sim.robot(id);
+        let body = sim.body_state(id);
+        let drive = robot.drive_state();
+        let command = robot.command();
+        for (i, (t, spec)) in self.tracks.iter_mut().zip(&robot.spec().tracks).enumerate() {
+            t.belt_speed = drive.belt_speed.get(i).copied().unwrap_or(0.0);
+            t.commanded = if spec.y >= 0.0 {
+                command.left
+            } else {
+                command.right
+            }
+            .clamp(-t.max_speed, t.max_speed);
+            t.torque = robot.motor_torque(i);
+            t.stall_time = if is_stalling(t.torque, t.max_torque, t.belt_speed, t.commanded) {
+                t.stall_time + dt
+            } else {
+                0.0
+            };
+        }
+        let forward = body.pose.rotation * nalgebra::Vector3::x();
+        self.ground_speed = body.linvel.dot(&forward);
+        let n = drive.flipper_angle.len();
+        self.flipper = (n > 0).then(|| drive.flipper_angle.iter().sum::<f64>() / n as f64);
+        self.tilt = Tilt::of(&body.pose);
+        self.margins = self.limits.margins(&self.tilt);
+        self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
+        self.time = sim.time();
+        self.blow_ups = sim.events().len();
+        self.last_blow_up = sim.events().last().map(|e| match e {
+            crate::sim::SimEvent::BlowUp { time, .. } => *time,
+        });
+    }
+
+    /// Records the input status; remembers that a pad was connected once.
+    pub fn set_input(&mut self, status: Status) {
+        self.pad_seen |= status.pad != PadState::Absent;
+        self.input = status;
+    }
+
+    /// The warnings to show now, most urgent first, into `out` (cleared first).
+    pub fn warnings(&self, out: &mut Vec<Warning>) {
+        out.clear();
+        if self.tilt.upside_down {
+            out.push(Warning::RolledOver);
+        } else if self.level >= TipLevel::Caution {
+            let (margin, direction) = self.margins.least();
+            out.push(Warning::Tip {
+                level: self.level,
+                direction,
+                margin,
+            });
+        }
+        for (i, t) in self.tracks.iter().enumerate() {
+            if t.stalled() {
+                out.push(Warning::Stall(i));
+            }
+        }
+        match self.input.pad {
+            PadState::Absent if self.pad_seen => out.push(Warning::PadLost),
+            PadState::WaitingForCentre => out.push(Warning::PadCentre),
+            PadState::DeadmanReleased => out.push(Warning::Deadman),
+            _ => {}
+        }
+        if let Some(t) = self.last_blow_up {
+            if self.time - t < 3.0 {
+                out.push(Warning::BlowUp);
+            }
+        }
+        if self.paused {
+            out.push(Warning::Paused);
+        }
+    }
+}
+
+/// A warning line of the panel.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Warning {
+    /// The hull is upside down.
+    RolledOver,
+    /// Tip-over margin below the caution level.
+    Tip {
+        /// How close.
+        level: TipLevel,
+        /// Towards where.
+        direction: &'static str,
+        /// Margin left, rad.
+        margin: f64,
+    },
+    /// Track `i` is stalled.
+    Stall(usize),
+    /// The gamepad was lost: the robot has been stopped.
+    PadLost,
+    /// The gamepad waits for its sticks to be centred.
+    PadCentre,
+    /// The gamepad's dead-man is released.
+    Deadman,
+    /// The physics blew up and was restored.
+    BlowUp,
+    /// The simulation is paused.
+    Paused,
+}
+
+/// What the instructor clicked this frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct UiRequests {
+    /// Pause or resume.
+    pub toggle_pause: bool,
+    /// One physics step.
+    pub single_step: bool,
+    /// Reset to spawn.
+    pub reset: bool,
+    /// Halve the simulation speed.
+    pub slower: bool,
+    /// Double the simulation speed.
+    pub faster: bool,
+    /// Show this view in the main window.
+    pub main_view: Option<usize>,
+    /// Show this view in the picture-in-picture (`Some(None)`: turn it off).
+    pub pip_view: Option<Option<usize>>,
+    /// Switch to trainee mode.
+    pub trainee: bool,
+}
+
+/// The picture-in-picture image to show.
+#[derive(Debug, Clone, Copy)]
+pub struct Pip<'a> {
+    /// egui texture of the off-screen surface.
+    pub texture: TextureId,
+    /// Displayed size, points.
+    pub size: [f32; 2],
+    /// Its view's name.
+    pub name: &'a str,
+}
+
+/// What the panel needs besides [`HudData`].
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    /// The main camera's image, drawn under everything to fill the window.
+    pub feed: Option<TextureId>,
+    /// The main view's name.
+    pub view: &'a str,
+    /// The picture-in-picture, if shown.
+    pub pip: Option<Pip<'a>>,
+    /// Trainee mode: no instructor controls.
+    pub trainee: bool,
+    /// Whether trainee mode is locked (`--trainee`).
+    pub locked: bool,
+    /// Every view name, for the instructor's selectors, with whether it is third-person.
+    pub views: &'a [(String, bool)],
+    /// Index of the main view.
+    pub main_index: usize,
+    /// Index of the picture-in-picture view.
+    pub pip_index: Option<usize>,
+    /// Show the key help.
+    pub help: bool,
+}
+
+const GREEN: Color32 = Color32::from_rgb(70, 210, 110);
+const AMBER: Color32 = Color32::from_rgb(255, 176, 32);
+const RED: Color32 = Color32::from_rgb(255, 70, 60);
+const TEXT: Color32 = Color32::from_rgb(230, 232, 235);
+const DIM: Color32 = Color32::from_rgb(150, 155, 160);
+const PANEL: Color32 = Color32::from_rgba_premultiplied(12, 14, 18, 200);
+
+fn level_color(level: TipLevel) -> Color32 {
+    match level {
+        TipLevel::Safe => GREEN,
+        TipLevel::Caution => AMBER,
+        TipLevel::Danger | TipLevel::Over => RED,
+    }
+}
+
+fn load_color(load: f64) -> Color32 {
+    if load >= STALL_TORQUE_FRACTION {
+        RED
+    } else if load >= 0.7 {
+        AMBER
+    } else {
+        GREEN
+    }
+}
+
+fn panel() -> egui::Frame {
+    egui::Frame::new()
+        .fill(PANEL)
+        .inner_margin(8.0)
+        .corner_radius(6.0)
+}
+
+fn deg(r: f64) -> f64 {
+    r.to_degrees()
+}
+
+/// Paints the panel; returns the instructor's clicks. `warnings` is scratch.
+pub fn draw(
+    ctx: &egui::Context,
+    hud: &HudData,
+    frame: &Frame<'_>,
+    warnings: &mut Vec<Warning>,
+) -> UiRequests {
+    let mut req = UiRequests::default();
+    if let Some(feed) = frame.feed {
+        // The background layer takes no input, so the free camera still gets the mouse.
+        ctx.layer_painter(egui::LayerId::background()).image(
+            feed,
+            ctx.viewport_rect(),
+            Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
+            Color32::WHITE,
+        );
+    }
+    draw_status(ctx, hud, frame);
+    draw_warnings(ctx, hud, warnings);
+    draw_instruments(ctx, hud);
+    if let Some(pip) = frame.pip {
+        egui::Area::new(egui::Id::new("pip"))
+            .anchor(Align2::RIGHT_TOP, Vec2::new(-10.0, 10.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                panel().inner_margin(4.0).show(ui, |ui| {
+                    ui.image((pip.texture, Vec2::new(pip.size[0], pip.size[1])));
+                    ui.label(
+                        egui::RichText::new(pip.name.to_uppercase())
+                            .color(TEXT)
+                            .strong(),
+                    );
+                });
+            });
+    }
+    if !frame.trainee {
+        draw_instructor(ctx, hud, frame, &mut req);
+    }
+    if frame.help {
+        draw_help(ctx, frame);
+    }
+    req
+}
+
+fn draw_status(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>) {
+    egui::Area::new(egui::Id::new("status"))
+        .anchor(Align2::LEFT_TOP, Vec2::new(10.0, 10.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let (mode, color) = if frame.trainee {
+                        ("TRAINEE", GREEN)
+                    } else {
+                        ("INSTRUCTOR", AMBER)
+                    };
+                    ui.label(egui::RichText::new(mode).color(color).strong());
+                    ui.label(
+                        egui::RichText::new(format!("CAM {}", frame.view.to_uppercase()))
+                            .color(TEXT)
+                            .strong()
+                            .size(16.0),
+                    );
+                });
+                let minutes = (hud.time / 60.0).floor();
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{:02.0}:{:05.2}{}",
+                        minutes,
+                        hud.time - 60.0 * minutes,
+                        if (hud.speed - 1.0).abs() > 1e-9 {
+                            format!("   ×{:.2}", hud.speed)
+                        } else {
+                            String::new()
+                        }
+                    ))
+                    .color(TEXT)
+                    .monospace()
+                    .size(18.0),
+                );
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{:.0} fps  {:.1} ms   physics {:.0} Hz",
+                        hud.fps, hud.frame_ms, hud.physics_hz
+                    ))
+                    .color(DIM)
+                    .monospace(),
+                );
+                let (pad, color) = match hud.input.pad {
+                    PadState::Absent if hud.pad_seen => ("pad LOST", RED),
+                    PadState::Absent => ("no pad: keyboard", DIM),
+                    PadState::WaitingForCentre => ("pad: centre sticks", AMBER),
+                    PadState::DeadmanReleased => ("pad: dead-man released", AMBER),
+                    PadState::Ready => ("pad ready", GREEN),
+                };
+                let source = match hud.input.source {
+                    Source::None => "",
+                    Source::Gamepad => "  ◀ pad drives",
+                    Source::Keyboard => "  ◀ keys drive",
+                };
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{pad}{source}{}",
+                        if hud.input.slow { "  SLOW" } else { "" }
+                    ))
+                    .color(color)
+                    .monospace(),
+                );
+            });
+        });
+}
+
+fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>) {
+    hud.warnings(warnings);
+    if warnings.is_empty() {
+        return;
+    }
+    egui::Area::new(egui::Id::new("warnings"))
+        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            for w in warnings.iter() {
+                let (text, color) = match *w {
+                    Warning::RolledOver => ("ROLLED OVER".to_string(), RED),
+                    Warning::Tip {
+                        level,
+                        direction,
+                        margin,
+                    } => (
+                        if level == TipLevel::Over {
+                            format!("TIPPING OVER {}", direction.to_uppercase())
+                        } else {
+                            format!(
+                                "TIP-OVER RISK {}: {:.0}° left",
+                                direction.to_uppercase(),
+                                deg(margin)
+                            )
+                        },
+                        level_color(level),
+                    ),
+                    Warning::Stall(i) => (
+                        format!(
+                            "{} MOTOR STALLED",
+                            hud.tracks
+                                .get(i)
+                                .map_or("?".into(), |t| t.name.to_uppercase())
+                        ),
+                        RED,
+                    ),
+                    Warning::PadLost => ("GAMEPAD LOST: ROBOT STOPPED".into(), RED),
+                    Warning::PadCentre => ("GAMEPAD: CENTRE THE STICKS".into(), AMBER),
+                    Warning::Deadman => ("DEAD-MAN RELEASED".into(), AMBER),
+                    Warning::BlowUp => ("PHYSICS RESET (blow-up recovered)".into(), AMBER),
+                    Warning::Paused => ("PAUSED".into(), AMBER),
+                };
+                panel().show(ui, |ui| {
+                    ui.label(egui::RichText::new(text).color(color).strong().size(22.0));
+                });
+            }
+        });
+}
+
+fn draw_instruments(ctx: &egui::Context, hud: &HudData) {
+    egui::Area::new(egui::Id::new("instruments"))
+        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -10.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    belts(ui, hud);
+                    ui.separator();
+                    speed(ui, hud);
+                    ui.separator();
+                    inclinometer(ui, hud, true);
+                    inclinometer(ui, hud, false);
+                    if hud.flipper.is_some() {
+                        ui.separator();
+                        flipper(ui, hud);
+                    }
+                });
+            });
+        });
+}
+
+/// Belt speed bars (actual filled, commanded as a white tick) and motor load bars.
+fn belts(ui: &mut egui::Ui, hud: &HudData) {
+    let n = hud.tracks.len().max(1) as f32;
+    let (_, p) = ui.allocate_painter(Vec2::new(34.0 * n + 10.0, 120.0), Sense::hover());
+    let r = p.clip_rect();
+    for (i, t) in hud.tracks.iter().enumerate() {
+        let x0 = r.left() + 6.0 + 34.0 * i as f32;
+        let bar = Rect::from_min_size(Pos2::new(x0, r.top() + 16.0), Vec2::new(14.0, 70.0));
+        p.rect_filled(bar, 2.0, Color32::from_gray(40));
+        let mid = bar.center().y;
+        let scale = bar.height() / 2.0 / t.max_speed.max(1e-6) as f32;
+        let v = (t.belt_speed as f32 * scale).clamp(-bar.height() / 2.0, bar.height() / 2.0);
+        let fill = Rect::from_two_pos(Pos2::new(bar.left(), mid), Pos2::new(bar.right(), mid - v));
+        p.rect_filled(fill, 0.0, if t.stalled() { RED } else { GREEN });
+        let c = mid - (t.commanded as f32 * scale).clamp(-bar.height() / 2.0, bar.height() / 2.0);
+        p.line_segment(
+            [
+                Pos2::new(bar.left() - 3.0, c),
+                Pos2::new(bar.right() + 3.0, c),
+            ],
+            Stroke::new(2.0, Color32::WHITE),
+        );
+        p.line_segment(
+            [Pos2::new(bar.left(), mid), Pos2::new(bar.right(), mid)],
+            Stroke::new(1.0, DIM),
+        );
+        // Motor load, bottom: a short horizontal bar.
+        let load = t.load() as f32;
+        let lb = Rect::from_min_size(
+            Pos2::new(x0 - 4.0, bar.bottom() + 6.0),
+            Vec2::new(22.0, 6.0),
+        );
+        p.rect_filled(lb, 1.0, Color32::from_gray(40));
+        p.rect_filled(
+            Rect::from_min_size(lb.min, Vec2::new(22.0 * load, 6.0)),
+            1.0,
+            load_color(t.load()),
+        );
+        let label: String = t.name.chars().take(1).collect::<String>().to_uppercase();
+        p.text(
+            Pos2::new(bar.center().x, r.top() + 2.0),
+            Align2::CENTER_TOP,
+            label,
+            FontId::proportional(12.0),
+            TEXT,
+        );
+        p.text(
+            Pos2::new(bar.center().x, lb.bottom() + 3.0),
+            Align2::CENTER_TOP,
+            format!("{:+.2}", t.belt_speed),
+            FontId::monospace(10.0),
+            DIM,
+        );
+    }
+}
+
+fn speed(ui: &mut egui::Ui, hud: &HudData) {
+    ui.vertical(|ui| {
+        ui.set_width(96.0);
+        ui.label(egui::RichText::new("GROUND").color(DIM).small());
+        ui.label(
+            egui::RichText::new(format!("{:+.2}", hud.ground_speed))
+                .color(TEXT)
+                .monospace()
+                .size(26.0),
+        );
+        ui.label(egui::RichText::new("m/s").color(DIM));
+        ui.add_space(8.0);
+        ui.label(egui::RichText::new("MOTOR LOAD").color(DIM).small());
+        for t in &hud.tracks {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{:<5} {:>3.0}%",
+                    t.name.chars().take(5).collect::<String>(),
+                    100.0 * t.load()
+                ))
+                .color(load_color(t.load()))
+                .monospace(),
+            );
+        }
+    });
+}
+
+/// Pitch (side view, nose right) or roll (rear view, left side left) dial: the robot
+/// silhouette tilts against a level scale; red ticks mark the static tip-over limits.
+fn inclinometer(ui: &mut egui::Ui, hud: &HudData, pitch: bool) {
+    let (_, p) = ui.allocate_painter(Vec2::new(120.0, 120.0), Sense::hover());
+    let r = p.clip_rect();
+    let c = Pos2::new(r.center().x, r.top() + 58.0);
+    let radius = 46.0;
+    let (angle, lim_pos, lim_neg, margin) = if pitch {
+        (
+            hud.tilt.nose_up,
+            hud.limits.backward,
+            hud.limits.forward,
+            hud.margins.backward.min(hud.margins.forward),
+        )
+    } else {
+        (
+            hud.tilt.left_up,
+            hud.limits.right,
+            hud.limits.left,
+            hud.margins.left.min(hud.margins.right),
+        )
+    };
+    let level = tip_level(margin, hud.tilt.upside_down);
+    let color = level_color(level);
+    p.circle_filled(c, radius, Color32::from_gray(28));
+    p.circle_stroke(c, radius, Stroke::new(1.5, DIM));
+    // Screen y points down: a positive (counter-clockwise) angle is −y.
+    let at = |a: f64, r1: f32| {
+        let a = a as f32;
+        Pos2::new(c.x + r1 * a.cos(), c.y - r1 * a.sin())
+    };
+    for d in [-60.0f64, -45.0, -30.0, -15.0, 0.0, 15.0, 30.0, 45.0, 60.0] {
+        let a = d.to_radians();
+        for side in [0.0, std::f64::consts::PI] {
+            p.line_segment(
+                [at(a + side, radius - 6.0), at(a + side, radius)],
+                Stroke::new(1.0, DIM),
+            );
+        }
+    }
+    // The limits: nose up/left up tips at +lim_pos on the right half (the nose side).
+    for (a, side) in [
+        (lim_pos, 0.0),
+        (-lim_neg, 0.0),
+        (lim_pos, std::f64::consts::PI),
+        (-lim_neg, std::f64::consts::PI),
+    ] {
+        p.line_segment(
+            [at(a + side, radius - 12.0), at(a + side, radius)],
+            Stroke::new(3.0, RED),
+        );
+    }
+    // The robot: a body and its tracks, tilted by `angle`.
+    let (s, k) = (angle as f32).sin_cos();
+    let rot = |x: f32, y: f32| Pos2::new(c.x + x * k + y * s, c.y - (-x * s + y * k));
+    let (w, h) = if pitch { (32.0, 10.0) } else { (26.0, 12.0) };
+    let body = vec![rot(-w, -2.0), rot(w, -2.0), rot(w, h), rot(-w, h)];
+    p.add(egui::Shape::convex_polygon(body, color, Stroke::NONE));
+    p.line_segment(
+        [rot(-w - 4.0, -6.0), rot(w + 4.0, -6.0)],
+        Stroke::new(4.0, Color32::from_gray(200)),
+    );
+    if pitch {
+        // Nose marker.
+        p.circle_filled(rot(w - 4.0, h + 4.0), 3.0, Color32::WHITE);
+    }
+    p.line_segment(
+        [at(0.0, radius), at(std::f64::consts::PI, radius)],
+        Stroke::new(1.0, Color32::from_gray(90)),
+    );
+    let label = if pitch {
+        format!("PITCH {:+.0}°", deg(hud.tilt.nose_up))
+    } else {
+        format!("ROLL {:+.0}°", deg(hud.tilt.left_up))
+    };
+    p.text(
+        Pos2::new(c.x, r.bottom() - 2.0),
+        Align2::CENTER_BOTTOM,
+        label,
+        FontId::monospace(12.0),
+        color,
+    );
+}
+
+fn flipper(ui: &mut egui::Ui, hud: &HudData) {
+    let Some(angle) = hud.flipper else {
+        return;
+    };
+    let (_, p) = ui.allocate_painter(Vec2::new(110.0, 120.0), Sense::hover());
+    let r = p.clip_rect();
+    let pivot = Pos2::new(r.left() + 46.0, r.top() + 58.0);
+    // Main track behind the pivot, flipper ahead of it at its angle (up = counter-clockwise).
+    p.line_segment(
+        [Pos2::new(pivot.x - 40.0, pivot.y), pivot],
+        Stroke::new(8.0, Color32::from_gray(120)),
+    );
+    let (lo, hi) = hud.flipper_range;
+    for a in [lo, hi] {
+        if a.is_finite() {
+            let a = a as f32;
+            p.line_segment(
+                [
+                    pivot,
+                    Pos2::new(pivot.x + 44.0 * a.cos(), pivot.y - 44.0 * a.sin()),
+                ],
+                Stroke::new(1.0, DIM),
+            );
+        }
+    }
+    let a = angle as f32;
+    let tip = Pos2::new(pivot.x + 40.0 * a.cos(), pivot.y - 40.0 * a.sin());
+    p.line_segment(
+        [pivot, tip],
+        Stroke::new(7.0, Color32::from_rgb(240, 200, 30)),
+    );
+    p.circle_filled(pivot, 5.0, Color32::WHITE);
+    p.text(
+        Pos2::new(r.center().x, r.bottom() - 2.0),
+        Align2::CENTER_BOTTOM,
+        format!("FLIPPER {:+.0}°", deg(angle)),
+        FontId::monospace(12.0),
+        TEXT,
+    );
+    let _ = StrokeKind::Inside;
+}
+
+fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &mut UiRequests) {
+    egui::Area::new(egui::Id::new("instructor"))
+        .anchor(Align2::LEFT_TOP, Vec2::new(10.0, 150.0))
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                ui.label(egui::RichText::new("INSTRUCTOR").color(AMBER).small());
+                ui.horizontal(|ui| {
+                    let pause = if hud.paused {
+                        "▶ Resume"
+                    } else {
+                        "⏸ Pause"
+                    };
+                    req.toggle_pause |= ui.button(pause).clicked();
+                    req.single_step |= ui
+                        .add_enabled(hud.paused, egui::Button::new("Step"))
+                        .clicked();
+                    req.reset |= ui.button("Reset").clicked();
+                });
+                ui.horizontal(|ui| {
+                    req.slower |= ui.button("−").clicked();
+                    ui.label(egui::RichText::new(format!("×{:.2}", hud.speed)).monospace());
+                    req.faster |= ui.button("+").clicked();
+                });
+                ui.label(egui::RichText::new("Main view").color(DIM).small());
+                ui.horizontal_wrapped(|ui| {
+                    for (i, (name, _)) in frame.views.iter().enumerate() {
+                        if ui.selectable_label(i == frame.main_index, name).clicked() {
+                            req.main_view = Some(i);
+                        }
+                    }
+                });
+                ui.label(egui::RichText::new("Picture-in-picture").color(DIM).small());
+                ui.horizontal_wrapped(|ui| {
+                    if ui
+                        .selectable_label(frame.pip_index.is_none(), "off")
+                        .clicked()
+                    {
+                        req.pip_view = Some(None);
+                    }
+                    for (i, (name, _)) in frame.views.iter().enumerate() {
+                        if ui
+                            .selectable_label(frame.pip_index == Some(i), name)
+                            .clicked()
+                        {
+                            req.pip_view = Some(Some(i));
+                        }
+                    }
+                });
+                if !frame.locked {
+                    req.trainee |= ui.button("Trainee view").clicked();
+                }
+            });
+        });
+}
+
+fn draw_help(ctx: &egui::Context, frame: &Frame<'_>) {
+    egui::Area::new(egui::Id::new("help"))
+        .anchor(Align2::RIGHT_BOTTOM, Vec2::new(-10.0, -150.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                let mut lines = vec![
+                    "W/S ↑/↓ drive   A/D ←/→ turn   Shift slow",
+                    "E/Q PgUp/PgDn flipper   C/Tab X camera",
+                    "P/Space pause   N step   Backspace reset",
+                    "F2 picture-in-picture   F1 this help",
+                ];
+                if !frame.trainee {
+                    lines.push("F3/F4 slower/faster   V trainee view");
+                    lines.push("free view: drag to turn, right-drag to pan, wheel to zoom");
+                }
+                for l in lines {
+                    ui.label(egui::RichText::new(l).color(TEXT).monospace());
+                }
+            });
+        });
+}

@@ -1,0 +1,134 @@
+//! Fixed-step physics decoupled from rendering.
+//!
+//! The physics always steps with the simulation's fixed `dt` (2 ms); the renderer runs at
+//! whatever rate the machine gives. Each frame the wall time since the last one, times the
+//! instructor's speed factor, goes into an accumulator that is paid out in whole steps; the
+//! remainder waits for the next frame, so simulated time tracks wall time exactly on average.
+//! A long frame (window dragged, machine busy) adds at most [`MAX_CATCH_UP`] of wall time:
+//! the simulation then falls behind the clock instead of trying to catch up in one burst,
+//! which would freeze the display and could spiral (every burst making the next frame longer).
+
+/// Largest wall time one frame may add to the accumulator, s.
+pub const MAX_CATCH_UP: f64 = 0.1;
+/// Slowest simulation speed an instructor can choose (× real time).
+pub const MIN_SPEED: f64 = 0.25;
+/// Fastest simulation speed an instructor can choose (× real time).
+pub const MAX_SPEED: f64 = 4.0;
+
+/// The accumulator that turns frame times into a number of physics steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pacer {
+    dt: f64,
+    speed: f64,
+    acc: f64,
+    paused: bool,
+}
+
+impl Pacer {
+    /// A running pacer at real time for physics steps of `dt` s.
+    pub fn new(dt: f64) -> Self {
+        Self {
+            dt,
+            speed: 1.0,
+            acc: 0.0,
+            paused: false,
+        }
+    }
+
+    /// Physics steps to run for a frame that took `wall` s. None while paused.
+    pub fn advance(&mut self, wall: f64) -> u32 {
+        if self.paused || !(wall.is_finite() && wall > 0.0) {
+            return 0;
+        }
+        self.acc += wall.min(MAX_CATCH_UP) * self.speed;
+        // Half a nanosecond of slack absorbs the rounding of a sum of frame times that
+        // should land exactly on a step.
+        let n = ((self.acc + 5e-10) / self.dt).floor().max(0.0);
+        self.acc = (self.acc - n * self.dt).max(0.0);
+        n as u32
+    }
+
+    /// Sets the speed factor, clamped to [`MIN_SPEED`]..=[`MAX_SPEED`]; returns it.
+    pub fn set_speed(&mut self, speed: f64) -> f64 {
+        self.speed = if speed.is_finite() {
+            speed.clamp(MIN_SPEED, MAX_SPEED)
+        } else {
+            1.0
+        };
+        self.speed
+    }
+
+    /// The speed factor (× real time).
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// Doubles (`up`) or halves the speed within the limits; returns it.
+    pub fn step_speed(&mut self, up: bool) -> f64 {
+        self.set_speed(if up {
+            self.speed * 2.0
+        } else {
+            self.speed / 2.0
+        })
+    }
+
+    /// Pauses or resumes. Resuming starts from an empty accumulator, so the time spent
+    /// paused is not replayed.
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+        self.acc = 0.0;
+    }
+
+    /// Whether paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// The physics step, s.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+}
+
+/// A rate (events per second) averaged over windows of about half a second, for the HUD.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateMeter {
+    window: f64,
+    elapsed: f64,
+    count: f64,
+    rate: f64,
+}
+
+impl Default for RateMeter {
+    fn default() -> Self {
+        Self::new(0.5)
+    }
+}
+
+impl RateMeter {
+    /// A meter averaging over `window` s.
+    pub fn new(window: f64) -> Self {
+        Self {
+            window,
+            elapsed: 0.0,
+            count: 0.0,
+            rate: 0.0,
+        }
+    }
+
+    /// Records `count` events in `wall` s.
+    pub fn add(&mut self, count: f64, wall: f64) {
+        self.count += count;
+        self.elapsed += wall.max(0.0);
+        if self.elapsed >= self.window {
+            self.rate = self.count / self.elapsed;
+            self.count = 0.0;
+            self.elapsed = 0.0;
+        }
+    }
+
+    /// The last full window's rate, per second.
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+}

@@ -1,0 +1,279 @@
+//! The scene's terrain as kiss3d meshes.
+//!
+//! kiss3d has no per-vertex colours, so the terrain is split into one mesh per
+//! (material, face orientation) and each mesh gets one colour: the material's, scaled by
+//! [`FaceClass::shade`]. Treads and floors (faces pointing up) keep the full colour, risers
+//! and walls are darker, overhangs darker still, so a step edge is a sharp light/dark
+//! boundary in any light — the cue an operator judges a step's height by through a small
+//! camera. Every triangle gets its own three vertices (no shared normals), so edges stay
+//! sharp instead of being smoothed away.
+//!
+//! A world-aligned grid texture (0.5 m squares, light mottling) multiplies the colour: without
+//! it a large untextured floor gives no sense of speed or distance, which is exactly what an
+//! operator watching a camera needs.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use kiss3d::color::Color;
+use kiss3d::glamx::{Vec2, Vec3};
+use kiss3d::resource::{GpuMesh3d, Texture};
+use kiss3d::scene::SceneNode3d;
+use nalgebra::Vector3;
+
+use crate::terrain::Terrain;
+
+/// Orientation class of a terrain face, from its unit normal's vertical component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaceClass {
+    /// Walkable, facing up (n_z > 0.9, slopes under 26°): treads, floors, landings.
+    Up,
+    /// Steep, facing up (0.3 < n_z ≤ 0.9): ramps, rubble flanks.
+    Slope,
+    /// Near vertical (|n_z| ≤ 0.3): risers, curb faces, walls.
+    Wall,
+    /// Facing down (n_z < -0.3): nosing undersides, ceilings.
+    Down,
+}
+
+impl FaceClass {
+    /// Every class, lightest first.
+    pub const ALL: [FaceClass; 4] = [
+        FaceClass::Up,
+        FaceClass::Slope,
+        FaceClass::Wall,
+        FaceClass::Down,
+    ];
+
+    /// The class of a face with unit normal `n`.
+    pub fn of(n: &Vector3<f64>) -> FaceClass {
+        if n.z > 0.9 {
+            FaceClass::Up
+        } else if n.z > 0.3 {
+            FaceClass::Slope
+        } else if n.z >= -0.3 {
+            FaceClass::Wall
+        } else {
+            FaceClass::Down
+        }
+    }
+
+    /// Brightness factor applied to the material colour. Up faces stay at 1 and vertical
+    /// ones drop to 0.6: about the contrast of a lit tread against its riser, kept even where
+    /// the light falls flat.
+    pub fn shade(self) -> f32 {
+        match self {
+            FaceClass::Up => 1.0,
+            FaceClass::Slope => 0.82,
+            FaceClass::Wall => 0.6,
+            FaceClass::Down => 0.45,
+        }
+    }
+}
+
+/// Display colour of a face of material colour `base` (linear RGB, 0..=1) and class `class`.
+pub fn face_color(base: [f32; 3], class: FaceClass) -> Color {
+    let k = class.shade();
+    Color::new(
+        (base[0] * k).clamp(0.0, 1.0),
+        (base[1] * k).clamp(0.0, 1.0),
+        (base[2] * k).clamp(0.0, 1.0),
+        1.0,
+    )
+}
+
+/// Texture coordinates of a terrain point: the world coordinates across the face's dominant
+/// normal axis, in metres (the texture repeats every metre), so the grid is continuous
+/// across faces and the same size everywhere.
+pub fn world_uv(p: &Vector3<f64>, n: &Vector3<f64>) -> Vec2 {
+    let (ax, ay, az) = (n.x.abs(), n.y.abs(), n.z.abs());
+    let (u, v) = if az >= ax && az >= ay {
+        (p.x, p.y)
+    } else if ax >= ay {
+        (p.y, p.z)
+    } else {
+        (p.x, p.z)
+    };
+    Vec2::new(u as f32, v as f32)
+}
+
+/// The terrain's scene nodes.
+pub struct TerrainView {
+    /// Parent of all terrain meshes.
+    pub group: SceneNode3d,
+    /// Number of meshes (material × face class groups).
+    pub meshes: usize,
+    /// Number of triangles drawn.
+    pub triangles: usize,
+}
+
+/// One (material, class) group being collected.
+struct Group {
+    material: usize,
+    class: FaceClass,
+    coords: Vec<Vec3>,
+    normals: Vec<Vec3>,
+    uvs: Vec<Vec2>,
+}
+
+/// Adds the terrain under `parent`, textured with `texture` (see [`grid_texture`]).
+pub fn add_terrain(
+    parent: &mut SceneNode3d,
+    terrain: &Terrain,
+    texture: Option<Arc<Texture>>,
+) -> TerrainView {
+    let materials = terrain.materials();
+    let mut groups: Vec<Group> = Vec::new();
+    let vertices = terrain.vertices();
+    for ((tri, n), m) in terrain
+        .triangles()
+        .iter()
+        .zip(terrain.normals())
+        .zip(terrain.triangle_materials())
+    {
+        let class = FaceClass::of(n);
+        let material = usize::from(m.0);
+        let k = match groups
+            .iter()
+            .position(|g| g.material == material && g.class == class)
+        {
+            Some(k) => k,
+            None => {
+                groups.push(Group {
+                    material,
+                    class,
+                    coords: Vec::new(),
+                    normals: Vec::new(),
+                    uvs: Vec::new(),
+                });
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[k];
+        let normal = Vec3::new(n.x as f32, n.y as f32, n.z as f32);
+        for &i in tri {
+            let p = vertices[i as usize].coords;
+            g.coords.push(Vec3::new(p.x as f32, p.y as f32, p.z as f32));
+            g.normals.push(normal);
+            g.uvs.push(world_uv(&p, n));
+        }
+    }
+    // Lightest first, so draw order is stable from run to run.
+    groups.sort_by_key(|g| (g.material, g.class));
+
+    let mut group = parent.add_group();
+    let mut triangles = 0;
+    let meshes = groups.len();
+    for g in groups {
+        let count = g.coords.len() / 3;
+        triangles += count;
+        let faces: Vec<[u32; 3]> = (0..count as u32)
+            .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+            .collect();
+        let base = materials
+            .get(g.material)
+            .map(|m| m.color)
+            .unwrap_or([0.6, 0.6, 0.6]);
+        let mesh = GpuMesh3d::new(g.coords, faces, Some(g.normals), Some(g.uvs), false);
+        let mut node = group.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);
+        node.set_color(face_color(base, g.class));
+        node.set_roughness(0.9);
+        if let Some(t) = &texture {
+            node.set_texture(t.clone());
+        }
+    }
+    TerrainView {
+        group,
+        meshes,
+        triangles,
+    }
+}
+
+/// Side of the grid texture, pixels (one metre of terrain).
+pub const GRID_TEXTURE_SIZE: u32 = 256;
+
+/// RGBA8 pixels of the terrain texture: one metre square, a thin dark line every 0.5 m and a
+/// faint tileable mottling. Mostly near white, since it multiplies the material colour.
+pub fn grid_pixels() -> Vec<u8> {
+    let n = GRID_TEXTURE_SIZE as usize;
+    let cell = 16usize;
+    let cells = n / cell;
+    // Value noise on a wrapping lattice: tileable, deterministic.
+    let lattice = |i: usize, j: usize| -> f32 {
+        let mut h = ((i % cells) as u32)
+            .wrapping_mul(0x9E37_79B1)
+            .wrapping_add(((j % cells) as u32).wrapping_mul(0x85EB_CA77));
+        h ^= h >> 15;
+        h = h.wrapping_mul(0x2C1B_3C6D);
+        h ^= h >> 12;
+        (h & 0xFFFF) as f32 / 65535.0
+    };
+    let mut out = Vec::with_capacity(n * n * 4);
+    for y in 0..n {
+        for x in 0..n {
+            let (fx, fy) = (
+                (x % cell) as f32 / cell as f32,
+                (y % cell) as f32 / cell as f32,
+            );
+            let (i, j) = (x / cell, y / cell);
+            let a = lattice(i, j) * (1.0 - fx) + lattice(i + 1, j) * fx;
+            let b = lattice(i, j + 1) * (1.0 - fx) + lattice(i + 1, j + 1) * fx;
+            let noise = a * (1.0 - fy) + b * fy;
+            let mut v = 0.9 + 0.1 * noise;
+            // Grid lines 3 px (~1.2 cm) wide every half metre.
+            let half = n / 2;
+            if x % half < 3 || y % half < 3 {
+                v *= 0.72;
+            }
+            let c = (v * 255.0).round() as u8;
+            out.extend_from_slice(&[c, c, c, 255]);
+        }
+    }
+    out
+}
+
+/// The terrain texture on the GPU (needs kiss3d's GPU context: create a window or an
+/// off-screen surface first).
+pub fn grid_texture() -> Arc<Texture> {
+    Texture::new(
+        GRID_TEXTURE_SIZE,
+        GRID_TEXTURE_SIZE,
+        &grid_pixels(),
+        wgpu::TextureFormat::Rgba8UnormSrgb,
+        wgpu::AddressMode::Repeat,
+        wgpu::FilterMode::Linear,
+        true,
+        8,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_follow_the_normal() {
+        assert_eq!(FaceClass::of(&Vector3::z()), FaceClass::Up);
+        assert_eq!(FaceClass::of(&Vector3::x()), FaceClass::Wall);
+        assert_eq!(FaceClass::of(&-Vector3::z()), FaceClass::Down);
+        let ramp = Vector3::new(0.0, -0.5, 0.866);
+        assert_eq!(FaceClass::of(&ramp), FaceClass::Slope);
+    }
+
+    #[test]
+    fn treads_are_lighter_than_risers() {
+        let up = face_color([0.8, 0.76, 0.62], FaceClass::Up);
+        let wall = face_color([0.8, 0.76, 0.62], FaceClass::Wall);
+        assert!(up.r > wall.r + 0.2 && up.g > wall.g + 0.2);
+    }
+
+    #[test]
+    fn texture_is_mostly_light_and_tiles() {
+        let px = grid_pixels();
+        let n = GRID_TEXTURE_SIZE as usize;
+        assert_eq!(px.len(), n * n * 4);
+        let mean: f64 = px.chunks(4).map(|p| f64::from(p[0])).sum::<f64>() / (n * n) as f64;
+        assert!(mean > 200.0, "{mean}");
+    }
+}

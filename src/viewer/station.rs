@@ -1,0 +1,684 @@
+//! The operator station: one window, the trainee's camera view with a picture-in-picture of
+//! a second camera, the instrument panel, gamepad and keyboard driving, and the instructor's
+//! controls (pause, single step, reset, speed, any view).
+//!
+//! Each frame:
+//! 1. **Input.** Window key events (and focus loss) and gamepad events update one
+//!    [`RawInput`] snapshot.
+//! 2. **Physics.** The [`Pacer`] turns the frame's wall time into whole fixed steps; before
+//!    *each* step the input mapper runs once and its command goes to the robot, so a lost pad
+//!    or a released key stops the robot on the very next step, however slow the rendering.
+//!    Frames with no step still run the mapper (with `dt = 0`) so one-shot actions — pause,
+//!    reset, camera — are never lost while paused.
+//! 3. **Actions** (mapper one-shots, station keys, instructor clicks): pause, step, reset to
+//!    spawn, camera cycling, trainee mode, speed.
+//! 4. **Views.** Robot nodes move to the new state; the main camera and the
+//!    picture-in-picture camera are posed; the picture-in-picture renders into an off-screen
+//!    surface shown as an egui image (it never leaves the GPU).
+//! 5. **Panel** ([`hud`](super::hud)) and the main render.
+//!
+//! Station keys (not part of the mapping, since they are the station's, not the robot's):
+//! F1 help, F2 cycle the picture-in-picture, F3/F4 halve/double the simulation speed
+//! (instructor only). Trainee mode shows onboard cameras only and hides the instructor's
+//! controls; `--trainee` locks it.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use kiss3d::context::Context;
+use kiss3d::scene::SceneNode3d;
+use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface, Window};
+use nalgebra::Point3;
+
+use super::cameras::{
+    chase_eye, cycle, heading, onboard_pose, views, StationCamera, View, ViewKind,
+};
+use super::hud::{self, HudData, UiRequests, Warning};
+use super::keys::translate_event;
+use super::pacing::{Pacer, RateMeter};
+use super::view_scene::{configure, ViewScene};
+use super::{catch_quietly, find_spawn, point3, spawn_pose, ViewerError};
+use crate::input::{
+    load_mapping, Actions, GamepadAdapter, InputEvent, InputMapper, Key, MappingConfig, RawInput,
+};
+use crate::scene::Scene;
+use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
+use crate::vehicle::robot_file::load_robot;
+use crate::vehicle::DriveCommand;
+
+/// Picture-in-picture size, pixels (16:9).
+const PIP_SIZE: (u32, u32) = (384, 216);
+/// Time constant of the chase camera's heading filter, s: slow enough that a spinning robot
+/// does not whip the view around, fast enough to stay behind it in a turn.
+const CHASE_LAG: f64 = 0.35;
+/// Frames kept for the frame-time statistics.
+const FRAME_HISTORY: usize = 4096;
+
+/// What `treadsim station` is asked to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StationOptions {
+    /// Scene file.
+    pub scene: PathBuf,
+    /// Robot file.
+    pub robot: PathBuf,
+    /// Spawn name (default: the scene's first).
+    pub spawn: Option<String>,
+    /// Input mapping file (default: the built-in mapping, `scenes/input/default_mapping.toml`).
+    pub mapping: Option<PathBuf>,
+    /// Start in trainee mode and lock it.
+    pub trainee: bool,
+    /// Drive from this script instead of the operator's sticks (demos, screenshots);
+    /// station actions still work.
+    pub script: Option<PathBuf>,
+    /// Window size, pixels.
+    pub width: u32,
+    /// Window height, pixels.
+    pub height: u32,
+    /// Close after this much wall time, s (measurements, screenshots).
+    pub quit_after: Option<f64>,
+    /// Save the window (3D view and panel) to this PNG when closing.
+    pub screenshot: Option<PathBuf>,
+    /// Start with this view in the main window (default: the robot's first camera).
+    pub view: Option<String>,
+    /// Resolution of the 3D views relative to the window, (0, 1]; `None`: 1 on a GPU,
+    /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
+    /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
+    pub render_scale: Option<f64>,
+}
+
+/// Default render scale on a software renderer.
+pub const SOFTWARE_RENDER_SCALE: f64 = 0.5;
+
+/// What a station session did, for the exit summary and measurements.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StationReport {
+    /// Frames rendered.
+    pub frames: u64,
+    /// Wall time, s.
+    pub wall: f64,
+    /// Mean frame time, ms (first frames excluded).
+    pub mean_frame_ms: f64,
+    /// Median frame time, ms (last frames).
+    pub median_frame_ms: f64,
+    /// 95th percentile frame time, ms (last frames).
+    pub p95_frame_ms: f64,
+    /// Simulated time reached, s.
+    pub sim_time: f64,
+    /// Physics steps run.
+    pub steps: u64,
+    /// The screenshot written, if any.
+    pub screenshot: Option<PathBuf>,
+}
+
+/// Whether a display server is configured (X11 or Wayland).
+pub fn display_available() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+/// Everything loaded before a window opens, so file errors come out first and clearly.
+struct Setup {
+    sim: Simulation,
+    id: RobotId,
+    mapper: InputMapper,
+    script: Option<DriveScript>,
+    spawn: crate::scene::Spawn,
+}
+
+fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
+    if !(320..=7680).contains(&o.width) || !(240..=4320).contains(&o.height) {
+        return Err(ViewerError::Argument(format!(
+            "window size must be 320..=7680 x 240..=4320 pixels, got {}x{}",
+            o.width, o.height
+        )));
+    }
+    if let Some(r) = o.render_scale {
+        if !(r.is_finite() && r > 0.0 && r <= 1.0) {
+            return Err(ViewerError::Argument(format!(
+                "--render-scale must be in (0, 1], got {r}"
+            )));
+        }
+    }
+    if let Some(q) = o.quit_after {
+        if !(q.is_finite() && q > 0.0) {
+            return Err(ViewerError::Argument(format!(
+                "--quit-after must be a positive number of seconds, got {q}"
+            )));
+        }
+    }
+    let scene = Scene::load(&o.scene)?;
+    let robot = load_robot(&o.robot)?;
+    let mapping = match &o.mapping {
+        Some(p) => load_mapping(p)?,
+        None => MappingConfig::default(),
+    };
+    let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
+    let script = o.script.as_deref().map(DriveScript::load).transpose()?;
+    let spawn = find_spawn(&scene, o.spawn.as_deref())?;
+    if let Some(v) = &o.view {
+        let names = views(&robot);
+        let Some(view) = names.iter().find(|n| &n.name == v) else {
+            return Err(ViewerError::UnknownCamera {
+                robot: robot.name.clone(),
+                name: v.clone(),
+                have: names
+                    .iter()
+                    .map(|n| n.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        };
+        if o.trainee && view.kind.is_third_person() {
+            return Err(ViewerError::Argument(format!(
+                "--view {v} is a third-person view, hidden in trainee mode"
+            )));
+        }
+    }
+    sync_flippers(&mut mapper, &robot);
+    let mut sim = Simulation::new(scene, SimConfig::default())?;
+    let id = sim.add_robot(robot, &spawn)?;
+    Ok(Setup {
+        sim,
+        id,
+        mapper,
+        script,
+        spawn,
+    })
+}
+
+/// Tells the mapper the robot's flipper range and starts its target at the robot's initial
+/// angle, so the first press moves from where the flippers are.
+fn sync_flippers(mapper: &mut InputMapper, robot: &crate::vehicle::RobotSpec) {
+    if robot.flippers.is_empty() {
+        return;
+    }
+    let (lo, hi) = robot
+        .flippers
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), f| {
+            (a.min(f.min_angle), b.max(f.max_angle))
+        });
+    mapper.set_flipper_range(lo, hi);
+    let initial =
+        robot.flippers.iter().map(|f| f.initial_angle).sum::<f64>() / robot.flippers.len() as f64;
+    mapper.set_flipper_target(Some(initial));
+}
+
+/// Opens the station and runs it until the window closes (or `quit_after`).
+///
+/// Without a display this returns [`ViewerError::NoDisplay`] before touching any window
+/// code; a display that cannot be used gives [`ViewerError::Window`]. Neither panics.
+pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
+    let s = setup(o)?;
+    if !display_available() {
+        return Err(ViewerError::NoDisplay);
+    }
+    let title = format!(
+        "treadsim — {} — {}",
+        s.sim.scene().name,
+        s.sim.robot(s.id).spec().name
+    );
+    // The window itself only shows the panel over the camera image (rendered off-screen),
+    // so it needs no multisampling.
+    let setup = CanvasSetup {
+        samples: NumSamples::One,
+        ..CanvasSetup::default()
+    };
+    let window = catch_quietly(|| {
+        kiss3d::pollster::block_on(Window::new_with_setup(&title, o.width, o.height, setup))
+    })
+    .map_err(ViewerError::Window)?;
+    kiss3d::pollster::block_on(station_loop(window, s, o))
+}
+
+/// The session's mutable state besides the simulation.
+struct Station {
+    views: Vec<View>,
+    view_flags: Vec<(String, bool)>,
+    main: usize,
+    pip: Option<usize>,
+    trainee: bool,
+    locked: bool,
+    help: bool,
+    chase_yaw: f64,
+    free_anchor: Option<Point3<f64>>,
+}
+
+impl Station {
+    fn allowed(&self, i: usize) -> bool {
+        !(self.trainee && self.views[i].kind.is_third_person())
+    }
+
+    fn first_onboard(&self) -> usize {
+        self.views
+            .iter()
+            .position(|v| !v.kind.is_third_person())
+            .unwrap_or(0)
+    }
+
+    /// Applies trainee mode: third-person views are replaced by onboard ones.
+    fn enforce_mode(&mut self) {
+        if !self.allowed(self.main) {
+            self.main = self.first_onboard();
+        }
+        if let Some(p) = self.pip {
+            if !self.allowed(p) {
+                self.pip = Some(cycle(&self.views, self.main, 1, true)).filter(|&q| q != self.main);
+            }
+        }
+    }
+
+    fn cycle_pip(&mut self) {
+        // Off → each allowed view other than the main one → off.
+        let n = self.views.len();
+        let start = self.pip.map_or(0, |p| p + 1);
+        self.pip = (start..n).find(|&i| i != self.main && self.allowed(i));
+    }
+}
+
+fn place(
+    cam: &mut StationCamera,
+    kind: ViewKind,
+    sim: &Simulation,
+    id: RobotId,
+    chase_yaw: f64,
+    free_anchor: &mut Option<Point3<f64>>,
+) {
+    let body = sim.body_state(id).pose;
+    let spec = sim.robot(id).spec();
+    match kind {
+        ViewKind::Onboard(i) => {
+            if let Some(c) = spec.cameras.get(i) {
+                cam.set_pose(&onboard_pose(&body, c), c.fov);
+            }
+        }
+        ViewKind::Chase => {
+            let (eye, target) = chase_eye(spec, &body, chase_yaw);
+            cam.look_at(&eye, &target, 60f64.to_radians());
+        }
+        ViewKind::Free => {
+            let robot = Point3::from(body.translation.vector);
+            if !cam.is_free() {
+                // Entering the free view: start from an overview behind and to the left,
+                // then let the instructor orbit; the camera follows the robot's moves.
+                let (eye, target) = chase_eye(spec, &body, heading(&body) - 0.8);
+                let eye = target + (eye - target) * 1.8;
+                cam.orbit_mut().look_at(point3(&eye), point3(&target));
+                cam.set_free(true);
+            } else if let Some(anchor) = *free_anchor {
+                let at = cam.orbit().at() + point3(&Point3::from(robot - anchor));
+                cam.orbit_mut().set_at(at);
+            }
+            *free_anchor = Some(robot);
+            return;
+        }
+    }
+    cam.set_free(false);
+    *free_anchor = None;
+}
+
+/// Whether kiss3d's GPU adapter is a CPU (software) renderer.
+fn software_renderer() -> bool {
+    Context::is_initialized()
+        && Context::get().adapter.get_info().device_type == wgpu::DeviceType::Cpu
+}
+
+fn or_actions(a: &mut Actions, b: &Actions) {
+    a.next_camera |= b.next_camera;
+    a.prev_camera |= b.prev_camera;
+    a.toggle_pause |= b.toggle_pause;
+    a.reset |= b.reset;
+    a.single_step |= b.single_step;
+    a.toggle_trainee_view |= b.toggle_trainee_view;
+}
+
+async fn station_loop(
+    mut window: Window,
+    s: Setup,
+    o: &StationOptions,
+) -> Result<StationReport, ViewerError> {
+    let Setup {
+        mut sim,
+        id,
+        mut mapper,
+        script,
+        spawn,
+    } = s;
+    configure(&mut window);
+    let mut scene = ViewScene::new(&sim, id);
+    let software = software_renderer();
+    let scale = o
+        .render_scale
+        .unwrap_or(if software { SOFTWARE_RENDER_SCALE } else { 1.0 });
+    // The main camera and the picture-in-picture render into off-screen surfaces that share
+    // the window's GPU context and scene graph; egui shows them without a read-back. This
+    // decouples the 3D resolution from the window's (see `render_scale`).
+    let feed_size = |w: &Window| {
+        (
+            ((f64::from(w.width()) * scale).round() as u32).max(64),
+            ((f64::from(w.height()) * scale).round() as u32).max(48),
+        )
+    };
+    let mut feed_dims = feed_size(&window);
+    let mut feed = OffscreenSurface::with_setup(
+        feed_dims.0,
+        feed_dims.1,
+        CanvasSetup {
+            // Antialiasing is cheap on a GPU and ruinous on a CPU.
+            samples: if software {
+                NumSamples::One
+            } else {
+                NumSamples::Four
+            },
+            ..CanvasSetup::default()
+        },
+    )
+    .await;
+    configure(feed.window_mut());
+    let mut feed_texture = window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
+    let mut pip_surface = OffscreenSurface::new(PIP_SIZE.0, PIP_SIZE.1).await;
+    configure(pip_surface.window_mut());
+    let pip_texture =
+        window.register_egui_texture(&pip_surface.output_view(), wgpu::FilterMode::Linear);
+    // The window renders this empty scene: its own pass only carries the panel.
+    let mut empty = SceneNode3d::empty();
+
+    let spec = sim.robot(id).spec().clone();
+    let all_views = views(&spec);
+    let mut st = Station {
+        view_flags: all_views
+            .iter()
+            .map(|v| (v.name.clone(), v.kind.is_third_person()))
+            .collect(),
+        views: all_views,
+        main: 0,
+        pip: None,
+        trainee: o.trainee,
+        locked: o.trainee,
+        help: false,
+        chase_yaw: heading(&sim.body_state(id).pose),
+        free_anchor: None,
+    };
+    st.main = o
+        .view
+        .as_ref()
+        .and_then(|v| st.views.iter().position(|w| &w.name == v))
+        .unwrap_or_else(|| st.first_onboard());
+    // Default picture-in-picture: the rear camera when driving forward is what a real control
+    // unit shows; otherwise the next allowed view.
+    st.pip = st
+        .views
+        .iter()
+        .position(|v| v.name == "rear")
+        .filter(|&i| i != st.main)
+        .or_else(|| Some(cycle(&st.views, st.main, 1, st.trainee)).filter(|&i| i != st.main));
+    st.enforce_mode();
+
+    let mut main_cam = StationCamera::new();
+    let mut pip_cam = StationCamera::new();
+    let mut pip_anchor = None;
+    let mut gamepad = GamepadAdapter::new();
+    let mut raw = RawInput::new();
+    let mut events: Vec<InputEvent> = Vec::with_capacity(64);
+    let mut warnings: Vec<Warning> = Vec::with_capacity(16);
+    let mut pacer = Pacer::new(sim.config().dt);
+    let dt = sim.config().dt;
+    let mut hud_data = HudData::new(&spec, mapper.update(&raw, 0.0).status);
+    let mut frame_rate = RateMeter::default();
+    let mut step_rate = RateMeter::default();
+    let mut history = vec![0f32; FRAME_HISTORY];
+    let (mut frames, mut steps_total, mut sum_ms, mut counted) = (0u64, 0u64, 0.0f64, 0u64);
+    let mut requests = UiRequests::default();
+    let mut script_index = None;
+    let start = Instant::now();
+    let mut last = start;
+    let mut screenshot = None;
+
+    loop {
+        let now = Instant::now();
+        let wall = (now - last).as_secs_f64();
+        last = now;
+        if frames > 0 {
+            history[(frames as usize - 1) % FRAME_HISTORY] = (wall * 1e3) as f32;
+            // The first frames compile shaders and fill caches: keep them out of the mean.
+            if frames > 10 {
+                sum_ms += wall * 1e3;
+                counted += 1;
+            }
+        }
+
+        // 1. Input.
+        events.clear();
+        let mut speed_step = None;
+        let mut pip_cycle = false;
+        for event in window.events().iter() {
+            if let Some(e) = translate_event(&event.value) {
+                if let InputEvent::KeyDown(k) = e {
+                    match k {
+                        Key::F1 => st.help = !st.help,
+                        Key::F2 => pip_cycle = true,
+                        Key::F3 => speed_step = Some(false),
+                        Key::F4 => speed_step = Some(true),
+                        _ => {}
+                    }
+                }
+                events.push(e);
+            }
+        }
+        gamepad.poll(&mut events);
+        raw.apply_all(&events);
+
+        // 2. Physics: the mapper runs before every step.
+        let n = pacer.advance(wall);
+        let mut actions = Actions::default();
+        let sim_before = sim.time();
+        let mut command = |mapper: &mut InputMapper, sim: &mut Simulation, dt: f64| {
+            let m = mapper.update(&raw, dt);
+            let drive = match &script {
+                Some(sc) => {
+                    let k = sc.index_at(sim.time());
+                    if k != script_index {
+                        script_index = k;
+                        sim.set_command(id, sc.command_at(sim.time()));
+                    }
+                    None
+                }
+                None => Some(m.drive),
+            };
+            if let Some(d) = drive {
+                sim.set_command(id, d);
+            }
+            m
+        };
+        if n == 0 {
+            let m = mapper.update(&raw, 0.0);
+            or_actions(&mut actions, &m.actions);
+            hud_data.set_input(m.status);
+        }
+        for _ in 0..n {
+            let m = command(&mut mapper, &mut sim, dt);
+            or_actions(&mut actions, &m.actions);
+            hud_data.set_input(m.status);
+            sim.step();
+            steps_total += 1;
+            if m.actions.toggle_pause {
+                // Stop right where the operator asked.
+                break;
+            }
+        }
+
+        // 3. Actions.
+        let trainee_before = st.trainee;
+        if actions.toggle_pause || requests.toggle_pause {
+            pacer.set_paused(!pacer.is_paused());
+        }
+        if (actions.single_step || requests.single_step) && pacer.is_paused() {
+            command(&mut mapper, &mut sim, dt);
+            sim.step();
+            steps_total += 1;
+        }
+        if actions.reset || requests.reset {
+            sim.teleport(id, &spawn_pose(&spawn));
+            mapper.reset();
+            sync_flippers(&mut mapper, &spec);
+            let initial = mapper.flipper_target();
+            sim.set_command(
+                id,
+                DriveCommand {
+                    flipper: initial,
+                    ..DriveCommand::STOP
+                },
+            );
+            script_index = None;
+            st.chase_yaw = heading(&sim.body_state(id).pose);
+        }
+        if actions.next_camera || actions.prev_camera {
+            let step = if actions.next_camera { 1 } else { -1 };
+            st.main = cycle(&st.views, st.main, step, st.trainee);
+            if st.pip == Some(st.main) {
+                st.cycle_pip();
+            }
+        }
+        if let Some(v) = requests.main_view {
+            st.main = v.min(st.views.len().saturating_sub(1));
+        }
+        if let Some(p) = requests.pip_view {
+            st.pip = p;
+        }
+        if pip_cycle {
+            st.cycle_pip();
+        }
+        if (actions.toggle_trainee_view || requests.trainee) && !st.locked {
+            st.trainee = !st.trainee;
+        }
+        if st.trainee != trainee_before {
+            st.enforce_mode();
+        }
+        if !st.trainee {
+            match speed_step {
+                Some(up) => {
+                    pacer.step_speed(up);
+                }
+                None if requests.faster => {
+                    pacer.step_speed(true);
+                }
+                None if requests.slower => {
+                    pacer.step_speed(false);
+                }
+                None => {}
+            }
+        }
+
+        // 4. Views.
+        let sim_dt = sim.time() - sim_before;
+        scene.update(&sim, id, sim_dt);
+        let body = sim.body_state(id).pose;
+        let target = heading(&body);
+        let k = 1.0 - (-wall / CHASE_LAG).exp();
+        let diff = (target - st.chase_yaw + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
+            - std::f64::consts::PI;
+        st.chase_yaw += diff * k;
+        place(
+            &mut main_cam,
+            st.views[st.main].kind,
+            &sim,
+            id,
+            st.chase_yaw,
+            &mut st.free_anchor,
+        );
+        if let Some(p) = st.pip {
+            place(
+                &mut pip_cam,
+                st.views[p].kind,
+                &sim,
+                id,
+                st.chase_yaw,
+                &mut pip_anchor,
+            );
+            pip_surface.render_3d(&mut scene.root, &mut pip_cam).await;
+        }
+
+        // 5. Panel and main render.
+        frame_rate.add(1.0, wall);
+        step_rate.add((sim_dt / dt).round(), wall);
+        hud_data.update(&sim, id, sim_dt);
+        hud_data.paused = pacer.is_paused();
+        hud_data.speed = pacer.speed();
+        hud_data.fps = frame_rate.rate();
+        hud_data.frame_ms = if hud_data.fps > 0.0 {
+            1e3 / hud_data.fps
+        } else {
+            0.0
+        };
+        hud_data.physics_hz = step_rate.rate();
+        let frame = hud::Frame {
+            feed: Some(feed_texture),
+            view: &st.views[st.main].name,
+            pip: st.pip.map(|p| hud::Pip {
+                texture: pip_texture,
+                size: [PIP_SIZE.0 as f32, PIP_SIZE.1 as f32],
+                name: &st.views[p].name,
+            }),
+            trainee: st.trainee,
+            locked: st.locked,
+            views: &st.view_flags,
+            main_index: st.main,
+            pip_index: st.pip,
+            help: st.help,
+        };
+        let mut req = UiRequests::default();
+        window.draw_ui(|ctx| {
+            req = hud::draw(ctx, &hud_data, &frame, &mut warnings);
+        });
+        requests = req;
+        // Trainee mode forbids third-person views, whoever asked.
+        if st.trainee {
+            if let Some(v) = requests.main_view {
+                if st.views[v].kind.is_third_person() {
+                    requests.main_view = None;
+                }
+            }
+        }
+        // The main camera goes along so it receives the window's events (free view: mouse).
+        let open = window.render_3d(&mut empty, &mut main_cam).await;
+        frames += 1;
+        let done = o
+            .quit_after
+            .is_some_and(|q| start.elapsed().as_secs_f64() >= q);
+        if done {
+            if let Some(path) = &o.screenshot {
+                super::shot::save_png(&window.snap_image(), path)?;
+                screenshot = Some(path.clone());
+            }
+        }
+        if !open || done {
+            break;
+        }
+    }
+
+    let kept = (frames.saturating_sub(1) as usize).min(FRAME_HISTORY);
+    let mut recent: Vec<f32> = history[..kept].to_vec();
+    recent.sort_by(f32::total_cmp);
+    let pick = |q: f64| -> f64 {
+        if recent.is_empty() {
+            0.0
+        } else {
+            f64::from(recent[((recent.len() - 1) as f64 * q).round() as usize])
+        }
+    };
+    Ok(StationReport {
+        frames,
+        wall: start.elapsed().as_secs_f64(),
+        mean_frame_ms: if counted > 0 {
+            sum_ms / counted as f64
+        } else {
+            0.0
+        },
+        median_frame_ms: pick(0.5),
+        p95_frame_ms: pick(0.95),
+        sim_time: sim.time(),
+        steps: steps_total,
+        screenshot,
+    })
+}
