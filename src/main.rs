@@ -433,6 +433,21 @@ fn station(options: treadsim::viewer::station::StationOptions) -> anyhow::Result
         r.sim_time,
         r.steps
     );
+    let phases: Vec<String> = r
+        .phases_ms
+        .iter()
+        .map(|(name, ms)| format!("{name} {ms:.1} ms"))
+        .collect();
+    println!(
+        "per frame: {}; 3D at {:.2}x the window{}",
+        phases.join(", "),
+        r.render_scale,
+        if r.software_renderer {
+            " (software renderer)"
+        } else {
+            ""
+        }
+    );
     if let Some(p) = r.screenshot {
         println!("screenshot: {}", p.display());
     }

@@ -141,11 +141,15 @@ fn preset_flipper_counts() {
 }
 
 #[test]
-fn scout_is_about_0_7_m_long_with_flippers_at_zero() {
+fn scout_is_about_0_7_m_long_with_flippers_stowed() {
     let r = preset("scout");
+    // Flippers forward (0°) it is 0.885 m; stowed along the tracks it is the track length.
     let l = overall_length(&r);
-    assert!((l - 0.7).abs() <= 0.1, "scout is {l} m long");
-    // Without flippers it is the main track length, ~0.55–0.6 m.
+    assert!(
+        (l - 0.885).abs() <= 0.01,
+        "scout is {l} m long with flippers forward"
+    );
+    // The main track spans two nosings of public stairs, 2·√(0.18² + 0.28²) = 0.666 m.
     let tracks_only = r
         .tracks
         .iter()
@@ -154,7 +158,7 @@ fn scout_is_about_0_7_m_long_with_flippers_at_zero() {
             (lo.min(c.x - c.radius), hi.max(c.x + c.radius))
         });
     let t = tracks_only.1 - tracks_only.0;
-    assert!((0.5..=0.65).contains(&t), "{t}");
+    assert!((0.67..=0.75).contains(&t), "{t}");
     // Width and height about 0.4 and 0.2 m.
     let (lo, hi) = hull_box(&r);
     let half_width = r
@@ -162,7 +166,7 @@ fn scout_is_about_0_7_m_long_with_flippers_at_zero() {
         .iter()
         .map(|f| f.y.abs() + f.belt.width / 2.0)
         .fold(hi[1], f64::max);
-    assert!((2.0 * half_width - 0.4).abs() <= 0.05, "{half_width}");
+    assert!((2.0 * half_width - 0.45).abs() <= 0.05, "{half_width}");
     assert!((hi[2] - 0.2).abs() <= 0.02 && lo[2] > 0.0);
 }
 
@@ -278,9 +282,9 @@ fn helpers_on_the_scout() {
     assert_eq!(r.track_index("right"), Some(1));
     assert_eq!(r.track_index("front_left"), None);
     let (rear, front) = r.footprint();
-    assert!((rear + 0.16).abs() < 1e-9 && (front - 0.16).abs() < 1e-9);
-    assert!((r.footprint_length() - 0.32).abs() < 1e-9);
-    assert!((r.track_gauge() - 0.26).abs() < 1e-9);
+    assert!((rear + 0.21).abs() < 1e-9 && (front - 0.21).abs() < 1e-9);
+    assert!((r.footprint_length() - 0.42).abs() < 1e-9);
+    assert!((r.track_gauge() - 0.30).abs() < 1e-9);
     // tracker55's rear sprocket is on the ground, so it belongs to the footprint.
     let t = preset("tracker55");
     let (rear, front) = t.footprint();

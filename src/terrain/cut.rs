@@ -7,9 +7,6 @@ use super::MaterialId;
 
 /// Segments shorter than this (m) are a plane touching a triangle at a vertex; they are dropped.
 const MIN_SEGMENT_LENGTH: f64 = 1e-12;
-/// Slack added to box tests (m) so `f64` arithmetic in the test itself never prunes a box that
-/// touches the plane.
-const BOX_TEST_SLACK: f64 = 1e-9;
 
 /// A rectangle in plane coordinates `(x, z)`, m: the part of the plane a cut looks at.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,6 +51,24 @@ impl CutPlane {
         }
     }
 
+    /// The plane's pose (plane frame → world).
+    pub fn pose(&self) -> Isometry3<f64> {
+        let rot =
+            nalgebra::Rotation3::from_basis_unchecked(&[self.x_axis, self.normal, self.z_axis]);
+        Isometry3::from_parts(
+            nalgebra::Translation3::from(self.origin.coords),
+            nalgebra::UnitQuaternion::from_rotation_matrix(&rot),
+        )
+    }
+
+    /// The same plane moved by `offset` m along its normal (a parallel track plane).
+    pub fn shifted(&self, offset: f64) -> Self {
+        Self {
+            origin: self.origin + self.normal * offset,
+            ..*self
+        }
+    }
+
     /// Origin of the plane frame, world, m.
     pub fn origin(&self) -> Point3<f64> {
         self.origin
@@ -85,23 +100,47 @@ impl CutPlane {
         self.x_axis * v.x + self.z_axis * v.y
     }
 
+    /// A conservative box test for pruning a BVH, precomputed in `f32`, for the slab of
+    /// half-thickness `half_thickness` m around this plane (0 for the plane itself) inside the
+    /// region.
+    pub(crate) fn box_filter(&self, half_thickness: f64) -> BoxFilter {
+        let f = |v: Vector3<f64>| [v.x as f32, v.y as f32, v.z as f32];
+        let r = &self.region;
+        // World AABB of the region's rectangle, thickened along the normal.
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for (x, z) in [
+            (r.min.x, r.min.y),
+            (r.max.x, r.min.y),
+            (r.min.x, r.max.y),
+            (r.max.x, r.max.y),
+        ] {
+            for s in [-half_thickness, half_thickness] {
+                let p = self.origin + self.x_axis * x + self.z_axis * z + self.normal * s;
+                for k in 0..3 {
+                    lo[k] = lo[k].min(p[k] as f32 - FILTER_SLACK);
+                    hi[k] = hi[k].max(p[k] as f32 + FILTER_SLACK);
+                }
+            }
+        }
+        BoxFilter {
+            lo,
+            hi,
+            origin: f(self.origin.coords),
+            normal: f(self.normal),
+            x_axis: f(self.x_axis),
+            z_axis: f(self.z_axis),
+            half_thickness: half_thickness as f32 + FILTER_SLACK,
+            x_range: [r.min.x as f32 - FILTER_SLACK, r.max.x as f32 + FILTER_SLACK],
+            z_range: [r.min.y as f32 - FILTER_SLACK, r.max.y as f32 + FILTER_SLACK],
+        }
+    }
+
     /// Conservative test: can the axis-aligned box `[mins, maxs]` (world, m) contain a point of
-    /// the plane inside the region? Separating axes: the plane normal and the two in-plane axes.
+    /// the plane inside the region?
+    #[cfg(test)]
     pub(crate) fn may_meet_box(&self, mins: PVec, maxs: PVec) -> bool {
-        let lo = Vector3::new(mins.x as f64, mins.y as f64, mins.z as f64);
-        let hi = Vector3::new(maxs.x as f64, maxs.y as f64, maxs.z as f64);
-        let c = (lo + hi) * 0.5 - self.origin.coords;
-        let e = (hi - lo) * 0.5;
-        let reach = |axis: &Vector3<f64>| e.dot(&axis.abs()) + BOX_TEST_SLACK;
-        if self.normal.dot(&c).abs() > reach(&self.normal) {
-            return false;
-        }
-        let (cx, rx) = (self.x_axis.dot(&c), reach(&self.x_axis));
-        if cx + rx < self.region.min.x || cx - rx > self.region.max.x {
-            return false;
-        }
-        let (cz, rz) = (self.z_axis.dot(&c), reach(&self.z_axis));
-        !(cz + rz < self.region.min.y || cz - rz > self.region.max.y)
+        self.box_filter(0.0).may_meet(mins, maxs)
     }
 
     /// Cuts one triangle (world points, outward unit normal). Returns the segment `(a, b)` in
@@ -196,6 +235,64 @@ fn clip_to_region(
         }
     }
     (t0 <= t1).then(|| (a + d * t0, a + d * t1))
+}
+
+/// Slack of the `f32` box test, m: covers the rounding of `f32` coordinates up to the 10 km
+/// scene limit, so pruning never drops a box the plane touches.
+const FILTER_SLACK: f32 = 2e-3;
+
+/// A precomputed box test for BVH pruning: separating axes are the world axes (the region's
+/// AABB), the plane normal (the slab) and the two in-plane axes (the region's sides).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BoxFilter {
+    lo: [f32; 3],
+    hi: [f32; 3],
+    origin: [f32; 3],
+    normal: [f32; 3],
+    x_axis: [f32; 3],
+    z_axis: [f32; 3],
+    half_thickness: f32,
+    x_range: [f32; 2],
+    z_range: [f32; 2],
+}
+
+impl BoxFilter {
+    /// Whether the box `[mins, maxs]` may hold a point of the slab inside the region.
+    #[inline]
+    pub(crate) fn may_meet(&self, mins: PVec, maxs: PVec) -> bool {
+        let (mn, mx) = ([mins.x, mins.y, mins.z], [maxs.x, maxs.y, maxs.z]);
+        for k in 0..3 {
+            if mn[k] > self.hi[k] || mx[k] < self.lo[k] {
+                return false;
+            }
+        }
+        let c = [
+            0.5 * (mn[0] + mx[0]) - self.origin[0],
+            0.5 * (mn[1] + mx[1]) - self.origin[1],
+            0.5 * (mn[2] + mx[2]) - self.origin[2],
+        ];
+        let e = [
+            0.5 * (mx[0] - mn[0]),
+            0.5 * (mx[1] - mn[1]),
+            0.5 * (mx[2] - mn[2]),
+        ];
+        let proj = |a: &[f32; 3]| {
+            (
+                c[0] * a[0] + c[1] * a[1] + c[2] * a[2],
+                e[0] * a[0].abs() + e[1] * a[1].abs() + e[2] * a[2].abs(),
+            )
+        };
+        let (d, r) = proj(&self.normal);
+        if d.abs() > r + self.half_thickness {
+            return false;
+        }
+        let (d, r) = proj(&self.x_axis);
+        if d + r < self.x_range[0] || d - r > self.x_range[1] {
+            return false;
+        }
+        let (d, r) = proj(&self.z_axis);
+        !(d + r < self.z_range[0] || d - r > self.z_range[1])
+    }
 }
 
 /// One piece of the terrain's intersection with a plane, in plane coordinates.

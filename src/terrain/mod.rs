@@ -239,8 +239,9 @@ impl Terrain {
         if self.bvh.is_empty() {
             return;
         }
+        let filter = plane.box_filter(0.0);
         self.bvh.traverse(|node| {
-            if !plane.may_meet_box(node.mins(), node.maxs()) {
+            if !filter.may_meet(node.mins(), node.maxs()) {
                 return parry3d::partitioning::TraversalAction::Prune;
             }
             if let Some(leaf) = node.leaf_data() {
@@ -249,6 +250,37 @@ impl Terrain {
             parry3d::partitioning::TraversalAction::Continue
         });
         out.sort_unstable_by_key(|s| s.triangle);
+    }
+
+    /// The triangles that may meet the slab of half-thickness `half_thickness` m around
+    /// `plane` inside its region (a superset of those any parallel plane within the slab cuts),
+    /// in BVH order: one search serves all the parallel planes of a belt. Clears `out` first.
+    pub fn candidates(&self, plane: &CutPlane, half_thickness: f64, out: &mut Vec<u32>) {
+        out.clear();
+        if self.bvh.is_empty() {
+            return;
+        }
+        let filter = plane.box_filter(half_thickness.max(0.0));
+        self.bvh.traverse(|node| {
+            if !filter.may_meet(node.mins(), node.maxs()) {
+                return parry3d::partitioning::TraversalAction::Prune;
+            }
+            if let Some(leaf) = node.leaf_data() {
+                out.push(leaf);
+            }
+            parry3d::partitioning::TraversalAction::Continue
+        });
+    }
+
+    /// Cuts only the given triangles (from [`Terrain::candidates`] of a slab holding `plane`):
+    /// clears `out` and fills it as [`Terrain::cut`] would, in the candidates' order.
+    pub fn cut_candidates(&self, plane: &CutPlane, candidates: &[u32], out: &mut Vec<CutSegment>) {
+        out.clear();
+        for &t in candidates {
+            if (t as usize) < self.triangles.len() {
+                self.cut_triangle(plane, t as usize, out);
+            }
+        }
     }
 
     /// The same result as [`Terrain::cut`], computed by testing every triangle. The reference

@@ -243,4 +243,18 @@ proptest! {
         t.cut_brute_force(&plane, &mut slow);
         prop_assert_eq!(fast, slow);
     }
+
+    /// One slab search serves parallel planes: cutting only its candidates with a plane
+    /// shifted anywhere inside the slab gives the brute-force segments.
+    #[test]
+    fn slab_candidates_serve_parallel_planes(t in arb_terrain(), plane in arb_plane(), shift in -0.3f64..0.3) {
+        let mut cands = Vec::new();
+        t.candidates(&plane, 0.3, &mut cands);
+        let moved = plane.shifted(shift);
+        let (mut fast, mut slow) = (Vec::new(), Vec::new());
+        t.cut_candidates(&moved, &cands, &mut fast);
+        fast.sort_by_key(|s| s.triangle);
+        t.cut_brute_force(&moved, &mut slow);
+        prop_assert_eq!(fast, slow);
+    }
 }

@@ -214,11 +214,9 @@ pub fn evaluate_plane(
     let circles = outline.circles();
     let runs = outline.runs();
     debug_assert_eq!(loads.len(), circles.len() + runs.len());
-    debug_assert!(runs.len() <= MAX_RUNS);
     for l in loads.iter_mut() {
         *l = ElementLoad::default();
     }
-    let mut bumps = [Bump::default(); MAX_RUNS];
     for seg in segments {
         let mat = &materials[seg.material.0 as usize];
         let kappa = series(stiffness.kappa, mat.stiffness);
@@ -251,32 +249,40 @@ pub fn evaluate_plane(
                     kappa * w.weight * circular_segment_area_integral(c.radius, w.depth);
             }
         }
-        for (j, run) in runs.iter().enumerate() {
+    }
+    // Each run's bump (the factitious irregularity of the terrain crossing it), pressed by its
+    // end wheels through the belt.
+    for (j, run) in runs.iter().enumerate() {
+        let mut b = Bump::default();
+        for seg in segments {
             if seg.normal.dot(&run.outward) >= 0.0 {
                 continue; // the face looks away from this run
             }
-            if let Some(piece) = run_piece(outline, run, seg, dir) {
-                let acc = &mut bumps[j.min(MAX_RUNS - 1)];
-                acc.depth_square_integral += piece.depth_square_integral;
-                acc.depth_integral += piece.depth_integral;
-                acc.moment += piece.moment;
-                acc.kappa += kappa * piece.depth_integral;
-                let edge = stiffness.edge_friction > mat.friction
-                    && ((piece.start_inside && is_convex_vertex(seg.a, segments))
-                        || (piece.end_inside && is_convex_vertex(seg.b, segments)));
-                let mu = if edge {
-                    stiffness.edge_friction
-                } else {
-                    mat.friction
-                };
-                acc.friction += mu * piece.depth_integral;
-                acc.depth = acc.depth.max(piece.depth);
+            let len = (seg.b - seg.a).norm();
+            if len <= 0.0 {
+                continue;
             }
+            let dir = (seg.b - seg.a) / len;
+            let Some(piece) = run_piece(outline, run, seg, dir) else {
+                continue;
+            };
+            let mat = &materials[seg.material.0 as usize];
+            let kappa = series(stiffness.kappa, mat.stiffness);
+            let edge = stiffness.edge_friction > mat.friction
+                && ((piece.start_inside && is_convex_vertex(seg.a, segments))
+                    || (piece.end_inside && is_convex_vertex(seg.b, segments)));
+            let mu = if edge {
+                stiffness.edge_friction
+            } else {
+                mat.friction
+            };
+            b.depth_square_integral += piece.depth_square_integral;
+            b.depth_integral += piece.depth_integral;
+            b.moment += piece.moment;
+            b.kappa += kappa * piece.depth_integral;
+            b.friction += mu * piece.depth_integral;
+            b.depth = b.depth.max(piece.depth);
         }
-    }
-    // Each run's bump, pressed by its end wheels through the belt.
-    for (j, run) in runs.iter().enumerate().take(MAX_RUNS) {
-        let b = bumps[j];
         if b.depth_integral <= 0.0 {
             continue;
         }
@@ -304,9 +310,6 @@ pub fn evaluate_plane(
         l.finish();
     }
 }
-
-/// Most runs a belt loop may have (a loop of 32 circles has at most 32).
-pub const MAX_RUNS: usize = 33;
 
 /// What the terrain segments put into one run, summed: the factitious irregularity.
 #[derive(Debug, Clone, Copy, Default)]

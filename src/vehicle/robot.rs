@@ -13,6 +13,61 @@ use crate::track::outline::{BeltOutline, Circle, OutlineError};
 
 /// Margin around a belt loop's outline in which terrain is cut, m.
 const CUT_MARGIN: f64 = 0.02;
+/// How far a belt may move before its cached candidate triangles are searched again, m.
+const CANDIDATE_MARGIN: f64 = 0.05;
+
+/// The terrain triangles near one belt, from a BVH search of a volume larger than the belt's
+/// slab; reused while the slab stays inside that volume (the robot moves ~1 mm a step).
+#[derive(Debug, Clone, Default)]
+struct CandidateCache {
+    /// The searched volume: this plane's region, ± `half` along its normal.
+    volume: Option<(CutPlane, f64)>,
+    triangles: Vec<u32>,
+}
+
+impl CandidateCache {
+    /// Whether the slab (`plane`'s region, ± `half`) lies inside the searched volume.
+    fn covers(&self, plane: &CutPlane, half: f64) -> bool {
+        let Some((v, vh)) = &self.volume else {
+            return false;
+        };
+        let (r, vr) = (plane.region(), v.region());
+        [
+            (r.min.x, r.min.y),
+            (r.max.x, r.min.y),
+            (r.min.x, r.max.y),
+            (r.max.x, r.max.y),
+        ]
+        .iter()
+        .all(|&(x, z)| {
+            [-half, half].iter().all(|&s| {
+                let p = plane.to_world(&Point2::new(x, z)) + plane.normal() * s;
+                let q = v.to_plane(&p);
+                let d = (p - v.origin()).dot(&v.normal());
+                q.x >= vr.min.x
+                    && q.x <= vr.max.x
+                    && q.y >= vr.min.y
+                    && q.y <= vr.max.y
+                    && d.abs() <= *vh
+            })
+        })
+    }
+
+    /// The candidates for the slab, searching again only when it has left the volume.
+    fn refresh(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64) -> &[u32] {
+        if !self.covers(plane, half) {
+            let r = plane.region();
+            let m = CANDIDATE_MARGIN;
+            let grown = CutPlane::from_pose(
+                &plane.pose(),
+                CutRegion::new(r.min.x - m, r.max.x + m, r.min.y - m, r.max.y + m),
+            );
+            terrain.candidates(&grown, half + m, &mut self.triangles);
+            self.volume = Some((grown, half + m));
+        }
+        &self.triangles
+    }
+}
 /// Speed below which rolling resistance fades out (regularises its sign), m/s.
 const ROLLING_SPEED_EPS: f64 = 0.05;
 
@@ -48,6 +103,8 @@ pub struct Wrench {
 /// One track plane: a belt loop at a lateral position, belonging to a drive (track index).
 #[derive(Debug, Clone)]
 struct BeltPlane {
+    /// Planes with the same group belong to one belt (same outline, parallel).
+    group: usize,
     track: usize,
     flipper: Option<usize>,
     y: f64,
@@ -136,6 +193,7 @@ pub struct TrackedRobot {
     // Scratch, reused every step.
     loads: Vec<ElementLoad>,
     contacts: Vec<Contact>,
+    caches: Vec<CandidateCache>,
     last_contacts: Vec<ContactInfo>,
     f0: Vec<f64>,
     d: Vec<f64>,
@@ -159,8 +217,9 @@ impl TrackedRobot {
     pub fn new(spec: RobotSpec) -> Result<Self, OutlineError> {
         let mut planes = Vec::new();
         let mut first = 0;
-        let mut push = |track, flipper, y, belt: BeltSpec, outline: BeltOutline| {
+        let mut push = |group, track, flipper, y, belt: BeltSpec, outline: BeltOutline| {
             let plane = BeltPlane {
+                group,
                 track,
                 flipper,
                 y,
@@ -186,7 +245,7 @@ impl TrackedRobot {
                 .collect();
             let outline = BeltOutline::new(circles)?;
             for y in plane_offsets(track.y, &track.belt) {
-                push(t, None, y, track.belt, outline.clone());
+                push(t, t, None, y, track.belt, outline.clone());
             }
         }
         for (f, flipper) in spec.flippers.iter().enumerate() {
@@ -197,7 +256,14 @@ impl TrackedRobot {
                 .unwrap_or(0);
             let outline = BeltOutline::new(flipper.circles.iter().map(circle).collect())?;
             for y in plane_offsets(flipper.y, &flipper.belt) {
-                push(t, Some(f), y, flipper.belt, outline.clone());
+                push(
+                    spec.tracks.len() + f,
+                    t,
+                    Some(f),
+                    y,
+                    flipper.belt,
+                    outline.clone(),
+                );
             }
         }
         let elements = first;
@@ -218,6 +284,7 @@ impl TrackedRobot {
             flat_contacts: 0,
             loads: vec![ElementLoad::default(); elements],
             contacts: Vec::with_capacity(elements),
+            caches: vec![CandidateCache::default(); spec.tracks.len() + spec.flippers.len()],
             last_contacts: Vec::with_capacity(elements),
             f0: vec![0.0; tracks],
             d: vec![0.0; tracks],
@@ -366,17 +433,36 @@ impl TrackedRobot {
         self.contacts.clear();
         self.elastic_energy = 0.0;
         let materials = terrain.materials();
+        let mut group: Option<(usize, CutPlane, f64)> = None;
         for (plane_index, plane) in self.planes.iter().enumerate() {
-            let pose = body.pose * Translation3::new(0.0, plane.y, 0.0);
-            let (x0, x1, z0, z1) = plane.posed.bounds();
-            let region = CutRegion::new(
-                x0 - CUT_MARGIN,
-                x1 + CUT_MARGIN,
-                z0 - CUT_MARGIN,
-                z1 + CUT_MARGIN,
-            );
-            let cut = CutPlane::from_pose(&pose, region);
-            terrain.cut(&cut, segments);
+            // The planes of one belt are parallel and consecutive: one BVH search of the slab
+            // holding them all serves each of them.
+            let key = plane.group;
+            if group.as_ref().is_none_or(|(k, _, _)| *k != key) {
+                let members = self.planes[plane_index..]
+                    .iter()
+                    .take_while(|p| p.group == key);
+                let (lo, hi) = members.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p.y), hi.max(p.y))
+                });
+                let mid = 0.5 * (lo + hi);
+                let (x0, x1, z0, z1) = plane.posed.bounds();
+                let region = CutRegion::new(
+                    x0 - CUT_MARGIN,
+                    x1 + CUT_MARGIN,
+                    z0 - CUT_MARGIN,
+                    z1 + CUT_MARGIN,
+                );
+                let slab =
+                    CutPlane::from_pose(&(body.pose * Translation3::new(0.0, mid, 0.0)), region);
+                self.caches[key].refresh(terrain, &slab, 0.5 * (hi - lo));
+                group = Some((key, slab, mid));
+            }
+            let Some((_, slab, mid)) = group else {
+                continue;
+            };
+            let cut = slab.shifted(plane.y - mid);
+            terrain.cut_candidates(&cut, &self.caches[key].triangles, segments);
             let range = plane.first..plane.first + plane.elements();
             let loads = &mut self.loads[range.clone()];
             evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);

@@ -84,6 +84,8 @@ pub struct HudData {
     pub frame_ms: f64,
     /// Physics steps per wall-clock second.
     pub physics_hz: f64,
+    /// The physics step, s (physics_hz · dt is the real-time factor).
+    pub dt: f64,
     /// Per track.
     pub tracks: Vec<TrackReadout>,
     /// Speed over ground along the robot's heading, m/s (negative backwards).
@@ -133,6 +135,7 @@ impl HudData {
             fps: 0.0,
             frame_ms: 0.0,
             physics_hz: 0.0,
+            dt: 0.002,
             tracks: spec
                 .tracks
                 .iter()
@@ -438,8 +441,11 @@ fn draw_status(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>) {
                 );
                 ui.label(
                     egui::RichText::new(format!(
-                        "{:.0} fps  {:.1} ms   physics {:.0} Hz",
-                        hud.fps, hud.frame_ms, hud.physics_hz
+                        "{:.0} fps {:.0} ms  physics {:.0} Hz ×{:.2}",
+                        hud.fps,
+                        hud.frame_ms,
+                        hud.physics_hz,
+                        hud.physics_hz * hud.dt
                     ))
                     .color(DIM)
                     .monospace(),

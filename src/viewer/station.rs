@@ -48,6 +48,8 @@ use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).
 const PIP_SIZE: (u32, u32) = (384, 216);
+/// Picture-in-picture size on a software renderer, pixels: shading cost is per pixel there.
+const PIP_SIZE_SOFTWARE: (u32, u32) = (320, 180);
 /// Time constant of the chase camera's heading filter, s: slow enough that a spinning robot
 /// does not whip the view around, fast enough to stay behind it in a turn.
 const CHASE_LAG: f64 = 0.35;
@@ -108,6 +110,13 @@ pub struct StationReport {
     pub steps: u64,
     /// The screenshot written, if any.
     pub screenshot: Option<PathBuf>,
+    /// Mean wall time per frame of each phase, ms: physics (input mapping and steps), main
+    /// view (off-screen render), picture-in-picture, window (panel, composition, present).
+    pub phases_ms: [(&'static str, f64); 4],
+    /// The 3D views' resolution relative to the window.
+    pub render_scale: f64,
+    /// Whether kiss3d runs on a software (CPU) renderer.
+    pub software_renderer: bool,
 }
 
 /// Whether a display server is configured (X11 or Wayland).
@@ -376,9 +385,20 @@ async fn station_loop(
     )
     .await;
     configure(feed.window_mut());
-    let mut feed_texture = window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
-    let mut pip_surface = OffscreenSurface::new(PIP_SIZE.0, PIP_SIZE.1).await;
+    let mut feed_texture =
+        window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
+    let pip_size = if software {
+        PIP_SIZE_SOFTWARE
+    } else {
+        PIP_SIZE
+    };
+    let mut pip_surface = OffscreenSurface::new(pip_size.0, pip_size.1).await;
     configure(pip_surface.window_mut());
+    if software {
+        // Shadow maps cost a fixed ~25 ms per view on a CPU; the small second view can do
+        // without them.
+        pip_surface.window_mut().set_shadows_enabled(false);
+    }
     let pip_texture =
         window.register_egui_texture(&pip_surface.output_view(), wgpu::FilterMode::Linear);
     // The window renders this empty scene: its own pass only carries the panel.
@@ -434,6 +454,7 @@ async fn station_loop(
     let start = Instant::now();
     let mut last = start;
     let mut screenshot = None;
+    let mut phase = [0.0f64; 4];
 
     loop {
         let now = Instant::now();
@@ -470,6 +491,7 @@ async fn station_loop(
         raw.apply_all(&events);
 
         // 2. Physics: the mapper runs before every step.
+        let t_physics = Instant::now();
         let n = pacer.advance(wall);
         let mut actions = Actions::default();
         let sim_before = sim.time();
@@ -507,6 +529,8 @@ async fn station_loop(
                 break;
             }
         }
+
+        phase[0] += t_physics.elapsed().as_secs_f64();
 
         // 3. Actions.
         let trainee_before = st.trainee;
@@ -587,6 +611,17 @@ async fn station_loop(
             st.chase_yaw,
             &mut st.free_anchor,
         );
+        let want = feed_size(&window);
+        if want != feed_dims {
+            feed.resize(want.0, want.1);
+            window.unregister_egui_texture(feed_texture);
+            feed_texture =
+                window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
+            feed_dims = want;
+        }
+        let t_feed = Instant::now();
+        feed.render_3d(&mut scene.root, &mut main_cam).await;
+        phase[1] += t_feed.elapsed().as_secs_f64();
         if let Some(p) = st.pip {
             place(
                 &mut pip_cam,
@@ -596,10 +631,13 @@ async fn station_loop(
                 st.chase_yaw,
                 &mut pip_anchor,
             );
+            let t_pip = Instant::now();
             pip_surface.render_3d(&mut scene.root, &mut pip_cam).await;
+            phase[2] += t_pip.elapsed().as_secs_f64();
         }
 
         // 5. Panel and main render.
+        let t_window = Instant::now();
         frame_rate.add(1.0, wall);
         step_rate.add((sim_dt / dt).round(), wall);
         hud_data.update(&sim, id, sim_dt);
@@ -612,11 +650,13 @@ async fn station_loop(
             0.0
         };
         hud_data.physics_hz = step_rate.rate();
+        hud_data.dt = dt;
         let frame = hud::Frame {
             feed: Some(feed_texture),
             view: &st.views[st.main].name,
             pip: st.pip.map(|p| hud::Pip {
                 texture: pip_texture,
+                // Shown at the full-size panel's size whatever it renders at.
                 size: [PIP_SIZE.0 as f32, PIP_SIZE.1 as f32],
                 name: &st.views[p].name,
             }),
@@ -642,6 +682,7 @@ async fn station_loop(
         }
         // The main camera goes along so it receives the window's events (free view: mouse).
         let open = window.render_3d(&mut empty, &mut main_cam).await;
+        phase[3] += t_window.elapsed().as_secs_f64();
         frames += 1;
         let done = o
             .quit_after
@@ -680,5 +721,16 @@ async fn station_loop(
         sim_time: sim.time(),
         steps: steps_total,
         screenshot,
+        phases_ms: {
+            let per = |x: f64| 1e3 * x / frames.max(1) as f64;
+            [
+                ("physics", per(phase[0])),
+                ("main view", per(phase[1])),
+                ("picture-in-picture", per(phase[2])),
+                ("window", per(phase[3])),
+            ]
+        },
+        render_scale: scale,
+        software_renderer: software,
     })
 }
