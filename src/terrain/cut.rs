@@ -136,12 +136,6 @@ impl CutPlane {
         }
     }
 
-    /// Conservative test: can the axis-aligned box `[mins, maxs]` (world, m) contain a point of
-    /// the plane inside the region?
-    #[cfg(test)]
-    pub(crate) fn may_meet_box(&self, mins: PVec, maxs: PVec) -> bool {
-        self.box_filter(0.0).may_meet(mins, maxs)
-    }
 
     /// Cuts one triangle (world points, outward unit normal). Returns the segment `(a, b)` in
     /// plane coordinates, oriented so that the solid lies on its right (walking from `a` to
