@@ -136,7 +136,6 @@ impl CutPlane {
         }
     }
 
-
     /// Cuts one triangle (world points, outward unit normal). Returns the segment `(a, b)` in
     /// plane coordinates, oriented so that the solid lies on its right (walking from `a` to
     /// `b`), and its outward unit normal (the left perpendicular), clipped to the region.

@@ -1,0 +1,126 @@
+//! Cost of the track model's pieces: one plane's contact evaluation on a stair profile, the
+//! friction law, and a whole robot's track step on the public stairs.
+
+use std::path::Path;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use nalgebra::{Point2, Vector2};
+use treadsim::scene::Scene;
+use treadsim::sim::{SimConfig, Simulation};
+use treadsim::terrain::{CutSegment, MaterialId, SurfaceMaterial};
+use treadsim::track::contact::{evaluate_plane, ElementLoad, PlaneStiffness};
+use treadsim::track::friction::{friction, FrictionConfig};
+use treadsim::track::outline::{BeltOutline, Circle};
+use treadsim::vehicle::robot_file::load_robot;
+use treadsim::vehicle::DriveCommand;
+
+fn seg(a: (f64, f64), b: (f64, f64)) -> CutSegment {
+    let (a, b) = (Point2::new(a.0, a.1), Point2::new(b.0, b.1));
+    let d = (b - a).normalize();
+    CutSegment {
+        a,
+        b,
+        normal: Vector2::new(-d.y, d.x),
+        material: MaterialId(0),
+        triangle: 0,
+    }
+}
+
+/// Four 180/280 mm steps with 2 cm nosing lips, in the plane of a track lying on them.
+fn stairs() -> Vec<CutSegment> {
+    let mut s = Vec::new();
+    for i in 0..4 {
+        let (x, z) = (i as f64 * 0.28, i as f64 * 0.18);
+        s.push(seg((x, z), (x, z + 0.15)));
+        s.push(seg((x, z + 0.15), (x - 0.02, z + 0.15)));
+        s.push(seg((x - 0.02, z + 0.15), (x - 0.02, z + 0.18)));
+        s.push(seg((x - 0.02, z + 0.18), (x + 0.28, z + 0.18)));
+    }
+    s
+}
+
+fn track_on_stairs() -> BeltOutline {
+    // The scout's main track, tilted to the stair angle and resting on the nosings.
+    let (s, c) = (0.18f64 / 0.28).atan().sin_cos();
+    let place = |x: f64, z: f64| Point2::new(0.4 + x * c - z * s, 0.18 + x * s + z * c - 0.002);
+    let mut circles = vec![
+        Circle {
+            center: place(-0.30, 0.085),
+            radius: 0.055,
+        },
+        Circle {
+            center: place(0.30, 0.085),
+            radius: 0.055,
+        },
+    ];
+    for x in [-0.21, -0.105, 0.0, 0.105, 0.21] {
+        circles.push(Circle {
+            center: place(x, 0.035),
+            radius: 0.035,
+        });
+    }
+    BeltOutline::new(circles).expect("belt")
+}
+
+fn bench(c: &mut Criterion) {
+    let outline = track_on_stairs();
+    let segments = stairs();
+    let mats = [SurfaceMaterial::default()];
+    let stiffness = PlaneStiffness {
+        kappa: 9.0e5,
+        run_mid: 0.5,
+        edge_friction: 1.2,
+    };
+    let mut loads = vec![ElementLoad::default(); outline.circles().len() + outline.runs().len()];
+    c.bench_function(
+        "evaluate_plane (7 circles, 7 runs, 16 stair segments)",
+        |b| {
+            b.iter(|| {
+                evaluate_plane(&outline, stiffness, &segments, &mats, &mut loads);
+                loads[0].magnitude
+            })
+        },
+    );
+
+    let cfg = FrictionConfig::default();
+    c.bench_function("friction (one contact)", |b| {
+        b.iter(|| {
+            friction(
+                &cfg,
+                4.0e4,
+                80.0,
+                Vector2::new(0.8, 0.8),
+                Vector2::new(0.01, -0.002),
+                Vector2::new(0.001, 0.0),
+                0.002,
+            )
+            .force
+        })
+    });
+
+    // A whole step of the scout on the public stairs (track model + rapier).
+    let scene = Scene::load(Path::new("scenes/public_stairs.toml")).expect("scene");
+    let spawn = scene.spawns[0].clone();
+    let mut sim = Simulation::new(scene, SimConfig::default()).expect("sim");
+    let id = sim
+        .add_robot(
+            load_robot(Path::new("scenes/robots/scout.toml")).expect("robot"),
+            &spawn,
+        )
+        .expect("add");
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: 0.3,
+            right: 0.3,
+            flipper: Some(35f64.to_radians()),
+        },
+    );
+    sim.run_for(4.5); // onto the first steps
+    c.bench_function("Simulation::step (scout mounting the public stairs)", |b| {
+        b.iter(|| sim.step())
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
