@@ -318,44 +318,63 @@ fn tracker55_climbs_a_15_cm_curb_and_stalls_at_a_40_cm_wall() {
     assert!(sim.events().is_empty());
 }
 
-/// The 20 kg flipper robot climbs the public stairs (12 steps of 180/280 mm) to the top
-/// landing, as an operator drives it: creeping at 0.15 m/s with the flippers raised to 35°
-/// until they have lifted the nose 12°, then lowered to −12° (their bottom in line with the
-/// tracks) for the flight. It reaches the `top` checkpoint upright, without a blow-up.
-#[test]
-fn scout_climbs_the_public_stairs_with_its_flippers() {
-    let scene = scene_file("public_stairs");
+/// Drives the scout as an operator climbs a flight: creeping at `speed` m/s with the flippers
+/// raised to 35° until they have lifted the nose 12°, then lowered to `flipper_on_flight` deg
+/// for the flight. Returns the time the `top` checkpoint was reached, if within `limit` s.
+fn climb(
+    scene: &str,
+    speed: f64,
+    flipper_on_flight: f64,
+    limit: f64,
+) -> (Option<f64>, Simulation, RobotId) {
+    let scene = scene_file(scene);
     let top = scene.checkpoint("top").expect("top checkpoint").clone();
     let (mut sim, id) = sim_with(scene, robot("scout"), None);
     let mut on_flight = false;
-    let mut reached = None;
-    while sim.time() < 80.0 {
+    while sim.time() < limit {
         let t = sim.telemetry(id);
         on_flight |= -t.rpy[1] > 12f64.to_radians();
-        let flipper = if on_flight { -12.0 } else { 35.0 };
+        let flipper = if on_flight { flipper_on_flight } else { 35.0 };
         sim.set_command(
             id,
             DriveCommand {
-                left: 0.15,
-                right: 0.15,
-                flipper: Some(f64::to_radians(flipper)),
+                left: speed,
+                right: speed,
+                flipper: Some(flipper.to_radians()),
             },
         );
         sim.step();
         if top.contains(&sim.body_state(id).com) {
-            reached = Some(sim.time());
-            break;
+            return (Some(sim.time()), sim, id);
         }
     }
-    let t = sim.telemetry(id);
-    assert!(
-        reached.is_some(),
-        "did not reach the top landing: at {:?}, pitch {:.1}°",
-        t.position,
-        t.rpy[1].to_degrees()
-    );
-    assert!(t.rpy[0].abs() < 0.2, "not upright: roll {}", t.rpy[0]);
-    assert!(sim.events().is_empty());
+    (None, sim, id)
+}
+
+/// The 20 kg flipper robot climbs public stairs (12 steps of 180/280 mm, 32.7°) and
+/// residential stairs (14 of 196/254 mm, 37.7°) to the top landing, upright and without a
+/// blow-up.
+#[test]
+fn scout_climbs_public_and_residential_stairs_with_its_flippers() {
+    for (scene, speed, flipper) in [
+        ("public_stairs", 0.15, -12.0),
+        ("residential_stairs", 0.18, -8.0),
+    ] {
+        let (reached, sim, id) = climb(scene, speed, flipper, 80.0);
+        let t = sim.telemetry(id);
+        assert!(
+            reached.is_some(),
+            "{scene}: did not reach the top landing: at {:?}, pitch {:.1}°",
+            t.position,
+            t.rpy[1].to_degrees()
+        );
+        assert!(
+            t.rpy[0].abs() < 0.2,
+            "{scene}: not upright: roll {}",
+            t.rpy[0]
+        );
+        assert!(sim.events().is_empty(), "{scene}: {:?}", sim.events());
+    }
 }
 
 /// Same script, same scene, same robot → the same telemetry file, byte for byte.
