@@ -96,6 +96,9 @@ enum Command {
         /// Main view at start: a camera of the robot file, chase or free.
         #[arg(long)]
         view: Option<String>,
+        /// Picture-in-picture view at start, or "off" [default: rear].
+        #[arg(long)]
+        pip: Option<String>,
         /// Window width, pixels.
         #[arg(long, default_value_t = 1280)]
         width: u32,
@@ -184,6 +187,7 @@ fn main() -> ExitCode {
             trainee,
             script,
             view,
+            pip,
             width,
             height,
             quit_after,
@@ -201,6 +205,7 @@ fn main() -> ExitCode {
             quit_after,
             screenshot,
             view,
+            pip,
             render_scale,
         }),
         #[cfg(feature = "viewer")]
@@ -382,6 +387,11 @@ fn bench(
         println!(
             "  real-time factor:                 {:8.0}x ({} contacts in the last step)",
             r.real_time_factor, r.contacts
+        );
+        println!(
+            "  the lowest robot ended at z = {:.2} m after {:.0} s of climbing",
+            r.lowest_robot_z,
+            (config.warmup + config.rounds * config.steps) as f64 * r.dt
         );
     }
     Ok(())
