@@ -377,6 +377,50 @@ fn scout_climbs_public_and_residential_stairs_with_its_flippers() {
     }
 }
 
+/// A blow-up (here a non-finite pose forced into the body) is detected within one step,
+/// reported as an event, and the robot is put back at rest at its last good snapshot; the
+/// simulation carries on without NaN.
+#[test]
+fn a_blow_up_is_reported_and_the_robot_restored() {
+    use treadsim::sim::SimEvent;
+    let (mut sim, id) = sim_with(scene_file("flat"), robot("scout"), None);
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: 0.5,
+            right: 0.5,
+            flipper: None,
+        },
+    );
+    sim.run_for(1.2); // snapshots every 0.5 s: the last good one is at 1.0 s
+    let good = sim.body_state(id).pose;
+    sim.teleport(id, &Isometry3::translation(f64::NAN, 0.0, 0.0));
+    sim.step();
+    assert_eq!(sim.events().len(), 1, "{:?}", sim.events());
+    let SimEvent::BlowUp {
+        restored_to,
+        reason,
+        ..
+    } = &sim.events()[0];
+    assert!(
+        (restored_to - 1.0).abs() < 1e-9 && reason.contains("non-finite"),
+        "{reason} {restored_to}"
+    );
+    let b = sim.body_state(id);
+    assert!(b.linvel.norm() == 0.0 && b.angvel.norm() == 0.0);
+    // Restored to the 1.0 s snapshot, 0.1 m (0.2 s at 0.5 m/s) behind where it was.
+    let back = good.translation.x - b.pose.translation.x;
+    assert!((back - 0.1).abs() < 0.01, "moved back {back} m");
+    sim.run_for(1.0);
+    let t = sim.telemetry(id);
+    assert!(t.position.iter().chain(&t.linvel).all(|x| x.is_finite()));
+    assert!(
+        t.linvel[0] > 0.4,
+        "drives on after recovery: {:?}",
+        t.linvel
+    );
+}
+
 /// Same script, same scene, same robot → the same telemetry file, byte for byte.
 #[test]
 fn two_runs_of_the_same_script_give_identical_telemetry() {

@@ -229,35 +229,12 @@ impl Simulation {
             Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
             UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
         );
-        let com = spec.center_of_mass;
-        let body = RigidBodyBuilder::dynamic()
-            .pose(pose_of(&pose))
-            .additional_mass_properties(MassProperties::new(
-                Vector::new(com.x as f32, com.y as f32, com.z as f32),
-                spec.mass as f32,
-                v32(&spec.inertia),
-            ))
-            .can_sleep(false)
-            .build();
-        let handle = self.world.bodies.insert(body);
-        let HullShape::Box { size, center } = spec.hull;
-        let collider = ColliderBuilder::cuboid(
-            size.x as f32 / 2.0,
-            size.y as f32 / 2.0,
-            size.z as f32 / 2.0,
-        )
-        .translation(Vector::new(
-            center.x as f32,
-            center.y as f32,
-            center.z as f32,
-        ))
-        .density(0.0)
-        .friction(self.config.hull_friction as f32)
-        .restitution(0.0)
-        .build();
-        self.world
-            .colliders
-            .insert_with_parent(collider, handle, &mut self.world.bodies);
+        let handle = insert_hull(
+            &mut self.world,
+            &spec,
+            pose_of(&pose),
+            self.config.hull_friction,
+        );
         let snapshot = Snapshot {
             time: self.time,
             pose: pose_of(&pose),
@@ -332,11 +309,16 @@ impl Simulation {
                     }
                 }
                 Some(reason) => {
-                    body.set_position(r.snapshot.pose, true);
-                    body.set_linvel(Vector::ZERO, true);
-                    body.set_angvel(Vector::ZERO, true);
-                    body.reset_forces(true);
-                    body.reset_torques(true);
+                    // A non-finite step can leave rapier's own state for the body (mass
+                    // properties, islands, broad phase) unusable, so the hull is rebuilt
+                    // rather than repaired, at its last good pose and at rest.
+                    self.world.remove_body(r.body);
+                    r.body = insert_hull(
+                        &mut self.world,
+                        r.model.spec(),
+                        r.snapshot.pose,
+                        self.config.hull_friction,
+                    );
                     r.model.restore(&r.snapshot.drive);
                     self.events.push(SimEvent::BlowUp {
                         time: self.time,
@@ -438,6 +420,46 @@ impl Simulation {
     pub fn physics(&self) -> &PhysicsWorld {
         &self.world
     }
+}
+
+/// Inserts a robot's hull as a rapier body at `pose`, at rest: the mass properties of the
+/// robot file on a massless box collider.
+fn insert_hull(
+    world: &mut PhysicsWorld,
+    spec: &RobotSpec,
+    pose: Pose,
+    friction: f64,
+) -> RigidBodyHandle {
+    let com = spec.center_of_mass;
+    let body = RigidBodyBuilder::dynamic()
+        .pose(pose)
+        .additional_mass_properties(MassProperties::new(
+            Vector::new(com.x as f32, com.y as f32, com.z as f32),
+            spec.mass as f32,
+            v32(&spec.inertia),
+        ))
+        .can_sleep(false)
+        .build();
+    let handle = world.bodies.insert(body);
+    let HullShape::Box { size, center } = spec.hull;
+    let collider = ColliderBuilder::cuboid(
+        size.x as f32 / 2.0,
+        size.y as f32 / 2.0,
+        size.z as f32 / 2.0,
+    )
+    .translation(Vector::new(
+        center.x as f32,
+        center.y as f32,
+        center.z as f32,
+    ))
+    .density(0.0)
+    .friction(friction as f32)
+    .restitution(0.0)
+    .build();
+    world
+        .colliders
+        .insert_with_parent(collider, handle, &mut world.bodies);
+    handle
 }
 
 /// Kinetic (translation + rotation) and gravitational energy, J.
