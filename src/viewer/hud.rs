@@ -9,9 +9,7 @@
 //! limits and a warning as the margin shrinks, flipper angle, active camera, elapsed time,
 //! frame and physics rates, and the gamepad's state.
 
-use kiss3d::egui::{
-    self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, TextureId, Vec2,
-};
+use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, TextureId, Vec2};
 
 use super::stability::{tip_level, Margins, Tilt, TipLevel, TipLimits};
 use crate::input::{PadState, Source, Status};
@@ -33,6 +31,9 @@ pub fn is_stalling(torque: f64, max_torque: f64, belt_speed: f64, commanded: f64
         && belt_speed.abs() < STALL_SPEED
         && torque.abs() >= STALL_TORQUE_FRACTION * max_torque
 }
+
+/// Time constant of the ground speed readout's filter, s.
+pub const GROUND_SPEED_LAG: f64 = 0.3;
 
 /// One track's readout.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +89,7 @@ pub struct HudData {
     pub dt: f64,
     /// Per track.
     pub tracks: Vec<TrackReadout>,
-    /// Speed over ground along the robot's heading, m/s (negative backwards).
+    /// Speed over ground along the robot's heading, m/s (negative backwards), filtered.
     pub ground_speed: f64,
     /// Mean flipper angle, rad, if the robot has flippers.
     pub flipper: Option<f64>,
@@ -186,7 +187,10 @@ impl HudData {
             };
         }
         let forward = body.pose.rotation * nalgebra::Vector3::x();
-        self.ground_speed = body.linvel.dot(&forward);
+        // Filtered (time constant GROUND_SPEED_LAG): on stairs the hull bobs at every
+        // nosing and the raw value jumps around the mean.
+        let k = 1.0 - (-dt.max(0.0) / GROUND_SPEED_LAG).exp();
+        self.ground_speed += (body.linvel.dot(&forward) - self.ground_speed) * k;
         let n = drive.flipper_angle.len();
         self.flipper = (n > 0).then(|| drive.flipper_angle.iter().sum::<f64>() / n as f64);
         self.tilt = Tilt::of(&body.pose);
@@ -313,8 +317,8 @@ pub struct Frame<'a> {
     pub trainee: bool,
     /// Whether trainee mode is locked (`--trainee`).
     pub locked: bool,
-    /// Every view name, for the instructor's selectors, with whether it is third-person.
-    pub views: &'a [(String, bool)],
+    /// Every view name, for the instructor's selectors.
+    pub views: &'a [String],
     /// Index of the main view.
     pub main_index: usize,
     /// Index of the picture-in-picture view.
@@ -348,6 +352,13 @@ fn load_color(load: f64) -> Color32 {
     }
 }
 
+/// Panels never wrap their text: a wrapped readout jumps around as its numbers change.
+fn no_wrap(ctx: &egui::Context) {
+    if ctx.global_style().wrap_mode != Some(egui::TextWrapMode::Extend) {
+        ctx.all_styles_mut(|s| s.wrap_mode = Some(egui::TextWrapMode::Extend));
+    }
+}
+
 fn panel() -> egui::Frame {
     egui::Frame::new()
         .fill(PANEL)
@@ -367,6 +378,7 @@ pub fn draw(
     warnings: &mut Vec<Warning>,
 ) -> UiRequests {
     let mut req = UiRequests::default();
+    no_wrap(ctx);
     if let Some(feed) = frame.feed {
         // The background layer takes no input, so the free camera still gets the mouse.
         ctx.layer_painter(egui::LayerId::background()).image(
@@ -524,9 +536,11 @@ fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>
         });
 }
 
+/// Two clusters in the bottom corners, so the middle of the picture's lower edge — where the
+/// tracks meet the step ahead — stays clear.
 fn draw_instruments(ctx: &egui::Context, hud: &HudData) {
-    egui::Area::new(egui::Id::new("instruments"))
-        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -10.0))
+    egui::Area::new(egui::Id::new("drive"))
+        .anchor(Align2::LEFT_BOTTOM, Vec2::new(10.0, -10.0))
         .interactable(false)
         .show(ctx, |ui| {
             panel().show(ui, |ui| {
@@ -534,7 +548,15 @@ fn draw_instruments(ctx: &egui::Context, hud: &HudData) {
                     belts(ui, hud);
                     ui.separator();
                     speed(ui, hud);
-                    ui.separator();
+                });
+            });
+        });
+    egui::Area::new(egui::Id::new("attitude"))
+        .anchor(Align2::RIGHT_BOTTOM, Vec2::new(-10.0, -10.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                ui.horizontal(|ui| {
                     inclinometer(ui, hud, true);
                     inclinometer(ui, hud, false);
                     if hud.flipper.is_some() {
@@ -636,7 +658,11 @@ fn inclinometer(ui: &mut egui::Ui, hud: &HudData, pitch: bool) {
     let r = p.clip_rect();
     let c = Pos2::new(r.center().x, r.top() + 58.0);
     let radius = 46.0;
-    let (angle, lim_pos, lim_neg, margin) = if pitch {
+    // The silhouette turns on screen by `angle`, counter-clockwise positive. Pitch is seen
+    // from the right side (nose right): nose up is counter-clockwise. Roll is seen from
+    // behind (left side left): left side up is clockwise. The limits are the screen angles
+    // at which the robot tips, counter-clockwise first.
+    let (angle, lim_ccw, lim_cw, margin) = if pitch {
         (
             hud.tilt.nose_up,
             hud.limits.backward,
@@ -645,9 +671,9 @@ fn inclinometer(ui: &mut egui::Ui, hud: &HudData, pitch: bool) {
         )
     } else {
         (
-            hud.tilt.left_up,
-            hud.limits.right,
+            -hud.tilt.left_up,
             hud.limits.left,
+            hud.limits.right,
             hud.margins.left.min(hud.margins.right),
         )
     };
@@ -669,12 +695,12 @@ fn inclinometer(ui: &mut egui::Ui, hud: &HudData, pitch: bool) {
             );
         }
     }
-    // The limits: nose up/left up tips at +lim_pos on the right half (the nose side).
+    // Both ends of the silhouette reach a limit mark together.
     for (a, side) in [
-        (lim_pos, 0.0),
-        (-lim_neg, 0.0),
-        (lim_pos, std::f64::consts::PI),
-        (-lim_neg, std::f64::consts::PI),
+        (lim_ccw, 0.0),
+        (-lim_cw, 0.0),
+        (lim_ccw, std::f64::consts::PI),
+        (-lim_cw, std::f64::consts::PI),
     ] {
         p.line_segment(
             [at(a + side, radius - 12.0), at(a + side, radius)],
@@ -683,7 +709,7 @@ fn inclinometer(ui: &mut egui::Ui, hud: &HudData, pitch: bool) {
     }
     // The robot: a body and its tracks, tilted by `angle`.
     let (s, k) = (angle as f32).sin_cos();
-    let rot = |x: f32, y: f32| Pos2::new(c.x + x * k + y * s, c.y - (-x * s + y * k));
+    let rot = |x: f32, y: f32| Pos2::new(c.x + x * k - y * s, c.y - (x * s + y * k));
     let (w, h) = if pitch { (32.0, 10.0) } else { (26.0, 12.0) };
     let body = vec![rot(-w, -2.0), rot(w, -2.0), rot(w, h), rot(-w, h)];
     p.add(egui::Shape::convex_polygon(body, color, Stroke::NONE));
@@ -752,7 +778,6 @@ fn flipper(ui: &mut egui::Ui, hud: &HudData) {
         FontId::monospace(12.0),
         TEXT,
     );
-    let _ = StrokeKind::Inside;
 }
 
 fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &mut UiRequests) {
@@ -780,7 +805,7 @@ fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &
                 });
                 ui.label(egui::RichText::new("Main view").color(DIM).small());
                 ui.horizontal_wrapped(|ui| {
-                    for (i, (name, _)) in frame.views.iter().enumerate() {
+                    for (i, name) in frame.views.iter().enumerate() {
                         if ui.selectable_label(i == frame.main_index, name).clicked() {
                             req.main_view = Some(i);
                         }
@@ -794,7 +819,7 @@ fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &
                     {
                         req.pip_view = Some(None);
                     }
-                    for (i, (name, _)) in frame.views.iter().enumerate() {
+                    for (i, name) in frame.views.iter().enumerate() {
                         if ui
                             .selectable_label(frame.pip_index == Some(i), name)
                             .clicked()
@@ -812,11 +837,12 @@ fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &
 
 fn draw_help(ctx: &egui::Context, frame: &Frame<'_>) {
     egui::Area::new(egui::Id::new("help"))
-        .anchor(Align2::RIGHT_BOTTOM, Vec2::new(-10.0, -150.0))
+        .anchor(Align2::RIGHT_BOTTOM, Vec2::new(-10.0, -160.0))
         .interactable(false)
         .show(ctx, |ui| {
             panel().show(ui, |ui| {
                 let mut lines = vec![
+                    "Keys of the default mapping:",
                     "W/S ↑/↓ drive   A/D ←/→ turn   Shift slow",
                     "E/Q PgUp/PgDn flipper   C/Tab X camera",
                     "P/Space pause   N step   Backspace reset",

@@ -72,6 +72,10 @@ pub enum ViewerError {
          `treadsim shot` renders without a window"
     )]
     Window(String),
+    /// The window or its GPU surface failed while the station ran (e.g. the window was
+    /// destroyed from outside).
+    #[error("the station window stopped working: {0}")]
+    WindowLost(String),
     /// No GPU adapter (not even Mesa's software renderer) for off-screen rendering.
     #[error(
         "cannot render: no GPU adapter ({0}); install Mesa (Debian: libegl1 libegl-mesa0 \
@@ -193,19 +197,36 @@ pub fn pose3(p: &Isometry3<f64>) -> Pose3 {
     )
 }
 
-/// Runs `f`, turning a panic into an error message without printing it: kiss3d reports a
-/// missing display or GPU by panicking (`expect`) inside window and device creation, and the
-/// station must say what is wrong instead of dumping a backtrace.
+/// Runs `f`, turning a panic into an error message (with its source location) instead of a
+/// backtrace: kiss3d reports a missing display or GPU, and a window destroyed under it, by
+/// panicking (`expect`) inside window, device and surface code, and the station must say
+/// what went wrong and exit cleanly. The panic hook is process-wide, so a panic on another
+/// thread meanwhile is reported the same way.
 pub(crate) fn catch_quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    use std::sync::Mutex;
+    static LAST: Mutex<Option<String>> = Mutex::new(None);
     let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    std::panic::set_hook(hook);
-    result.map_err(|payload| {
-        payload
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
             .downcast_ref::<String>()
             .cloned()
-            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .or_else(|| info.payload().downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown failure".into());
+        let text = match info.location() {
+            Some(l) => format!("{} (at {}:{})", message.trim(), l.file(), l.line()),
+            None => message.trim().to_string(),
+        };
+        if let Ok(mut last) = LAST.lock() {
+            *last = Some(text);
+        }
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(hook);
+    result.map_err(|_| {
+        LAST.lock()
+            .ok()
+            .and_then(|mut l| l.take())
             .unwrap_or_else(|| "unknown failure".into())
     })
 }

@@ -159,7 +159,7 @@ pub fn add_terrain(
             g.uvs.push(world_uv(&p, n));
         }
     }
-    // Lightest first, so draw order is stable from run to run.
+    // A fixed order, so draw order is the same from run to run.
     groups.sort_by_key(|g| (g.material, g.class));
 
     let mut group = parent.add_group();
@@ -234,8 +234,8 @@ pub fn grid_pixels() -> Vec<u8> {
 }
 
 /// The terrain texture on the GPU (needs kiss3d's GPU context: create a window or an
-/// off-screen surface first).
-pub fn grid_texture() -> Arc<Texture> {
+/// off-screen surface first), mipmapped, with `anisotropy` (1..=16) filtering.
+pub fn grid_texture(anisotropy: u16) -> Arc<Texture> {
     Texture::new(
         GRID_TEXTURE_SIZE,
         GRID_TEXTURE_SIZE,
@@ -244,7 +244,7 @@ pub fn grid_texture() -> Arc<Texture> {
         wgpu::AddressMode::Repeat,
         wgpu::FilterMode::Linear,
         true,
-        8,
+        anisotropy,
     )
 }
 

@@ -25,7 +25,6 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use kiss3d::context::Context;
 use kiss3d::scene::SceneNode3d;
 use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface, Window};
 use nalgebra::Point3;
@@ -36,10 +35,11 @@ use super::cameras::{
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
 use super::pacing::{Pacer, RateMeter};
-use super::view_scene::{configure, ViewScene};
+use super::view_scene::{configure, software_renderer, ViewScene};
 use super::{catch_quietly, find_spawn, point3, spawn_pose, ViewerError};
 use crate::input::{
-    load_mapping, Actions, GamepadAdapter, InputEvent, InputMapper, Key, MappingConfig, RawInput,
+    load_mapping, Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet,
+    MappingConfig, RawInput,
 };
 use crate::scene::Scene;
 use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
@@ -82,6 +82,9 @@ pub struct StationOptions {
     pub screenshot: Option<PathBuf>,
     /// Start with this view in the main window (default: the robot's first camera).
     pub view: Option<String>,
+    /// Picture-in-picture view at start: a view name or `off` (default: `rear`, else the
+    /// next view).
+    pub pip: Option<String>,
     /// Resolution of the 3D views relative to the window, (0, 1]; `None`: 1 on a GPU,
     /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
     /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
@@ -165,7 +168,8 @@ fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
     let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
     let script = o.script.as_deref().map(DriveScript::load).transpose()?;
     let spawn = find_spawn(&scene, o.spawn.as_deref())?;
-    if let Some(v) = &o.view {
+    let pip = o.pip.as_ref().filter(|p| p.as_str() != "off");
+    for v in [o.view.as_ref(), pip].into_iter().flatten() {
         let names = views(&robot);
         let Some(view) = names.iter().find(|n| &n.name == v) else {
             return Err(ViewerError::UnknownCamera {
@@ -180,7 +184,7 @@ fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         };
         if o.trainee && view.kind.is_third_person() {
             return Err(ViewerError::Argument(format!(
-                "--view {v} is a third-person view, hidden in trainee mode"
+                "{v} is a third-person view, hidden in trainee mode"
             )));
         }
     }
@@ -238,13 +242,14 @@ pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
         kiss3d::pollster::block_on(Window::new_with_setup(&title, o.width, o.height, setup))
     })
     .map_err(ViewerError::Window)?;
-    kiss3d::pollster::block_on(station_loop(window, s, o))
+    catch_quietly(|| kiss3d::pollster::block_on(station_loop(window, s, o)))
+        .map_err(ViewerError::WindowLost)?
 }
 
 /// The session's mutable state besides the simulation.
 struct Station {
     views: Vec<View>,
-    view_flags: Vec<(String, bool)>,
+    view_names: Vec<String>,
     main: usize,
     pip: Option<usize>,
     trainee: bool,
@@ -327,12 +332,6 @@ fn place(
     *free_anchor = None;
 }
 
-/// Whether kiss3d's GPU adapter is a CPU (software) renderer.
-fn software_renderer() -> bool {
-    Context::is_initialized()
-        && Context::get().adapter.get_info().device_type == wgpu::DeviceType::Cpu
-}
-
 fn or_actions(a: &mut Actions, b: &Actions) {
     a.next_camera |= b.next_camera;
     a.prev_camera |= b.prev_camera;
@@ -407,10 +406,7 @@ async fn station_loop(
     let spec = sim.robot(id).spec().clone();
     let all_views = views(&spec);
     let mut st = Station {
-        view_flags: all_views
-            .iter()
-            .map(|v| (v.name.clone(), v.kind.is_third_person()))
-            .collect(),
+        view_names: all_views.iter().map(|v| v.name.clone()).collect(),
         views: all_views,
         main: 0,
         pip: None,
@@ -427,12 +423,16 @@ async fn station_loop(
         .unwrap_or_else(|| st.first_onboard());
     // Default picture-in-picture: the rear camera when driving forward is what a real control
     // unit shows; otherwise the next allowed view.
-    st.pip = st
-        .views
-        .iter()
-        .position(|v| v.name == "rear")
-        .filter(|&i| i != st.main)
-        .or_else(|| Some(cycle(&st.views, st.main, 1, st.trainee)).filter(|&i| i != st.main));
+    st.pip = match o.pip.as_deref() {
+        Some("off") => None,
+        Some(name) => st.views.iter().position(|v| v.name == name),
+        None => st
+            .views
+            .iter()
+            .position(|v| v.name == "rear")
+            .filter(|&i| i != st.main)
+            .or_else(|| Some(cycle(&st.views, st.main, 1, st.trainee)).filter(|&i| i != st.main)),
+    };
     st.enforce_mode();
 
     let mut main_cam = StationCamera::new();
@@ -441,6 +441,7 @@ async fn station_loop(
     let mut gamepad = GamepadAdapter::new();
     let mut raw = RawInput::new();
     let mut events: Vec<InputEvent> = Vec::with_capacity(64);
+    let mut deferred: Vec<InputEvent> = Vec::with_capacity(16);
     let mut warnings: Vec<Warning> = Vec::with_capacity(16);
     let mut pacer = Pacer::new(sim.config().dt);
     let dt = sim.config().dt;
@@ -471,24 +472,48 @@ async fn station_loop(
 
         // 1. Input.
         events.clear();
+        events.append(&mut deferred);
         let mut speed_step = None;
         let mut pip_cycle = false;
+        let mut keys_now = KeySet::EMPTY;
         for event in window.events().iter() {
             if let Some(e) = translate_event(&event.value) {
                 if let InputEvent::KeyDown(k) = e {
-                    match k {
-                        Key::F1 => st.help = !st.help,
-                        Key::F2 => pip_cycle = true,
-                        Key::F3 => speed_step = Some(false),
-                        Key::F4 => speed_step = Some(true),
-                        _ => {}
+                    // Station keys act on the press, not on auto-repeat.
+                    if !raw.key_down(k) && !keys_now.contains(k) {
+                        match k {
+                            Key::F1 => st.help = !st.help,
+                            Key::F2 => pip_cycle = true,
+                            Key::F3 => speed_step = Some(false),
+                            Key::F4 => speed_step = Some(true),
+                            _ => {}
+                        }
                     }
+                    keys_now.insert(k);
                 }
                 events.push(e);
             }
         }
         gamepad.poll(&mut events);
-        raw.apply_all(&events);
+        // A key or button pressed and released within one frame (a quick tap on a slow
+        // frame) would never be seen down by the mapper, and its one-shot action would be
+        // lost: its release waits for the next frame.
+        let mut buttons_now = ButtonSet::EMPTY;
+        for e in &events {
+            match *e {
+                InputEvent::ButtonDown(b) => buttons_now.insert(b),
+                InputEvent::KeyUp(k) if keys_now.contains(k) => {
+                    deferred.push(*e);
+                    continue;
+                }
+                InputEvent::ButtonUp(b) if buttons_now.contains(b) => {
+                    deferred.push(*e);
+                    continue;
+                }
+                _ => {}
+            }
+            raw.apply(e);
+        }
 
         // 2. Physics: the mapper runs before every step.
         let t_physics = Instant::now();
@@ -662,7 +687,7 @@ async fn station_loop(
             }),
             trainee: st.trainee,
             locked: st.locked,
-            views: &st.view_flags,
+            views: &st.view_names,
             main_index: st.main,
             pip_index: st.pip,
             help: st.help,

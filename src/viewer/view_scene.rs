@@ -1,6 +1,7 @@
 //! The scene graph a station or a headless shot renders: lights, terrain and one robot.
 
 use kiss3d::color::Color;
+use kiss3d::context::Context;
 use kiss3d::glamx::Vec3;
 use kiss3d::light::Light;
 use kiss3d::scene::SceneNode3d;
@@ -21,6 +22,13 @@ pub const AMBIENT: f32 = 0.35;
 pub fn configure(window: &mut Window) {
     window.set_background_color(SKY);
     window.set_ambient(AMBIENT);
+}
+
+/// Whether kiss3d's GPU adapter is a CPU (software) renderer such as Mesa's llvmpipe or
+/// lavapipe, where every shaded pixel costs CPU time.
+pub fn software_renderer() -> bool {
+    Context::is_initialized()
+        && Context::get().adapter.get_info().device_type == wgpu::DeviceType::Cpu
 }
 
 /// Everything drawn: a root node holding the lights, the terrain and the robot.
@@ -53,7 +61,14 @@ impl ViewScene {
                 .with_intensity(0.5)
                 .with_casts_shadows(false),
         );
-        let terrain = add_terrain(&mut root, &sim.scene().terrain, Some(grid_texture()));
+        // Anisotropic filtering keeps the far floor's grid sharp; on a CPU renderer it
+        // multiplies the cost of every textured pixel.
+        let anisotropy = if software_renderer() { 1 } else { 8 };
+        let terrain = add_terrain(
+            &mut root,
+            &sim.scene().terrain,
+            Some(grid_texture(anisotropy)),
+        );
         let mut robot = RobotView::new(&mut root, sim.robot(id));
         robot.update(&sim.body_state(id), sim.robot(id), 0.0);
         Self {

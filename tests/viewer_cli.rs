@@ -1,0 +1,97 @@
+//! The viewer's command line: `treadsim station` without a display says so and exits with
+//! status 3 (no panic); `treadsim shot` writes a PNG headless and refuses bad arguments.
+#![cfg(feature = "viewer")]
+
+use std::path::Path;
+use std::process::Command;
+
+fn treadsim() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_treadsim"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+#[test]
+fn station_without_a_display_says_so_and_points_to_the_headless_tools() {
+    let out = treadsim()
+        .arg("station")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("no display"), "{err}");
+    assert!(
+        err.contains("treadsim shot") && err.contains("treadsim run"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn station_checks_its_files_before_looking_for_a_display() {
+    let out = treadsim()
+        .args(["station", "--robot", "scenes/robots/nope.toml"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("nope.toml"), "{err}");
+}
+
+#[test]
+fn shot_writes_a_png_without_a_display() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_png = dir.path().join("mast.png");
+    let script = dir.path().join("drive.toml");
+    std::fs::write(
+        &script,
+        "[[command]]\nat = 0.0\nleft = 0.4\nright = 0.4\nflipper_deg = -20\n",
+    )
+    .expect("script written");
+    let out = treadsim()
+        .args([
+            "shot", "--camera", "mast", "--width", "200", "--height", "120",
+        ])
+        .args(["--at", "1.5", "--script"])
+        .arg(&script)
+        .arg("--out")
+        .arg(&out_png)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("'mast' at t = 1.50 s"), "{text}");
+    let img = image::open(&out_png).expect("a PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (200, 120));
+}
+
+#[test]
+fn shot_refuses_unknown_cameras_and_bad_sizes() {
+    let out = treadsim()
+        .args(["shot", "--camera", "belly", "--out"])
+        .arg(Path::new("/nonexistent/x.png"))
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("no camera 'belly'") && err.contains("chase"),
+        "{err}"
+    );
+    let out = treadsim()
+        .args(["shot", "--width", "5", "--out", "x.png"])
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("16..="), "{err}");
+}

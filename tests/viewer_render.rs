@@ -1,0 +1,133 @@
+//! Headless rendering (kiss3d `OffscreenSurface`, no display): the acceptance test of the
+//! operator view — the front camera on the public stairs shows a real picture, and the
+//! picture changes when the robot drives.
+#![cfg(feature = "viewer")]
+
+use std::path::Path;
+
+use treadsim::scene::Scene;
+use treadsim::sim::{RobotId, SimConfig, Simulation};
+use treadsim::vehicle::robot_file::load_robot;
+use treadsim::vehicle::DriveCommand;
+use treadsim::viewer::shot::{HeadlessRenderer, RgbImage};
+
+fn asset(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn stairs_with_scout() -> (Simulation, RobotId) {
+    let scene = Scene::load(&asset("scenes/public_stairs.toml")).expect("scene loads");
+    let robot = load_robot(&asset("scenes/robots/scout.toml")).expect("robot loads");
+    let spawn = scene.spawns[0].clone();
+    let mut sim = Simulation::new(scene, SimConfig::default()).expect("simulation");
+    let id = sim.add_robot(robot, &spawn).expect("robot fits");
+    (sim, id)
+}
+
+/// Luminance variance (0..=255 scale) and the number of distinct colours quantised to 4 bits
+/// per channel.
+fn stats(img: &RgbImage) -> (f64, usize) {
+    let px: Vec<[u8; 3]> = img.pixels().map(|p| p.0).collect();
+    let lum: Vec<f64> = px
+        .iter()
+        .map(|p| 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]))
+        .collect();
+    let mean = lum.iter().sum::<f64>() / lum.len() as f64;
+    let var = lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / lum.len() as f64;
+    let mut colours: Vec<u16> = px
+        .iter()
+        .map(|p| (u16::from(p[0] >> 4) << 8) | (u16::from(p[1] >> 4) << 4) | u16::from(p[2] >> 4))
+        .collect();
+    colours.sort_unstable();
+    colours.dedup();
+    (var, colours.len())
+}
+
+/// Mean absolute difference per channel, 0..=255.
+fn difference(a: &RgbImage, b: &RgbImage) -> f64 {
+    assert_eq!(a.dimensions(), b.dimensions());
+    let sum: u64 = a
+        .as_raw()
+        .iter()
+        .zip(b.as_raw())
+        .map(|(x, y)| u64::from(x.abs_diff(*y)))
+        .sum();
+    sum as f64 / a.as_raw().len() as f64
+}
+
+#[test]
+fn front_camera_on_the_stairs_is_a_real_picture_that_changes_when_the_robot_drives() {
+    let (mut sim, id) = stairs_with_scout();
+    let mut r = HeadlessRenderer::new(&sim, id, 320, 180).expect("a GPU adapter (Mesa) exists");
+    sim.run_for(1.0); // settle on the tracks
+    let before = r.render(&sim, id, "front").expect("front camera exists");
+    assert_eq!(before.dimensions(), (320, 180));
+    let (var, colours) = stats(&before);
+    eprintln!("before: luminance variance {var:.0}, {colours} colours");
+    assert!(var > 150.0, "luminance variance {var:.1}: a flat image");
+    assert!(colours >= 40, "{colours} distinct colours: not a scene");
+    // Not all sky: the lower half is ground and stairs, darker than the sky above them.
+    let sky = before.get_pixel(160, 2).0;
+    let ground = before.get_pixel(160, 120).0;
+    assert_ne!(sky, ground);
+
+    // Same state, same picture (rendering is deterministic).
+    let again = r.render(&sim, id, "front").expect("render");
+    assert!(
+        difference(&before, &again) < 0.5,
+        "two renders of one state differ"
+    );
+
+    // Drive 0.5 m towards the stairs: the view must change.
+    let x0 = sim.body_state(id).pose.translation.x;
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: 0.5,
+            right: 0.5,
+            flipper: None,
+        },
+    );
+    sim.run_for(1.5);
+    let moved = sim.body_state(id).pose.translation.x - x0;
+    assert!(moved > 0.3, "the robot drove {moved:.3} m");
+    let after = r.render(&sim, id, "front").expect("render");
+    let d = difference(&before, &after);
+    eprintln!("after {moved:.2} m: mean change {d:.1} per channel");
+    assert!(
+        d > 3.0,
+        "mean pixel change {d:.2} after driving {moved:.2} m"
+    );
+    let (var, colours) = stats(&after);
+    assert!(var > 150.0 && colours >= 40);
+}
+
+#[test]
+fn every_view_renders_and_they_differ() {
+    let (mut sim, id) = stairs_with_scout();
+    sim.run_for(0.5);
+    let mut r = HeadlessRenderer::new(&sim, id, 160, 90).expect("a GPU adapter (Mesa) exists");
+    let names: Vec<String> = r.views().iter().map(|v| v.name.clone()).collect();
+    assert_eq!(names, ["front", "rear", "mast", "chase", "free"]);
+    let images: Vec<RgbImage> = names
+        .iter()
+        .map(|n| r.render(&sim, id, n).expect("view renders"))
+        .collect();
+    for (i, a) in images.iter().enumerate() {
+        let (var, _) = stats(a);
+        assert!(var > 50.0, "{} is flat", names[i]);
+        for (j, b) in images.iter().enumerate().skip(i + 1) {
+            assert!(
+                difference(a, b) > 2.0,
+                "{} and {} look the same",
+                names[i],
+                names[j]
+            );
+        }
+    }
+    let err = r.render(&sim, id, "belly").expect_err("no such camera");
+    assert!(
+        err.to_string().contains("front, rear, mast, chase, free"),
+        "{err}"
+    );
+}
