@@ -12,7 +12,7 @@ use std::time::Instant;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
-use super::{pose_of, SimConfig, SimError, Simulation};
+use super::{insert_hull, pose_of, terrain_collider, SimConfig, SimError, Simulation};
 use crate::scene::{Scene, Spawn};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -147,20 +147,10 @@ fn bare_world(
         ..Default::default()
     };
     world.integration_parameters.dt = dt as f32;
-    let t = &scene.terrain;
-    let vertices: Vec<Vector> = t
-        .vertices()
-        .iter()
-        .map(|p| Vector::new(p.x as f32, p.y as f32, p.z as f32))
-        .collect();
-    let collider = ColliderBuilder::trimesh_with_flags(
-        vertices,
-        t.triangles().to_vec(),
-        TriMeshFlags::FIX_INTERNAL_EDGES,
-    )
-    .map_err(|e| SimError::Collider(e.to_string()))?
-    .build();
-    world.colliders.insert(collider);
+    world.colliders.insert(terrain_collider(
+        &scene.terrain,
+        SimConfig::default().hull_friction,
+    )?);
     let HullShape::Box { size, center } = spec.hull;
     for i in 0..n {
         let sp = spawn_for(spawn, i);
@@ -170,34 +160,12 @@ fn bare_world(
             Translation3::from(sp.position.coords - Vector3::z() * lift + Vector3::z() * 0.005),
             UnitQuaternion::from_euler_angles(0.0, 0.0, sp.yaw),
         );
-        let com = spec.center_of_mass;
-        let body = RigidBodyBuilder::dynamic()
-            .pose(pose_of(&pose))
-            .additional_mass_properties(MassProperties::new(
-                Vector::new(com.x as f32, com.y as f32, com.z as f32),
-                spec.mass as f32,
-                Vector::new(
-                    spec.inertia.x as f32,
-                    spec.inertia.y as f32,
-                    spec.inertia.z as f32,
-                ),
-            ))
-            .can_sleep(false)
-            .build();
-        let h = world.bodies.insert(body);
-        let c = ColliderBuilder::cuboid(
-            size.x as f32 / 2.0,
-            size.y as f32 / 2.0,
-            size.z as f32 / 2.0,
-        )
-        .translation(Vector::new(
-            center.x as f32,
-            center.y as f32,
-            center.z as f32,
-        ))
-        .density(0.0)
-        .build();
-        world.colliders.insert_with_parent(c, h, &mut world.bodies);
+        insert_hull(
+            &mut world,
+            spec,
+            pose_of(&pose),
+            SimConfig::default().hull_friction,
+        );
     }
     Ok(world)
 }

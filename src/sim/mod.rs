@@ -190,21 +190,7 @@ impl Simulation {
             ..Default::default()
         };
         world.integration_parameters.dt = config.dt as f32;
-        let t = &scene.terrain;
-        let vertices: Vec<Vector> = t
-            .vertices()
-            .iter()
-            .map(|p| Vector::new(p.x as f32, p.y as f32, p.z as f32))
-            .collect();
-        let collider = ColliderBuilder::trimesh_with_flags(
-            vertices,
-            t.triangles().to_vec(),
-            TriMeshFlags::FIX_INTERNAL_EDGES,
-        )
-        .map_err(|e| SimError::Collider(e.to_string()))?
-        .friction(config.hull_friction as f32)
-        .restitution(0.0)
-        .build();
+        let collider = terrain_collider(&scene.terrain, config.hull_friction)?;
         world.colliders.insert(collider);
         Ok(Self {
             scene,
@@ -420,6 +406,28 @@ impl Simulation {
     pub fn physics(&self) -> &PhysicsWorld {
         &self.world
     }
+}
+
+/// The scene's terrain as a rapier trimesh collider (internal edges fixed so bodies slide
+/// over triangle seams).
+pub(crate) fn terrain_collider(
+    terrain: &crate::terrain::Terrain,
+    friction: f64,
+) -> Result<Collider, SimError> {
+    let vertices: Vec<Vector> = terrain
+        .vertices()
+        .iter()
+        .map(|p| Vector::new(p.x as f32, p.y as f32, p.z as f32))
+        .collect();
+    Ok(ColliderBuilder::trimesh_with_flags(
+        vertices,
+        terrain.triangles().to_vec(),
+        TriMeshFlags::FIX_INTERNAL_EDGES,
+    )
+    .map_err(|e| SimError::Collider(e.to_string()))?
+    .friction(friction as f32)
+    .restitution(0.0)
+    .build())
 }
 
 /// Inserts a robot's hull as a rapier body at `pose`, at rest: the mass properties of the

@@ -163,6 +163,26 @@ struct Contact {
     rolling_resistance: f64,
 }
 
+/// The friction of contact `c` at the belt speeds and bristles of `state`.
+fn contact_friction(
+    c: &Contact,
+    state: &DriveState,
+    config: &FrictionConfig,
+    sigma0: f64,
+    dt: f64,
+) -> crate::track::friction::FrictionForce {
+    let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
+    friction(
+        config,
+        sigma0,
+        c.friction_load,
+        c.mu,
+        slip,
+        state.bristles[c.element],
+        dt,
+    )
+}
+
 /// State of one robot's drive train that a blow-up recovery restores.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriveState {
@@ -515,16 +535,7 @@ impl TrackedRobot {
         self.f0.iter_mut().for_each(|x| *x = 0.0);
         self.d.iter_mut().for_each(|x| *x = 0.0);
         for c in &self.contacts {
-            let slip = Vector2::new(c.v_along + self.state.belt_speed[c.track], c.v_lateral);
-            let f = friction(
-                friction_config,
-                sigma0,
-                c.friction_load,
-                c.mu,
-                slip,
-                self.state.bristles[c.element],
-                dt,
-            );
+            let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
             self.f0[c.track] += f.force.x;
             self.d[c.track] += f.longitudinal_damping;
         }
@@ -552,16 +563,7 @@ impl TrackedRobot {
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
         self.last_contacts.clear();
         for c in &self.contacts {
-            let slip = Vector2::new(c.v_along + self.state.belt_speed[c.track], c.v_lateral);
-            let f = friction(
-                friction_config,
-                sigma0,
-                c.friction_load,
-                c.mu,
-                slip,
-                self.state.bristles[c.element],
-                dt,
-            );
+            let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
             self.state.bristles[c.element] = f.bristle;
             // The ground's friction on the belt reaches the hull through the belt (massless).
             let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
