@@ -421,6 +421,44 @@ fn a_blow_up_is_reported_and_the_robot_restored() {
     );
 }
 
+/// Reset to spawn restores the pose, stops the belts and returns the flippers at once; after
+/// it the robot behaves as a freshly added one (same telemetry a second later).
+#[test]
+fn reset_to_spawn_is_a_fresh_start() {
+    let scene = scene_file("flat");
+    let spawn = scene.spawns[0].clone();
+    let (mut fresh, a) = sim_with(scene.clone(), robot("scout"), None);
+    let (mut used, b) = sim_with(scene, robot("scout"), None);
+    used.set_command(
+        b,
+        DriveCommand {
+            left: 0.8,
+            right: 0.2,
+            flipper: Some(1.0),
+        },
+    );
+    used.run_for(2.0);
+    used.reset_robot(b, &spawn);
+    assert_eq!(used.robot(b).drive_state().flipper_angle, vec![0.0, 0.0]);
+    assert!(used
+        .robot(b)
+        .drive_state()
+        .belt_speed
+        .iter()
+        .all(|&v| v == 0.0));
+    fresh.run_for(1.0);
+    used.run_for(1.0);
+    let (x, y) = (fresh.telemetry(a), used.telemetry(b));
+    for k in 0..3 {
+        assert!(
+            (x.position[k] - y.position[k]).abs() < 1e-4,
+            "{:?} vs {:?}",
+            x.position,
+            y.position
+        );
+    }
+}
+
 /// Same script, same scene, same robot → the same telemetry file, byte for byte.
 #[test]
 fn two_runs_of_the_same_script_give_identical_telemetry() {

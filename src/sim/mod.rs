@@ -390,6 +390,19 @@ impl Simulation {
         }
     }
 
+    /// Puts a robot back at a spawn as when it was added: at the spawn pose (5 mm up), at rest,
+    /// belts stopped, flippers at their initial angles, command stop (the station's reset).
+    pub fn reset_robot(&mut self, id: RobotId, spawn: &Spawn) {
+        let pose = Isometry3::from_parts(
+            Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
+            UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
+        );
+        self.teleport(id, &pose);
+        if let Some(r) = self.robots.get_mut(id.0) {
+            r.model.reset();
+        }
+    }
+
     /// Places a robot at a pose, at rest (for the station's reset and for tests).
     pub fn teleport(&mut self, id: RobotId, pose: &Isometry3<f64>) {
         let r = &mut self.robots[id.0];

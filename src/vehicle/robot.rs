@@ -361,6 +361,22 @@ impl TrackedRobot {
         self.pose_flippers();
     }
 
+    /// Puts the drive train back as at spawn: belts stopped, friction relaxed, flippers at
+    /// their initial angles and targets, command stop.
+    pub fn reset(&mut self) {
+        self.state.belt_speed.iter_mut().for_each(|v| *v = 0.0);
+        self.state
+            .bristles
+            .iter_mut()
+            .for_each(|b| *b = Vector2::zeros());
+        for (f, spec) in self.spec.flippers.iter().enumerate() {
+            self.state.flipper_angle[f] = spec.initial_angle;
+            self.state.flipper_target[f] = spec.initial_angle;
+        }
+        self.command = DriveCommand::STOP;
+        self.pose_flippers();
+    }
+
     /// Motor torque at each sprocket in the last step, N·m.
     pub fn motor_torque(&self, track: usize) -> f64 {
         self.motor_force[track] * self.spec.tracks[track].sprocket.radius
