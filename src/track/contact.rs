@@ -258,12 +258,7 @@ pub fn evaluate_plane(
             if seg.normal.dot(&run.outward) >= 0.0 {
                 continue; // the face looks away from this run
             }
-            let len = (seg.b - seg.a).norm();
-            if len <= 0.0 {
-                continue;
-            }
-            let dir = (seg.b - seg.a) / len;
-            let Some(piece) = run_piece(outline, run, seg, dir) else {
+            let Some(piece) = run_piece(outline, run, seg) else {
                 continue;
             };
             let mat = &materials[seg.material.0 as usize];
@@ -376,12 +371,7 @@ fn touches_convex_edge(
         || (len - u <= half_width && is_convex_vertex(seg.b, segments))
 }
 
-fn run_piece(
-    outline: &BeltOutline,
-    run: &Run,
-    seg: &CutSegment,
-    _dir: Vector2<f64>,
-) -> Option<RunPiece> {
+fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPiece> {
     if run.length <= 1e-9 {
         return None;
     }
