@@ -411,8 +411,7 @@ impl Simulation {
             body.set_linvel(Vector::ZERO, true);
             body.set_angvel(Vector::ZERO, true);
         }
-        let drive = r.model.drive_state().clone();
-        r.model.restore(&drive);
+        r.model.halt();
     }
 
     /// The rapier world, for the viewer and benchmarks.

@@ -353,22 +353,24 @@ impl TrackedRobot {
     /// relaxed (used by blow-up recovery).
     pub fn restore(&mut self, state: &DriveState) {
         self.state = state.clone();
+        self.halt();
+        self.pose_flippers();
+    }
+
+    /// Stops the belts and relaxes every contact's friction: the hull has just been put
+    /// somewhere at rest.
+    pub fn halt(&mut self) {
         self.state.belt_speed.iter_mut().for_each(|v| *v = 0.0);
         self.state
             .bristles
             .iter_mut()
             .for_each(|b| *b = Vector2::zeros());
-        self.pose_flippers();
     }
 
     /// Puts the drive train back as at spawn: belts stopped, friction relaxed, flippers at
     /// their initial angles and targets, command stop.
     pub fn reset(&mut self) {
-        self.state.belt_speed.iter_mut().for_each(|v| *v = 0.0);
-        self.state
-            .bristles
-            .iter_mut()
-            .for_each(|b| *b = Vector2::zeros());
+        self.halt();
         for (f, spec) in self.spec.flippers.iter().enumerate() {
             self.state.flipper_angle[f] = spec.initial_angle;
             self.state.flipper_target[f] = spec.initial_angle;
