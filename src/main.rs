@@ -48,29 +48,7 @@ enum Command {
         json: bool,
     },
     /// Run a robot headless on a scene with a drive script and write telemetry as CSV.
-    Run {
-        /// Scene file (TOML).
-        #[arg(long)]
-        scene: PathBuf,
-        /// Robot file (TOML), e.g. scenes/robots/scout.toml.
-        #[arg(long)]
-        robot: PathBuf,
-        /// Drive script (TOML, `[[command]]` tables with at/left/right/flipper).
-        #[arg(long)]
-        script: PathBuf,
-        /// Simulated time to run, s.
-        #[arg(long, default_value_t = 10.0)]
-        duration: f64,
-        /// Telemetry output (CSV); written to FILE.part and renamed when complete.
-        #[arg(long)]
-        out: PathBuf,
-        /// Spawn point name (default: the scene's first).
-        #[arg(long)]
-        spawn: Option<String>,
-        /// Telemetry rows per simulated second (0 = every step).
-        #[arg(long, default_value_t = 100.0)]
-        rate: f64,
-    },
+    Run(RunArgs),
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
@@ -161,23 +139,7 @@ fn main() -> ExitCode {
             steps,
             json,
         } => bench(&scene, &robot, robots, steps, json),
-        Command::Run {
-            scene,
-            robot,
-            script,
-            duration,
-            out,
-            spawn,
-            rate,
-        } => run(&RunArgs {
-            scene,
-            robot,
-            script,
-            duration,
-            out,
-            spawn,
-            rate,
-        }),
+        Command::Run(args) => run(&args),
         #[cfg(feature = "viewer")]
         Command::Station {
             scene,
@@ -250,13 +212,29 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Arguments of `treadsim run`.
+#[derive(clap::Args)]
 struct RunArgs {
+    /// Scene file (TOML).
+    #[arg(long)]
     scene: PathBuf,
+    /// Robot file (TOML), e.g. scenes/robots/scout.toml.
+    #[arg(long)]
     robot: PathBuf,
+    /// Drive script (TOML, `[[command]]` tables with at/left/right/flipper).
+    #[arg(long)]
     script: PathBuf,
+    /// Simulated time to run, s.
+    #[arg(long, default_value_t = 10.0)]
     duration: f64,
+    /// Telemetry output (CSV); written to FILE.part and renamed when complete.
+    #[arg(long)]
     out: PathBuf,
+    /// Spawn point name (default: the scene's first).
+    #[arg(long)]
     spawn: Option<String>,
+    /// Telemetry rows per simulated second (0 = every step).
+    #[arg(long, default_value_t = 100.0)]
     rate: f64,
 }
 
