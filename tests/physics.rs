@@ -12,58 +12,8 @@ use treadsim::track::area::circular_segment_area;
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::{DriveCommand, RobotSpec};
 
-const G: f64 = 9.81;
-
-fn robot(name: &str) -> RobotSpec {
-    load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset loads")
-}
-
-fn scene_file(name: &str) -> Scene {
-    Scene::load(Path::new(&format!("scenes/{name}.toml"))).expect("scene loads")
-}
-
-fn scene_text(text: &str) -> Scene {
-    Scene::from_source(&SourceFile::from_text(Path::new("test.toml"), text.into())).expect("scene")
-}
-
-/// A sim with one robot at the scene's spawn `spawn` (or the first).
-fn sim_with(scene: Scene, spec: RobotSpec, spawn: Option<&str>) -> (Simulation, RobotId) {
-    let sp = spawn.map_or_else(
-        || scene.spawns[0].clone(),
-        |n| scene.spawn(n).expect("spawn").clone(),
-    );
-    let mut sim = Simulation::new(scene, SimConfig::default()).expect("sim");
-    let id = sim.add_robot(spec, &sp).expect("robot");
-    (sim, id)
-}
-
-/// A large plane tilted by `roll` and `pitch` (deg) through the origin, friction `mu`.
-fn tilted_plane(roll: f64, pitch: f64, mu: f64) -> (Scene, UnitQuaternion<f64>) {
-    let r = UnitQuaternion::from_euler_angles(roll.to_radians(), pitch.to_radians(), 0.0);
-    // The box's local origin is its bottom centre: put its top face through the world origin.
-    let h = 0.5;
-    let p = -(r * Vector3::new(0.0, 0.0, h));
-    let text = format!(
-        "[[material]]\nname = \"pad\"\nfriction = {mu}\n\
-         [[element]]\ntype = \"box\"\nsize = [30, 30, {h}]\nposition = [{}, {}, {}]\nrotation_deg = [{roll}, {pitch}, 0]\n\
-         [[spawn]]\nname = \"s\"\nposition = [0, 0, 0]\n",
-        p.x, p.y, p.z
-    );
-    (scene_text(&text), r)
-}
-
-/// Puts the robot on the tilted plane at the origin, its body aligned with the plane.
-fn place_on_plane(sim: &mut Simulation, id: RobotId, r: UnitQuaternion<f64>) {
-    let lift = r * Vector3::new(0.0, 0.0, 0.002);
-    sim.teleport(id, &Isometry3::from_parts(Translation3::from(lift), r));
-}
-
-fn total_normal(sim: &Simulation, id: RobotId) -> f64 {
-    let r = sim.robot(id);
-    (0..r.spec().tracks.len())
-        .map(|t| r.track_normal_force(t))
-        .sum()
-}
+mod common;
+use common::*;
 
 /// Rest on flat ground: Σ normal forces = m·g within 0.5 %, and each road wheel's force equals
 /// the paper's law κ_plane·S(δ) for its geometric sinkage δ (from the hull pose) within 1 %.
