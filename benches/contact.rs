@@ -21,6 +21,7 @@ fn seg(a: (f64, f64), b: (f64, f64)) -> CutSegment {
         a,
         b,
         normal: Vector2::new(-d.y, d.x),
+        lateral: 0.0,
         material: MaterialId(0),
         triangle: 0,
     }

@@ -297,6 +297,11 @@ pub struct CutSegment {
     pub b: Point2<f64>,
     /// Outward unit normal `(x, z)` of the surface, plane frame: points out of the solid.
     pub normal: Vector2<f64>,
+    /// Component of the face's outward unit normal along the plane's normal: 0 where the face
+    /// is square to the plane (the 2D profile is the whole story), towards ±1 where it runs
+    /// nearly parallel to the plane (a curb's side seen by a plane alongside it). The in-plane
+    /// part of the normal is `normal · √(1 − lateral²)`.
+    pub lateral: f64,
     /// Surface material of the triangle.
     pub material: MaterialId,
     /// Index of the triangle in the terrain.

@@ -5,8 +5,10 @@
 //! scene; the BVH stores `f32` boxes rounded outward, so pruning is conservative.
 
 mod cut;
+mod side;
 
 pub use cut::{CutPlane, CutRegion, CutSegment};
+pub use side::{SideCrossing, SIDE_FACE_MIN_COS};
 
 use nalgebra::{Point3, Vector3};
 use parry3d::bounding_volume::Aabb;
@@ -299,6 +301,7 @@ impl Terrain {
                 a,
                 b,
                 normal,
+                lateral: self.normals[i].dot(&plane.normal()).clamp(-1.0, 1.0),
                 material: self.triangle_materials[i],
                 triangle: i as u32,
             });

@@ -35,8 +35,11 @@ use crate::terrain::{CutSegment, SurfaceMaterial};
 /// The elastic load one support element takes from the terrain, plane frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ElementLoad {
-    /// Sum of the segments' forces `κ·S·n`, N (vector, plane `(x, z)`).
+    /// Sum of the segments' forces `κ·S·n`, N (vector, plane `(x, z)`): the in-plane part.
     pub force: Vector2<f64>,
+    /// Sum of the forces' components along the plane's normal, N: the push of faces oblique
+    /// to the plane (a wall met at an angle) across the belt.
+    pub lateral: f64,
     /// Sum of the force magnitudes `Σ κ·S`, N (≥ |force|; friction capacity uses it).
     pub magnitude: f64,
     /// Load-weighted point of application on the terrain, plane `(x, z)`, m.
@@ -53,6 +56,7 @@ impl Default for ElementLoad {
     fn default() -> Self {
         Self {
             force: Vector2::zeros(),
+            lateral: 0.0,
             magnitude: 0.0,
             point: Point2::origin(),
             friction: 0.0,
@@ -68,12 +72,40 @@ impl ElementLoad {
         self.magnitude > 0.0
     }
 
-    fn add(&mut self, f: f64, n: Vector2<f64>, p: Point2<f64>, mu: f64, depth: f64) {
+    /// Adds a force of magnitude `f` along the unit direction `(n, lateral)` (in-plane part,
+    /// part along the plane normal) at `p`.
+    fn add(&mut self, f: f64, n: Vector2<f64>, lateral: f64, p: Point2<f64>, mu: f64, depth: f64) {
         self.force += n * f;
+        self.lateral += lateral * f;
         self.point.coords += p.coords * f;
         self.friction += mu * f;
         self.magnitude += f;
         self.depth = self.depth.max(depth);
+    }
+
+    /// The load `wa·a + wb·b` (weights ≥ 0): forces, magnitudes, depths and energies add
+    /// with their weights; point and friction stay load-weighted means. Used where one track
+    /// plane stands for a strip of belt that is partly over one terrain profile and partly
+    /// over another.
+    pub fn blend(a: &ElementLoad, wa: f64, b: &ElementLoad, wb: f64) -> ElementLoad {
+        let (ma, mb) = (a.magnitude * wa, b.magnitude * wb);
+        let magnitude = ma + mb;
+        let mean = |x: f64, y: f64| {
+            if magnitude > 0.0 {
+                (x * ma + y * mb) / magnitude
+            } else {
+                0.0
+            }
+        };
+        ElementLoad {
+            force: a.force * wa + b.force * wb,
+            lateral: a.lateral * wa + b.lateral * wb,
+            magnitude,
+            point: Point2::new(mean(a.point.x, b.point.x), mean(a.point.y, b.point.y)),
+            friction: mean(a.friction, b.friction),
+            depth: a.depth * wa + b.depth * wb,
+            energy: a.energy * wa + b.energy * wb,
+        }
     }
 
     fn finish(&mut self) {
@@ -82,6 +114,21 @@ impl ElementLoad {
             self.friction /= self.magnitude;
         }
     }
+}
+
+/// In-plane fraction of a face's normal below which the face pushes nothing (within ≈ 3° of
+/// parallel to the plane) ...
+const MIN_IN_PLANE: f64 = 0.05;
+/// ... and above which it pushes fully (≈ 17° and more); in between its force fades in
+/// smoothly. A face nearly parallel to a plane is ill-conditioned in a plane cut (its trace
+/// sweeps along the plane far faster than the belt moves across it); the strip split
+/// (`vehicle::strip`) carries such faces' profiles across the belt's width instead.
+const FULL_IN_PLANE: f64 = 0.3;
+
+/// Weight of a face whose normal lies the fraction `in_plane` in the plane.
+fn in_plane_weight(in_plane: f64) -> f64 {
+    let t = ((in_plane - MIN_IN_PLANE) / (FULL_IN_PLANE - MIN_IN_PLANE)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
 }
 
 /// Contact parameters of one track plane.
@@ -225,6 +272,13 @@ pub fn evaluate_plane(
             continue;
         }
         let dir = (seg.b - seg.a) / len;
+        // A face oblique to the plane (normal partly along the plane normal) is met at a depth
+        // `in_plane` times the depth measured in the plane, and pushes along its own normal.
+        let in_plane = (1.0 - seg.lateral * seg.lateral).max(0.0).sqrt();
+        let face_weight = in_plane_weight(in_plane);
+        if face_weight <= 0.0 {
+            continue;
+        }
         for (i, c) in circles.iter().enumerate() {
             if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
                 if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
@@ -244,9 +298,18 @@ pub fn evaluate_plane(
                 } else {
                     mat.friction
                 };
-                loads[i].add(kappa * w.area, w.normal, w.point, mu, w.depth);
-                loads[i].energy +=
-                    kappa * w.weight * circular_segment_area_integral(c.radius, w.depth);
+                let depth = w.depth * in_plane;
+                let weight = w.weight * face_weight;
+                let area = weight * circular_segment_area(c.radius, depth);
+                loads[i].add(
+                    kappa * area,
+                    w.normal * in_plane,
+                    seg.lateral,
+                    w.point,
+                    mu,
+                    depth,
+                );
+                loads[i].energy += kappa * weight * circular_segment_area_integral(c.radius, depth);
             }
         }
     }
@@ -261,6 +324,13 @@ pub fn evaluate_plane(
             let Some(piece) = run_piece(outline, run, seg) else {
                 continue;
             };
+            // As for wheels: depth into an oblique face is the in-plane depth times this.
+            let in_plane = (1.0 - seg.lateral * seg.lateral).max(0.0).sqrt();
+            let face_weight = in_plane_weight(in_plane);
+            if face_weight <= 0.0 {
+                continue;
+            }
+            let c = in_plane;
             let mat = &materials[seg.material.0 as usize];
             let kappa = series(stiffness.kappa, mat.stiffness);
             let edge = stiffness.edge_friction > mat.friction
@@ -271,12 +341,13 @@ pub fn evaluate_plane(
             } else {
                 mat.friction
             };
-            b.depth_square_integral += piece.depth_square_integral;
-            b.depth_integral += piece.depth_integral;
-            b.moment += piece.moment;
-            b.kappa += kappa * piece.depth_integral;
-            b.friction += mu * piece.depth_integral;
-            b.depth = b.depth.max(piece.depth);
+            b.depth_square_integral += piece.depth_square_integral * c * c;
+            b.depth_integral += piece.depth_integral * c;
+            b.moment += piece.moment * c;
+            b.kappa += kappa * piece.depth_integral * c;
+            b.friction += mu * piece.depth_integral * c;
+            b.fade += face_weight * piece.depth_integral * c;
+            b.depth = b.depth.max(piece.depth * c);
         }
         if b.depth_integral <= 0.0 {
             continue;
@@ -288,7 +359,9 @@ pub fn evaluate_plane(
         let (ra, rb) = (circles[run.from].radius, circles[run.to].radius);
         let radius = ra + (rb - ra) * s.clamp(0.0, 1.0);
         let kappa = b.kappa / b.depth_integral;
+        let fade = b.fade / b.depth_integral;
         let f = kappa
+            * fade
             * run_stiffness_factor(s, stiffness.run_mid)
             * circular_segment_area(radius, mean_depth);
         if f > 0.0 {
@@ -296,7 +369,7 @@ pub fn evaluate_plane(
             let p = run.start + axis * along;
             let mu = b.friction / b.depth_integral;
             let l = &mut loads[circles.len() + j];
-            l.add(f, -run.outward, p, mu, b.depth);
+            l.add(f, -run.outward, 0.0, p, mu, b.depth);
             l.energy += f / circular_segment_area(radius, mean_depth).max(1e-300)
                 * circular_segment_area_integral(radius, mean_depth);
         }
@@ -318,6 +391,8 @@ struct Bump {
     kappa: f64,
     friction: f64,
     depth: f64,
+    /// ∫ (face weight)·depth d(along), m²: the bump's force fades with its faces' weights.
+    fade: f64,
 }
 
 /// The part of one terrain segment inside a run's region.
@@ -452,6 +527,7 @@ mod tests {
             a,
             b,
             normal: Vector2::new(-d.y, d.x),
+            lateral: 0.0,
             material: MaterialId(0),
             triangle: 0,
         }

@@ -4,6 +4,7 @@ pub mod drive;
 pub mod robot;
 pub mod robot_file;
 pub mod spec;
+mod strip;
 
 pub use drive::DriveCommand;
 pub use robot::{BodyState, TrackedRobot, Wrench};

@@ -6,6 +6,7 @@ use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
 
 use super::drive::{step_belt, DriveCommand};
 use super::spec::{BeltSpec, CircleSpec, RobotSpec};
+use super::strip::{split_load, StripLoads};
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_plane, ElementLoad, PlaneStiffness};
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig};
@@ -108,6 +109,8 @@ struct BeltPlane {
     track: usize,
     flipper: Option<usize>,
     y: f64,
+    /// Half-width of the strip of belt this plane stands for, m (`y ± half`).
+    half: f64,
     belt: BeltSpec,
     stiffness: PlaneStiffness,
     base: BeltOutline,
@@ -215,6 +218,15 @@ pub struct TrackedRobot {
     contacts: Vec<Contact>,
     caches: Vec<CandidateCache>,
     last_contacts: Vec<ContactInfo>,
+    /// Side faces inside the current plane's strip.
+    side_faces: Vec<u32>,
+    /// Cut at a strip edge.
+    edge_segments: Vec<CutSegment>,
+    /// Loads from the cuts at the current plane's strip edges `y − half`, `y + half`.
+    edge_low: Vec<ElementLoad>,
+    edge_high: Vec<ElementLoad>,
+    /// Lateral offset of each element's point of application from its plane, m.
+    offsets: Vec<f64>,
     f0: Vec<f64>,
     d: Vec<f64>,
 }
@@ -243,6 +255,7 @@ impl TrackedRobot {
                 track,
                 flipper,
                 y,
+                half: 0.5 * belt.width / belt.planes.max(1) as f64,
                 belt,
                 stiffness: PlaneStiffness {
                     kappa: belt.stiffness / belt.planes.max(1) as f64,
@@ -287,6 +300,7 @@ impl TrackedRobot {
             }
         }
         let elements = first;
+        let widest = planes.iter().map(BeltPlane::elements).max().unwrap_or(0);
         let tracks = spec.tracks.len();
         let state = DriveState {
             belt_speed: vec![0.0; tracks],
@@ -306,6 +320,11 @@ impl TrackedRobot {
             contacts: Vec::with_capacity(elements),
             caches: vec![CandidateCache::default(); spec.tracks.len() + spec.flippers.len()],
             last_contacts: Vec::with_capacity(elements),
+            side_faces: Vec::new(),
+            edge_segments: Vec::new(),
+            edge_low: vec![ElementLoad::default(); widest],
+            edge_high: vec![ElementLoad::default(); widest],
+            offsets: vec![0.0; elements],
             f0: vec![0.0; tracks],
             d: vec![0.0; tracks],
             spec,
@@ -480,8 +499,9 @@ impl TrackedRobot {
                 let members = self.planes[plane_index..]
                     .iter()
                     .take_while(|p| p.group == key);
+                // The slab holds every plane's strip, edges included (side contact cuts there).
                 let (lo, hi) = members.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-                    (lo.min(p.y), hi.max(p.y))
+                    (lo.min(p.y - p.half), hi.max(p.y + p.half))
                 });
                 let mid = 0.5 * (lo + hi);
                 let (x0, x1, z0, z1) = plane.posed.bounds();
@@ -500,23 +520,77 @@ impl TrackedRobot {
                 continue;
             };
             let cut = slab.shifted(plane.y - mid);
-            terrain.cut_candidates(&cut, &self.caches[key].triangles, segments);
+            let candidates = &self.caches[key].triangles;
+            terrain.cut_candidates(&cut, candidates, segments);
             let range = plane.first..plane.first + plane.elements();
             let loads = &mut self.loads[range.clone()];
             evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
+            // Side contact (see `strip`): where a steep face crosses this plane's strip,
+            // split the strip at the face.
+            let offsets = &mut self.offsets[range.clone()];
+            offsets.iter_mut().for_each(|o| *o = 0.0);
+            terrain.side_faces(&cut, plane.half, candidates, &mut self.side_faces);
+
+            if !self.side_faces.is_empty() {
+                let n = range.len();
+                let low = cut.shifted(-plane.half);
+                for (edge, out) in [
+                    (low, &mut self.edge_low[..n]),
+                    (cut.shifted(plane.half), &mut self.edge_high[..n]),
+                ] {
+                    terrain.cut_candidates(&edge, candidates, &mut self.edge_segments);
+                    evaluate_plane(
+                        &plane.posed,
+                        plane.stiffness,
+                        &self.edge_segments,
+                        materials,
+                        out,
+                    );
+                }
+                let wheels = plane.posed.circles().len();
+                for (k, (load, offset)) in loads.iter_mut().zip(offsets.iter_mut()).enumerate() {
+                    let strip = StripLoads {
+                        centre: load,
+                        low: &self.edge_low[k],
+                        high: &self.edge_high[k],
+                        wheel: k < wheels,
+                    };
+                    if let Some((split, lateral)) =
+                        split_load(strip, terrain, &self.side_faces, &low, plane.half)
+                    {
+                        *load = split;
+                        *offset = lateral;
+                    }
+                }
+            }
             self.elastic_energy += loads.iter().map(|l| l.energy).sum::<f64>();
-            let lateral = cut.normal();
+            let across = cut.normal();
             for (k, load) in loads.iter().enumerate() {
                 let element = range.start + k;
-                let fnorm = load.force.norm();
+                // The push: in-plane part plus the part across the plane from oblique faces.
+                let push = cut.vector_to_world(&load.force) + across * load.lateral;
+                let fnorm = push.norm();
                 if !load.is_active() || fnorm <= 1e-12 * load.magnitude {
                     self.state.bristles[element] = Vector2::zeros();
                     continue;
                 }
-                let n2 = load.force / fnorm;
-                let point = cut.to_world(&load.point);
-                let normal = cut.vector_to_world(&n2);
+                let normal = push / fnorm;
+                let in_plane = load.force.norm();
+                let n2 = if in_plane > 0.0 {
+                    load.force / in_plane
+                } else {
+                    Vector2::new(0.0, 1.0)
+                };
+                let point = cut.to_world(&load.point) + across * offsets[k];
+                // Belt direction: in the plane, square to the in-plane push (so also to the
+                // whole push); the lateral friction direction completes the frame.
                 let tau = cut.vector_to_world(&Vector2::new(-n2.y, n2.x));
+                let lateral = normal.cross(&tau);
+                let lateral = if lateral.dot(&across) < 0.0 {
+                    -lateral
+                } else {
+                    lateral
+                };
                 let v = body.point_velocity(&point);
                 // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with
                 // the penetration rate and never pulls. A rubber belt is lossy, so β is large;
