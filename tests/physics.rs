@@ -452,6 +452,20 @@ fn hold_cell(name: &str, yaw: f64) -> (f64, f64, bool) {
     (hold, slide, ok_a && ok_b)
 }
 
+/// A representative part of the hold table in the normal suite (the full table is
+/// `parked_hold_table_every_preset_every_direction`, ignored for its length): the 250 kg
+/// preset nose up and diagonally, the 55 kg one sideways, each holding at atan μ − 3° (drift
+/// under 1 cm in 60 s) and sliding at atan μ + 3° (over 0.3 m in 3 s), without events.
+#[test]
+fn parked_hold_table_sample() {
+    for (name, yaw) in [("heavy250", 180.0), ("heavy250", 45.0), ("tracker55", 90.0)] {
+        let (hold, slide, quiet) = hold_cell(name, yaw);
+        assert!(hold < 0.01, "{name} at {yaw}°: drifted {hold} m in 60 s");
+        assert!(slide > 0.3, "{name} at {yaw}°: slid only {slide} m in 3 s");
+        assert!(quiet, "{name} at {yaw}°: events");
+    }
+}
+
 /// The full cross-slope hold table (24 runs, ~13 min of simulated time): every preset in every
 /// direction. Prints the table; run with `--ignored --nocapture` (release is quick).
 #[test]
