@@ -466,8 +466,46 @@ fn parked_hold_table_sample() {
     }
 }
 
+/// The 250 kg preset sideways on a slope its friction can hold, reached quasi-statically:
+/// parked across 25.7° (μ = 0.8), then gravity turned by 9° more at 1.8°/s (to atan μ − 1°),
+/// then held 10 s: it drifts under 1 cm over the whole ramp and hold. The statics of the cross
+/// slope are sound (every contact sticks; the lightly loaded uphill track included); what
+/// makes the preset creep in `parked_hold_table_every_preset_every_direction` is dynamic (see
+/// there).
+#[test]
+fn heavy250_held_across_a_slope_reached_slowly() {
+    let mu: f64 = 0.8;
+    let start = mu.atan().to_degrees() - 10.0;
+    let (scene, r) = tilted_plane(0.0, start, mu);
+    let (mut sim, id) = sim_with(scene, robot("heavy250"), None);
+    place_on_plane_turned(&mut sim, id, r, 90.0);
+    sim.run_for(1.0);
+    let p0 = sim.body_state(id).pose.translation.vector;
+    let steps = 2500; // 5 s
+    for k in 0..=steps {
+        let d = (9.0 * k as f64 / steps as f64).to_radians();
+        sim.set_gravity(Vector3::new(G * d.sin(), 0.0, -G * d.cos()));
+        sim.step();
+    }
+    sim.run_for(10.0);
+    let d = (sim.body_state(id).pose.translation.vector - p0).norm();
+    assert!(d < 0.01, "drifted {d} m");
+    assert!(sim.robot(id).contacts().iter().all(|c| c.sticking));
+    assert!(sim.events().is_empty());
+}
+
 /// The full cross-slope hold table (24 runs, ~13 min of simulated time): every preset in every
 /// direction. Prints the table; run with `--ignored --nocapture` (release is quick).
+///
+/// Known failure (issue 7 part 4, open): heavy250 sideways at atan μ − 3° creeps ~3.5 cm/s.
+/// Measured: the 2 mm placement lands it sliding (0.12 m/s down the slope); the sliding
+/// friction, 0.22 m below the centre of mass, kicks the hull into a roll–heave bounce
+/// (~17 Hz, normal load swinging 0.2–2.2 × m·g cos θ, the uphill track lifting off every
+/// cycle) that never decays, and the bouncing keeps the contacts slipping. It needs the
+/// friction's roll moment (applied at the centre of mass instead, the robot holds) and a roll
+/// inertia close to m·(B/2)² (I_x = 8 or 30 kg·m² holds, 11–20 creeps; the preset's 14.5 is in
+/// the band) — a friction-driven mode-coupling flutter; it does not depend on the step
+/// (dt = 0.5 ms creeps too) or on the stick parameters.
 #[test]
 #[ignore]
 fn parked_hold_table_every_preset_every_direction() {
