@@ -324,6 +324,7 @@ fn degrees_in_the_file_are_radians_in_the_spec() {
     assert!((f.max_angle - PI).abs() < 1e-12);
     assert!((f.max_rate - PI / 2.0).abs() < 1e-12);
     assert_eq!(f.initial_angle, 0.0);
+    assert_eq!(f.max_torque, 25.0);
     let front = &r.cameras[0];
     assert!((front.fov - 70f64.to_radians()).abs() < 1e-12);
     assert!((front.rpy.y - 10f64.to_radians()).abs() < 1e-12);
@@ -846,6 +847,25 @@ fn the_origin_must_be_on_the_ground_under_the_tracks() {
     mini(&text).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// A flipper without `max_torque` gets one that carries the robot's whole weight at its tip
+/// held level: MINI (10 kg) has its tip circle 0.15 m from the axis, radius 0.02 m:
+/// 10 · 9.81 · 0.17 = 16.677 N·m.
+#[test]
+fn flipper_torque_defaults_to_the_weight_at_the_tip() {
+    let r = mini(MINI).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        (r.flippers[0].max_torque - 16.677).abs() < 1e-9,
+        "{}",
+        r.flippers[0].max_torque
+    );
+    let r = mini(&edit(
+        "max_rate_deg = 60",
+        "max_rate_deg = 60\nmax_torque = 7.5",
+    ))
+    .unwrap();
+    assert_eq!(r.flippers[0].max_torque, 7.5);
+}
+
 #[test]
 fn flipper_rules() {
     case(
@@ -885,6 +905,34 @@ fn flipper_rules() {
         "max_rate_deg",
         "flipper[0].max_rate_deg",
         "greater than 0",
+    );
+    case(
+        "max_rate_deg = 60",
+        "max_rate_deg = 60\nmax_torque = 0",
+        "max_torque = 0",
+        "flipper[0].max_torque",
+        "greater than 0",
+    );
+    case(
+        "max_rate_deg = 60",
+        "max_rate_deg = 60\nmax_torque = -3",
+        "max_torque = -3",
+        "flipper[0].max_torque",
+        "greater than 0",
+    );
+    case(
+        "max_rate_deg = 60",
+        "max_rate_deg = 60\nmax_torque = 1e9",
+        "max_torque = 1e9",
+        "flipper[0].max_torque",
+        "between",
+    );
+    case(
+        "max_rate_deg = 60",
+        "max_rate_deg = 60\nmax_torque = \"strong\"",
+        "max_torque = \"strong\"",
+        "flipper[0].max_torque",
+        "",
     );
     case(
         "  { x = 0.35, z = 0.05, radius = 0.02 },",

@@ -3,7 +3,8 @@
 //!
 //! [`Simulation::step`] runs these stages, in this order, every step:
 //! 1. **Read** each robot's hull state from rapier (pose, centre of mass, velocities).
-//! 2. **Track model** per robot ([`TrackedRobot::step`]): move flippers toward their targets,
+//! 2. **Track model** per robot ([`TrackedRobot::step`]): move flippers toward their targets
+//!    (torque-limited motors loaded by the last step's flipper contacts),
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
 //!    implicitly against the ground's friction, finish stick–slip friction.
 //! 3. **Apply** the resulting wrench to the hull (rapier forces persist, so they are reset

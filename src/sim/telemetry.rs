@@ -3,7 +3,9 @@
 //! Columns: `t,x,y,z,roll,pitch,yaw,vx,vy,vz,wx,wy,wz` (world frame, SI, radians; position
 //! of the body origin = footprint centre; velocity of the centre of mass), then for each
 //! track `<name>_belt_speed` (m/s), `<name>_motor_torque` (N·m), `<name>_normal_force` (N),
-//! then for each flipper `<name>_angle` (rad). Numbers are printed in Rust's shortest
+//! then for each flipper `<name>_angle` (rad) and `<name>_torque` (N·m, the flipper drive's
+//! torque about its axis, positive raising the tip; see `TrackedRobot::flipper_torque`).
+//! Numbers are printed in Rust's shortest
 //! round-trip form, so equal files mean bit-identical states.
 
 use std::fmt::Write as _;
@@ -28,6 +30,8 @@ pub struct TelemetryRow {
     pub tracks: Vec<[f64; 3]>,
     /// Flipper angles, rad.
     pub flippers: Vec<f64>,
+    /// Flipper drive torques about their axes (body y), N·m, positive raising the tip.
+    pub flipper_torques: Vec<f64>,
 }
 
 impl TelemetryRow {
@@ -52,6 +56,9 @@ impl TelemetryRow {
                 })
                 .collect(),
             flippers: d.flipper_angle.clone(),
+            flipper_torques: (0..d.flipper_angle.len())
+                .map(|f| robot.flipper_torque(f))
+                .collect(),
         }
     }
 }
@@ -71,7 +78,7 @@ impl<W: Write> TelemetryWriter<W> {
             let _ = write!(header, ",{n}_belt_speed,{n}_motor_torque,{n}_normal_force");
         }
         for f in &robot.spec().flippers {
-            let _ = write!(header, ",{}_angle", f.name);
+            let _ = write!(header, ",{n}_angle,{n}_torque", n = f.name);
         }
         writeln!(out, "{header}")?;
         Ok(Self {
@@ -90,10 +97,12 @@ impl<W: Write> TelemetryWriter<W> {
             .chain(&row.rpy)
             .chain(&row.linvel)
             .chain(&row.angvel)
-            .chain(row.tracks.iter().flatten())
-            .chain(&row.flippers);
+            .chain(row.tracks.iter().flatten());
         for v in values {
             let _ = write!(self.line, ",{v}");
+        }
+        for (a, t) in row.flippers.iter().zip(&row.flipper_torques) {
+            let _ = write!(self.line, ",{a},{t}");
         }
         self.line.push('\n');
         self.out.write_all(self.line.as_bytes())

@@ -5,7 +5,8 @@
 use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
 
 use super::drive::{step_belt, DriveCommand};
-use super::spec::{BeltSpec, CircleSpec, RobotSpec};
+use super::robot_file::flipper_direction;
+use super::spec::{BeltSpec, CircleSpec, FlipperSpec, RobotSpec};
 use super::strip::{split_load, StripLoads};
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_plane, ElementLoad, PlaneStiffness};
@@ -186,6 +187,35 @@ fn contact_friction(
     )
 }
 
+/// The terrain's torque on a flipper from one contact `c` on one of its planes, in the direction of increasing flipper angle, N·m, and its stiffness (how much it falls per
+/// radian of further rotation into the terrain), N·m/rad. `depth` is the contact's penetration,
+/// m.
+///
+/// Only the normal force counts: the belt's tangential force runs round the flipper belt to
+/// the drive pulley on the flipper axis and loads the track's motor, not the flipper's. The
+/// contact stiffness is estimated as 1.5·N/δ, the slope of the wheel law N ∝ δ^1.5 (runs, N ∝ δ,
+/// are stiffer by this estimate, which only slows the motor's approach to its stall).
+fn flipper_contact_torque(
+    flipper: &FlipperSpec,
+    body: &BodyState,
+    c: &Contact,
+    depth: f64,
+) -> (f64, f64) {
+    let p = body.pose.inverse_transform_point(&c.point);
+    let (rx, rz) = (p.x - flipper.axis_x, p.z - flipper.axis_z);
+    // Velocity of the contact point per radian of flipper angle, body frame: the flipper turns
+    // counter-clockwise in (x, z) for a front flipper, clockwise for a rear one.
+    let dir = flipper_direction(flipper);
+    let u = body.pose.rotation * Vector3::new(-dir * rz, 0.0, dir * rx);
+    let lever = c.normal.dot(&u);
+    let stiffness = if depth > 1e-9 {
+        2.0 * c.normal_force / depth * lever * lever
+    } else {
+        0.0
+    };
+    (c.normal_force * lever, stiffness)
+}
+
 /// State of one robot's drive train that a blow-up recovery restores.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriveState {
@@ -211,6 +241,14 @@ pub struct TrackedRobot {
     track_normal: Vec<f64>,
     /// Elastic energy in all track contacts at the start of the last step, J.
     elastic_energy: f64,
+    /// Per flipper: the terrain's torque on it in the direction of increasing angle, last
+    /// step, N·m (from the normal forces on its planes).
+    flipper_ground_torque: Vec<f64>,
+    /// Per flipper: how fast that torque falls as the angle increases (pressing further into
+    /// the terrain), N·m/rad, last step: linearises the flipper motor's step.
+    flipper_stiffness: Vec<f64>,
+    /// Per flipper: whether the motor stalled in the last step.
+    flipper_stalled: Vec<bool>,
     /// Support elements carrying the robot on flat ground (sizes the bristle stiffness).
     flat_contacts: usize,
     // Scratch, reused every step.
@@ -315,6 +353,9 @@ impl TrackedRobot {
             motor_force: vec![0.0; tracks],
             track_normal: vec![0.0; tracks],
             elastic_energy: 0.0,
+            flipper_ground_torque: vec![0.0; spec.flippers.len()],
+            flipper_stiffness: vec![0.0; spec.flippers.len()],
+            flipper_stalled: vec![false; spec.flippers.len()],
             flat_contacts: 0,
             loads: vec![ElementLoad::default(); elements],
             contacts: Vec::with_capacity(elements),
@@ -380,6 +421,9 @@ impl TrackedRobot {
     /// somewhere at rest.
     pub fn halt(&mut self) {
         self.state.belt_speed.iter_mut().for_each(|v| *v = 0.0);
+        self.flipper_ground_torque.iter_mut().for_each(|v| *v = 0.0);
+        self.flipper_stiffness.iter_mut().for_each(|v| *v = 0.0);
+        self.flipper_stalled.iter_mut().for_each(|v| *v = false);
         self.state
             .bristles
             .iter_mut()
@@ -401,6 +445,22 @@ impl TrackedRobot {
     /// Motor torque at each sprocket in the last step, N·m.
     pub fn motor_torque(&self, track: usize) -> f64 {
         self.motor_force[track] * self.spec.tracks[track].sprocket.radius
+    }
+
+    /// Torque of flipper `f`'s motor and gear about the flipper axis (body y) in the last
+    /// step, N·m, positive in the direction of increasing angle (raising the tip): what holds
+    /// the flipper against the terrain's torque on it. Pressing a flipper down into the
+    /// ground gives a negative torque; the motor alone gives at most
+    /// [`FlipperSpec::max_torque`](super::spec::FlipperSpec::max_torque) in magnitude, the
+    /// self-locking gear holds more while the flipper is back-driven.
+    pub fn flipper_torque(&self, f: usize) -> f64 {
+        -self.flipper_ground_torque[f]
+    }
+
+    /// Whether flipper `f` stalled in the last step: short of its target, moving less than
+    /// 5 % of its free speed because the terrain resists with about its torque limit.
+    pub fn flipper_stalled(&self, f: usize) -> bool {
+        self.flipper_stalled[f]
     }
 
     /// Sum of the normal forces on each track (its planes and its flippers), last step, N.
@@ -454,6 +514,43 @@ impl TrackedRobot {
         self.state.flipper_angle[f] * if reach < 0.0 { -1.0 } else { 1.0 }
     }
 
+    /// Moves each flipper toward its target as a torque-limited motor.
+    ///
+    /// The motor is a geared DC motor with the usual straight torque–speed line: at no load it
+    /// turns at `max_rate`, against a resisting torque τ at `max_rate·(1 − τ/max_torque)`; at
+    /// `max_torque` it stalls, and a larger load turns it back (at most at `max_rate`), so a
+    /// stalled flipper settles where the terrain resists with exactly `max_torque`. The flipper
+    /// is massless (quasi-static): the resisting torque is the terrain's, from the last step's
+    /// contacts on its planes. That torque is stiff in the angle (a flipper tip pressed 1 mrad
+    /// further into concrete gains many N·m), so the step is linearised like the belt's
+    /// ([`step_belt`]): with `K` the torque's stiffness, the step Δ solves
+    /// Δ = ω·dt·(1 − (τ + K·Δ)/T), which approaches τ = T without overshoot whatever `K`. A
+    /// torque that helps the motion does not speed it up (the controller holds `max_rate`).
+    /// A flipper at its target is held by its self-locking gear (worm drive) whatever the
+    /// load: the terrain does not drive a parked flipper back; [`Self::flipper_torque`] then
+    /// reports the torque the gear holds, which may exceed `max_torque`.
+    fn step_flippers(&mut self, dt: f64) {
+        for (f, spec) in self.spec.flippers.iter().enumerate() {
+            let (a, target) = (self.state.flipper_angle[f], self.state.flipper_target[f]);
+            let remaining = target - a;
+            let free = spec.max_rate * dt;
+            if remaining == 0.0 || free <= 0.0 {
+                self.flipper_stalled[f] = false;
+                continue;
+            }
+            let s = remaining.signum();
+            // Ground torque against the motion, N·m (positive resists).
+            let resist = -s * self.flipper_ground_torque[f];
+            let t_max = spec.max_torque;
+            let step = (free * (1.0 - resist / t_max)
+                / (1.0 + self.flipper_stiffness[f] * free / t_max))
+                .clamp(-free, free.min(remaining.abs()));
+            self.flipper_stalled[f] = step.abs() < 0.05 * free.min(remaining.abs());
+            self.state.flipper_angle[f] = (a + s * step).clamp(spec.min_angle, spec.max_angle);
+        }
+        self.pose_flippers();
+    }
+
     fn pose_flippers(&mut self) {
         for i in 0..self.planes.len() {
             if let Some(f) = self.planes[i].flipper {
@@ -477,13 +574,7 @@ impl TrackedRobot {
         dt: f64,
         segments: &mut Vec<CutSegment>,
     ) -> Wrench {
-        // Flippers move toward their targets at their rate limits.
-        for (f, spec) in self.spec.flippers.iter().enumerate() {
-            let (a, t) = (self.state.flipper_angle[f], self.state.flipper_target[f]);
-            let step = spec.max_rate * dt;
-            self.state.flipper_angle[f] =
-                (a + (t - a).clamp(-step, step)).clamp(spec.min_angle, spec.max_angle);
-        }
+        self.step_flippers(dt);
         self.pose_flippers();
 
         // Pass 1: geometry and normal forces of every plane.
@@ -652,6 +743,8 @@ impl TrackedRobot {
 
         // Pass 2: friction at the new belt speeds; sum the wrench on the hull.
         let mut wrench = Wrench::default();
+        self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
+        self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
         self.last_contacts.clear();
         for c in &self.contacts {
@@ -677,6 +770,16 @@ impl TrackedRobot {
             wrench.force += force;
             wrench.torque += (c.point - body.com).cross(&force);
             self.track_normal[c.track] += c.normal_force;
+            if let Some(f) = self.planes[c.plane].flipper {
+                let (torque, stiffness) = flipper_contact_torque(
+                    &self.spec.flippers[f],
+                    body,
+                    c,
+                    self.loads[c.element].depth,
+                );
+                self.flipper_ground_torque[f] += torque;
+                self.flipper_stiffness[f] += stiffness;
+            }
         }
         wrench
     }

@@ -48,6 +48,10 @@ pub const GROUND_TOLERANCE: f64 = 0.005;
 pub const FOOTPRINT_TOLERANCE: f64 = 0.005;
 /// Sprocket and idler closer than this in x are one wheel, not a track, m.
 pub const MIN_WHEELBASE: f64 = 0.001;
+/// Largest flipper motor torque, N·m.
+pub const MAX_FLIPPER_TORQUE: f64 = 1.0e7;
+/// Gravity used for the default flipper torque, m/s².
+const STANDARD_GRAVITY: f64 = 9.81;
 /// Vertical field of view used when a camera gives none, degrees.
 pub const DEFAULT_FOV_DEG: f64 = 60.0;
 
@@ -156,7 +160,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
 
     let mut flippers = Vec::new();
     for t in root.tables("flipper", MAX_FLIPPERS)? {
-        flippers.push(read_flipper(&t, &tracks, &belt_defaults, &mut names)?);
+        flippers.push(read_flipper(&t, &tracks, &belt_defaults, mass, &mut names)?);
     }
 
     let mut cameras: Vec<CameraSpec> = Vec::new();
@@ -478,6 +482,7 @@ fn read_flipper(
     t: &TableReader<'_>,
     tracks: &[TrackSpec],
     belt_defaults: &PartialBelt,
+    mass: f64,
     names: &mut Vec<String>,
 ) -> Result<FlipperSpec, ConfigError> {
     let name = unique_name(t, names)?;
@@ -519,6 +524,7 @@ fn read_flipper(
         ));
     }
     let max_rate = t.positive("max_rate_deg", 3600.0)?;
+    let max_torque = t.opt_positive("max_torque", MAX_FLIPPER_TORQUE)?;
     let initial = t
         .opt_f64("initial_angle_deg", -360.0, 360.0)?
         .unwrap_or(0.0);
@@ -530,6 +536,12 @@ fn read_flipper(
     }
     let belt = read_belt(t, belt_defaults)?;
     t.finish()?;
+    // Default: the flipper alone can carry the robot's whole weight at its tip held level.
+    let reach = circles
+        .iter()
+        .map(|c| (c.x - axis_x).hypot(c.z - axis_z) + c.radius)
+        .fold(0.0, f64::max);
+    let max_torque = max_torque.unwrap_or(mass * STANDARD_GRAVITY * reach);
     Ok(FlipperSpec {
         name,
         track,
@@ -541,6 +553,7 @@ fn read_flipper(
         min_angle: min.to_radians(),
         max_angle: max.to_radians(),
         max_rate: max_rate.to_radians(),
+        max_torque,
         initial_angle: initial.to_radians(),
     })
 }

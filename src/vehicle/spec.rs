@@ -96,8 +96,12 @@ pub struct FlipperSpec {
     pub min_angle: f64,
     /// Highest angle, rad.
     pub max_angle: f64,
-    /// Largest angular speed, rad/s.
+    /// Largest angular speed, rad/s: the flipper motor's no-load speed.
     pub max_rate: f64,
+    /// Largest torque the flipper motor applies about the flipper axis (body y), N·m; against
+    /// a larger resisting torque from the terrain the flipper stalls. The gear is
+    /// self-locking: a stalled or parked flipper is not driven back by the terrain.
+    pub max_torque: f64,
     /// Angle at spawn, rad.
     pub initial_angle: f64,
 }

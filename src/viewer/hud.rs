@@ -95,6 +95,13 @@ pub struct HudData {
     pub flipper: Option<f64>,
     /// Flipper limits, rad.
     pub flipper_range: (f64, f64),
+    /// The flipper drive torque of largest magnitude among the flippers, N·m (positive
+    /// raising the tips; see `TrackedRobot::flipper_torque`).
+    pub flipper_torque: f64,
+    /// The smallest flipper motor torque limit, N·m (infinite without flippers).
+    pub flipper_max_torque: f64,
+    /// Whether any flipper stalled against the terrain in the last step.
+    pub flipper_stalled: bool,
     /// Hull tilt relative to gravity.
     pub tilt: Tilt,
     /// Static tip-over limits.
@@ -153,6 +160,13 @@ impl HudData {
             ground_speed: 0.0,
             flipper: None,
             flipper_range,
+            flipper_torque: 0.0,
+            flipper_max_torque: spec
+                .flippers
+                .iter()
+                .map(|f| f.max_torque)
+                .fold(f64::INFINITY, f64::min),
+            flipper_stalled: false,
             tilt,
             limits,
             margins,
@@ -193,6 +207,10 @@ impl HudData {
         self.ground_speed += (body.linvel.dot(&forward) - self.ground_speed) * k;
         let n = drive.flipper_angle.len();
         self.flipper = (n > 0).then(|| drive.flipper_angle.iter().sum::<f64>() / n as f64);
+        self.flipper_torque = (0..n)
+            .map(|f| robot.flipper_torque(f))
+            .fold(0.0, |a: f64, t| if t.abs() > a.abs() { t } else { a });
+        self.flipper_stalled = (0..n).any(|f| robot.flipper_stalled(f));
         self.tilt = Tilt::of(&body.pose);
         self.margins = self.limits.margins(&self.tilt);
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
@@ -743,7 +761,7 @@ fn flipper(ui: &mut egui::Ui, hud: &HudData) {
     let Some(angle) = hud.flipper else {
         return;
     };
-    let (_, p) = ui.allocate_painter(Vec2::new(110.0, 120.0), Sense::hover());
+    let (_, p) = ui.allocate_painter(Vec2::new(120.0, 134.0), Sense::hover());
     let r = p.clip_rect();
     let pivot = Pos2::new(r.left() + 46.0, r.top() + 58.0);
     // Main track behind the pivot, flipper ahead of it at its angle (up = counter-clockwise).
@@ -772,11 +790,26 @@ fn flipper(ui: &mut egui::Ui, hud: &HudData) {
     );
     p.circle_filled(pivot, 5.0, Color32::WHITE);
     p.text(
-        Pos2::new(r.center().x, r.bottom() - 2.0),
+        Pos2::new(r.center().x, r.bottom() - 16.0),
         Align2::CENTER_BOTTOM,
         format!("FLIPPER {:+.0}°", deg(angle)),
         FontId::monospace(12.0),
         TEXT,
+    );
+    // Drive torque (largest of the flippers) and a stall flag next to the angle.
+    let (label, color) = if hud.flipper_stalled {
+        (format!("{:+.0} N·m STALL", hud.flipper_torque), RED)
+    } else if hud.flipper_torque.abs() > 0.8 * hud.flipper_max_torque {
+        (format!("{:+.0} N·m", hud.flipper_torque), AMBER)
+    } else {
+        (format!("{:+.0} N·m", hud.flipper_torque), DIM)
+    };
+    p.text(
+        Pos2::new(r.center().x, r.bottom() - 2.0),
+        Align2::CENTER_BOTTOM,
+        label,
+        FontId::monospace(11.0),
+        color,
     );
 }
 

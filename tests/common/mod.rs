@@ -67,3 +67,29 @@ pub fn total_normal(sim: &Simulation, id: RobotId) -> f64 {
         .map(|t| r.track_normal_force(t))
         .sum()
 }
+
+/// Puts the robot on the tilted plane `r` at the origin, its body aligned with the plane and
+/// turned by `yaw` (deg) about the plane's normal (on a plane pitched by `tilted_plane(0, p, ..)`
+/// with p > 0, yaw 0 faces downhill, 180 uphill, 90 across the slope).
+pub fn place_on_plane_turned(sim: &mut Simulation, id: RobotId, r: UnitQuaternion<f64>, yaw: f64) {
+    let lift = r * Vector3::new(0.0, 0.0, 0.002);
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::z_axis(), yaw.to_radians());
+    sim.teleport(
+        id,
+        &Isometry3::from_parts(Translation3::from(lift), r * turn),
+    );
+}
+
+/// Parks preset `name` (zero command) on a plane of friction `mu` pitched by `slope` deg, turned
+/// `yaw` deg from facing downhill; lets it settle 1 s, then runs `secs` s. Returns how far the
+/// body origin moved in those `secs` s (m) and whether the run had no events.
+pub fn parked_drift(name: &str, slope: f64, yaw: f64, mu: f64, secs: f64) -> (f64, bool) {
+    let (scene, r) = tilted_plane(0.0, slope, mu);
+    let (mut sim, id) = sim_with(scene, robot(name), None);
+    place_on_plane_turned(&mut sim, id, r, yaw);
+    sim.run_for(1.0);
+    let p0 = sim.body_state(id).pose.translation.vector;
+    sim.run_for(secs);
+    let d = (sim.body_state(id).pose.translation.vector - p0).norm();
+    (d, sim.events().is_empty())
+}
