@@ -111,6 +111,8 @@ pub struct HudData {
     pub blow_ups: usize,
     /// Simulated time of the last blow-up, s.
     pub last_blow_up: Option<f64>,
+    /// Whether the robot drives, or why it is stopped until reset.
+    pub status: crate::sim::RobotStatus,
 }
 
 impl HudData {
@@ -161,6 +163,7 @@ impl HudData {
             pad_seen: false,
             blow_ups: 0,
             last_blow_up: None,
+            status: crate::sim::RobotStatus::Active,
         }
     }
 
@@ -197,10 +200,14 @@ impl HudData {
         self.margins = self.limits.margins(&self.tilt);
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
         self.time = sim.time();
-        self.blow_ups = sim.events().len();
-        self.last_blow_up = sim.events().last().map(|e| match e {
-            crate::sim::SimEvent::BlowUp { time, .. } => *time,
-        });
+        // Events only ever grow: count the blow-ups of this robot (recovered or escalated).
+        let mine = sim
+            .events()
+            .iter()
+            .filter(|e| e.robot() == id && e.is_blow_up());
+        self.blow_ups = mine.clone().count();
+        self.last_blow_up = mine.last().map(|e| e.time());
+        self.status = sim.robot_status(id);
     }
 
     /// Records the input status; remembers that a pad was connected once.
@@ -212,6 +219,9 @@ impl HudData {
     /// The warnings to show now, most urgent first, into `out` (cleared first).
     pub fn warnings(&self, out: &mut Vec<Warning>) {
         out.clear();
+        if self.status.is_halted() {
+            out.push(Warning::Halted(self.status));
+        }
         if self.tilt.upside_down {
             out.push(Warning::RolledOver);
         } else if self.level >= TipLevel::Caution {
@@ -266,6 +276,8 @@ pub enum Warning {
     PadCentre,
     /// The gamepad's dead-man is released.
     Deadman,
+    /// The robot left the scene, fell or was disabled: stopped until the instructor resets.
+    Halted(crate::sim::RobotStatus),
     /// The physics blew up and was restored.
     BlowUp,
     /// The simulation is paused.
@@ -526,6 +538,7 @@ fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>
                     Warning::PadLost => ("GAMEPAD LOST: ROBOT STOPPED".into(), RED),
                     Warning::PadCentre => ("GAMEPAD: CENTRE THE STICKS".into(), AMBER),
                     Warning::Deadman => ("DEAD-MAN RELEASED".into(), AMBER),
+                    Warning::Halted(status) => (halted_text(&status), RED),
                     Warning::BlowUp => ("PHYSICS RESET (blow-up recovered)".into(), AMBER),
                     Warning::Paused => ("PAUSED".into(), AMBER),
                 };
@@ -534,6 +547,22 @@ fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>
                 });
             }
         });
+}
+
+/// The banner of a halted robot.
+pub fn halted_text(status: &crate::sim::RobotStatus) -> String {
+    use crate::sim::RobotStatus;
+    match status {
+        RobotStatus::Active => String::new(),
+        RobotStatus::OutOfBounds { .. } => "OUT OF BOUNDS: ROBOT STOPPED (press reset)".into(),
+        RobotStatus::Fell {
+            below_scene: true, ..
+        } => "FELL OFF THE SCENE: ROBOT STOPPED (press reset)".into(),
+        RobotStatus::Fell { .. } => "ROBOT FELL: STOPPED (press reset)".into(),
+        RobotStatus::Disabled { .. } => {
+            "PHYSICS FAILED REPEATEDLY: ROBOT DISABLED (press reset)".into()
+        }
+    }
 }
 
 /// Two clusters in the bottom corners, so the middle of the picture's lower edge — where the

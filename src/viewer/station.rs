@@ -568,7 +568,7 @@ async fn station_loop(
             steps_total += 1;
         }
         if actions.reset || requests.reset {
-            sim.teleport(id, &spawn_pose(&spawn));
+            sim.reset_robot(id, &spawn);
             mapper.reset();
             sync_flippers(&mut mapper, &spec);
             let initial = mapper.flipper_target();

@@ -67,4 +67,3 @@ pub fn total_normal(sim: &Simulation, id: RobotId) -> f64 {
         .map(|t| r.track_normal_force(t))
         .sum()
 }
-
