@@ -22,13 +22,13 @@
 //!    [`SceneBounds`](crate::scene::SceneBounds) rectangle, or sinks more than
 //!    [`SimConfig::fall_below`] below the lowest terrain, is frozen where it is
 //!    ([`SimEvent::OutOfBounds`] / [`SimEvent::Fell`]); one that drops more than
-//!    [`SimConfig::fall_height`] without track support (off a landing) is stopped
+//!    [`SimConfig::fall_height`] while falling (off a landing) is stopped
 //!    ([`SimEvent::Fell`]). Either way it ignores commands until [`Simulation::reset_robot`]
 //!    ([`Simulation::robot_status`]). Each event is emitted once.
 //! 7. **Snapshot** good states for recovery every [`SimConfig::snapshot_interval`] steps:
 //!    only of an active robot, calm (below half the blow-up speed and spin) and not falling
-//!    (track contact, or sinking slower than [`SimConfig::falling_speed`]); otherwise the
-//!    snapshot waits for the next good step.
+//!    (tracks carrying half the weight, or sinking slower than
+//!    [`SimConfig::falling_speed`]); otherwise the snapshot waits for the next good step.
 //!
 //! Everything runs in a fixed order on one thread, so the same inputs give the same outputs
 //! bit for bit.
@@ -71,12 +71,12 @@ pub struct SimConfig {
     /// A robot whose centre of mass is more than this below the lowest point of the terrain
     /// has fallen out of the scene, m.
     pub fall_below: f64,
-    /// A robot whose centre of mass drops more than this without track support has fallen
-    /// (off a landing, a ramp's top, a ledge), m.
+    /// A robot whose centre of mass drops more than this while falling (see
+    /// [`SimConfig::falling_speed`]) has fallen (off a landing, a ramp's top, a ledge), m.
     pub fall_height: f64,
-    /// Without track contact, sinking faster than this is falling, m/s: such a state is never
-    /// snapshotted, and the drop toward [`SimConfig::fall_height`] is counted from the last
-    /// state that was not.
+    /// Sinking faster than this while the tracks carry less than [`SUPPORT_FRACTION`] of the
+    /// weight is falling, m/s: such a state is never snapshotted, and the drop toward
+    /// [`SimConfig::fall_height`] is counted from the last state that was not.
     pub falling_speed: f64,
     /// This many blow-ups of one robot within [`SimConfig::escalate_window`] reset it to its
     /// spawn instead of to a snapshot (1 ..= 8).
@@ -94,14 +94,16 @@ impl Default for SimConfig {
     ///
     /// Falls: 1 m below the lowest terrain (the bottom of the floor slab in the library, so
     /// only a robot that has left every surface gets there: 0.45 s of free fall). A drop of
-    /// 0.75 m without track support: above the highest step a trainee is meant to drive down
-    /// (the library's 0.40 m curb and wall, the 0.5 m ditch, which the tracks never leave
-    /// entirely) and well below a 1 m ramp top or a 2 m landing; the robot hits the ground at
-    /// ≥ 3.8 m/s, a crash an instructor must see. Sinking at 1 m/s without track contact is
-    /// falling (a free fall reaches it in 5 cm; driving down public stairs at 1 m/s sinks at
-    /// 0.54 m/s, in contact). Three blow-ups within 10 s reset to the spawn: the old recovery
-    /// loop (a robot restored to a state that drives it off an edge again) repeats every
-    /// 3–4 s, so it escalates at the third.
+    /// 0.5 m while falling: above the highest step a trainee is meant to drive down (the
+    /// library's 0.40 m curb and wall; in the 0.5 m ditch the robot's rear stays on the edge)
+    /// and well below a 1 m ramp top or a 2 m landing. Falling: sinking faster than 0.3 m/s
+    /// while the tracks carry less than half the weight. A robot nosing over a 1 m edge keeps
+    /// touching it while it tips, and sinks slowly at first: measured on the ramps scene, the
+    /// 20 kg robot's centre of mass is still within 4 cm of the top when it reaches 0.3 m/s
+    /// and drops 0.55 m before its nose hits the floor at 3.5 m/s. Driving down stairs the
+    /// tracks carry the weight; down a 45° ramp they carry 0.71 of it. Three blow-ups within
+    /// 10 s reset to the spawn: the old recovery loop (a robot restored to a state that
+    /// drives it off an edge again) repeats every 3–4 s, so it escalates at the third.
     fn default() -> Self {
         Self {
             dt: 0.002,
@@ -111,8 +113,8 @@ impl Default for SimConfig {
             max_spin: 60.0,
             snapshot_interval: 250,
             fall_below: 1.0,
-            fall_height: 0.75,
-            falling_speed: 1.0,
+            fall_height: 0.5,
+            falling_speed: 0.3,
             escalate_after: 3,
             escalate_window: 10.0,
         }
@@ -144,7 +146,7 @@ pub enum SimEvent {
         /// Its centre of mass, world, m.
         position: Point3<f64>,
     },
-    /// A robot fell: it dropped more than [`SimConfig::fall_height`] without track support
+    /// A robot fell: it dropped more than [`SimConfig::fall_height`] while falling
     /// (it is stopped and ignores commands), or sank below the scene (it is also frozen),
     /// until [`Simulation::reset_robot`].
     Fell {
@@ -274,6 +276,10 @@ impl std::fmt::Display for SimEvent {
 /// escalation is disabled instead, s.
 pub const DISABLE_WINDOW: f64 = 60.0;
 
+/// Fraction of its weight its tracks must carry for a robot sinking faster than
+/// [`SimConfig::falling_speed`] to count as supported (driving down a 45° ramp: 0.71).
+pub const SUPPORT_FRACTION: f64 = 0.5;
+
 /// Largest [`SimConfig::escalate_after`]: the blow-up times kept per robot.
 const MAX_ESCALATE: usize = 8;
 
@@ -370,8 +376,8 @@ struct RobotSlot {
     /// from, J.
     energy: f64,
     status: RobotStatus,
-    /// Centre-of-mass z when the robot was last supported (track contact or not sinking
-    /// fast), m; NaN right after a teleport.
+    /// Centre-of-mass z when the robot was last supported (tracks carrying half the weight,
+    /// or not sinking fast), m; NaN right after a teleport.
     support_z: f64,
     /// Times of the latest blow-ups, s (a ring; NaN: none).
     blow_ups: [f64; MAX_ESCALATE],
@@ -571,9 +577,15 @@ impl Simulation {
             return;
         }
         let state = body_state(body);
-        let supported = (0..r.model.spec().tracks.len())
-            .any(|t| r.model.track_normal_force(t) > 0.0)
-            || state.linvel.z > -config.falling_speed;
+        // Supported: the tracks carry a good part of the weight, or the robot is not sinking
+        // fast. A robot nosing over an edge keeps some track contact at the edge while it
+        // drops, so any contact at all is not support.
+        let weight = r.model.spec().mass * self.world.gravity.length() as f64;
+        let normal: f64 = (0..r.model.spec().tracks.len())
+            .map(|t| r.model.track_normal_force(t))
+            .sum();
+        let supported =
+            normal >= SUPPORT_FRACTION * weight || state.linvel.z > -config.falling_speed;
         // 6: bounds and falls.
         if !r.status.is_halted() {
             if supported || r.support_z.is_nan() {

@@ -67,3 +67,8 @@ pub fn total_normal(sim: &Simulation, id: RobotId) -> f64 {
         .map(|t| r.track_normal_force(t))
         .sum()
 }
+
+/// Spawn number `i` of the simulation's scene.
+pub fn scene_spawn(sim: &Simulation, i: usize) -> treadsim::scene::Spawn {
+    sim.scene().spawns[i].clone()
+}
