@@ -36,7 +36,7 @@ use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
 use super::pacing::{Pacer, RateMeter};
 use super::view_scene::{configure, software_renderer, ViewScene};
-use super::{catch_quietly, find_spawn, point3, spawn_pose, ViewerError};
+use super::{catch_quietly, find_spawn, point3, ViewerError};
 use crate::input::{
     load_mapping, Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet,
     MappingConfig, RawInput,
