@@ -4,13 +4,11 @@
 
 use std::path::Path;
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Vector3};
 use treadsim::config::SourceFile;
-use treadsim::scene::Scene;
-use treadsim::sim::{DriveScript, RobotId, SimConfig, Simulation, TelemetryWriter};
+use treadsim::sim::{DriveScript, RobotId, Simulation, TelemetryWriter};
 use treadsim::track::area::circular_segment_area;
-use treadsim::vehicle::robot_file::load_robot;
-use treadsim::vehicle::{DriveCommand, RobotSpec};
+use treadsim::vehicle::DriveCommand;
 
 mod common;
 use common::*;

@@ -621,12 +621,15 @@ fn read_checkpoints(root: &TableReader<'_>) -> Result<Vec<Checkpoint>, ConfigErr
     Ok(out)
 }
 
+/// `(min, max)` corners of a `[bounds]` rectangle, world x and y, m.
+type BoundsCorners = ([f64; 2], [f64; 2]);
+
 /// The optional `[bounds]` table: `min = [x, y]` and `max = [x, y]`, world m, both required
 /// when the table is present, `max` greater than `min` in x and in y, every spawn inside.
 fn read_bounds(
     root: &TableReader<'_>,
     spawns: &[Spawn],
-) -> Result<Option<([f64; 2], [f64; 2])>, ConfigError> {
+) -> Result<Option<BoundsCorners>, ConfigError> {
     let Some(t) = root.opt_table("bounds")? else {
         return Ok(None);
     };

@@ -201,12 +201,12 @@ impl HudData {
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
         self.time = sim.time();
         // Events only ever grow: count the blow-ups of this robot (recovered or escalated).
-        let mine = sim
+        let mut mine = sim
             .events()
             .iter()
             .filter(|e| e.robot() == id && e.is_blow_up());
         self.blow_ups = mine.clone().count();
-        self.last_blow_up = mine.last().map(|e| e.time());
+        self.last_blow_up = mine.next_back().map(|e| e.time());
         self.status = sim.robot_status(id);
     }
 
