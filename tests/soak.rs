@@ -97,3 +97,67 @@ fn soak_is_deterministic() {
         (b.max_speed, b.max_spin, b.max_normal_jump, &b.events)
     );
 }
+
+/// The command lines: `treadsim soak` prints one JSON object per combination plus a total and
+/// exits 0 without blow-ups; `treadsim run` reports a robot driven off the flat scene's edge
+/// as an out-of-bounds event, once, and no blow-up.
+#[test]
+fn soak_and_run_command_lines_report_events() {
+    let exe = env!("CARGO_BIN_EXE_treadsim");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = std::process::Command::new(exe)
+        .args([
+            "soak",
+            "--scenes",
+            "scenes/flat.toml",
+            "--robots",
+            "scenes/robots/scout.toml",
+            "--minutes",
+            "0.1",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0]["robot"], "scout");
+    assert_eq!(lines[0]["blow_ups"], 0);
+    assert!((lines[0]["sim_s"].as_f64().unwrap() - 6.0).abs() < 1e-9);
+    assert_eq!(lines[1]["scene"], "total");
+
+    let script = dir.path().join("ahead.toml");
+    std::fs::write(&script, "[[command]]\nat = 0\nleft = 2\nright = 2\n").expect("write");
+    let out = std::process::Command::new(exe)
+        .args([
+            "run",
+            "--scene",
+            "scenes/flat.toml",
+            "--robot",
+            "scenes/robots/scout.toml",
+            "--duration",
+            "20",
+            "--script",
+        ])
+        .arg(&script)
+        .arg("--out")
+        .arg(dir.path().join("run.csv"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}{err}");
+    assert_eq!(text.matches("out of bounds").count(), 1, "{text}");
+    assert!(text.contains("final status: OutOfBounds"), "{text}");
+    assert!(!err.contains("blow-up"), "{err}");
+}
