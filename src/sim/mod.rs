@@ -23,8 +23,9 @@
 //!    [`SimConfig::fall_below`] below the lowest terrain, is frozen where it is
 //!    ([`SimEvent::OutOfBounds`] / [`SimEvent::Fell`]); one that drops more than
 //!    [`SimConfig::fall_height`] while falling (off a landing) is stopped
-//!    ([`SimEvent::Fell`]). Either way it ignores commands until [`Simulation::reset_robot`]
-//!    ([`Simulation::robot_status`]). Each event is emitted once.
+//!    ([`SimEvent::Fell`]) but still moves, so it can still leave the bounds or the scene
+//!    (one more event, and frozen). Either way it ignores commands until
+//!    [`Simulation::reset_robot`] ([`Simulation::robot_status`]). Each event is emitted once.
 //! 7. **Snapshot** good states for recovery every [`SimConfig::snapshot_interval`] steps:
 //!    only of an active robot, calm (below half the blow-up speed and spin) and not falling
 //!    (tracks carrying half the weight, or sinking slower than
@@ -586,8 +587,17 @@ impl Simulation {
             .sum();
         let supported =
             normal >= SUPPORT_FRACTION * weight || state.linvel.z > -config.falling_speed;
-        // 6: bounds and falls.
-        if !r.status.is_halted() {
+        // 6: bounds and falls. A robot stopped by a fall onto ground still moves (it may
+        // slide or tumble on): it can still leave the bounds or the scene.
+        let active = !r.status.is_halted();
+        let landed = matches!(
+            r.status,
+            RobotStatus::Fell {
+                below_scene: false,
+                ..
+            }
+        );
+        if active || landed {
             if supported || r.support_z.is_nan() {
                 r.support_z = state.com.z;
             }
@@ -601,7 +611,7 @@ impl Simulation {
                     robot: RobotId(i),
                     position: state.com,
                 })
-            } else if below_scene || drop > config.fall_height {
+            } else if below_scene || (active && drop > config.fall_height) {
                 r.status = RobotStatus::Fell {
                     time: self.time,
                     below_scene,
