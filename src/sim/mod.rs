@@ -19,7 +19,7 @@
 //!    it to its spawn instead ([`SimEvent::Reset`], once), and a robot that keeps blowing up
 //!    after such a reset is disabled ([`SimEvent::Disabled`]) rather than looped.
 //! 6. **Bounds and falls**: a robot whose centre of mass leaves the scene's
-//!    [`SceneBounds`](crate::scene::SceneBounds) rectangle, or sinks more than
+//!    [`SceneBounds`] rectangle, or sinks more than
 //!    [`SimConfig::fall_below`] below the lowest terrain, is frozen where it is
 //!    ([`SimEvent::OutOfBounds`] / [`SimEvent::Fell`]); one that drops more than
 //!    [`SimConfig::fall_height`] while falling (off a landing) is stopped
