@@ -7,7 +7,8 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use treadsim::scene::Scene;
-use treadsim::sim::{DriveScript, SimConfig, SimEvent, Simulation, TelemetryWriter};
+use treadsim::sim::soak::{self, ScriptDriver};
+use treadsim::sim::{DriveScript, SimConfig, Simulation, TelemetryWriter};
 use treadsim::vehicle::robot_file::load_robot;
 
 /// Real-time simulator for training the operators of tracked and wheeled mobile robots.
@@ -47,8 +48,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run a robot headless on a scene with a drive script and write telemetry as CSV.
+    /// Run a robot headless on a scene with a drive script and write telemetry as CSV; prints
+    /// every event (blow-ups, resets, out of bounds, falls).
     Run(RunArgs),
+    /// Seeded random aggressive driving over scenes x robots for N simulated minutes each;
+    /// prints blow-ups, out-of-bounds and fall events, max speed, spin and normal-force jump
+    /// per combination, writes the drive script of every failing combination (replay it with
+    /// `treadsim run --auto-reset`), and exits non-zero on any blow-up.
+    Soak(SoakArgs),
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
@@ -140,6 +147,7 @@ fn main() -> ExitCode {
             json,
         } => bench(&scene, &robot, robots, steps, json),
         Command::Run(args) => run(&args),
+        Command::Soak(args) => soak_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station {
             scene,
@@ -236,6 +244,33 @@ struct RunArgs {
     /// Telemetry rows per simulated second (0 = every step).
     #[arg(long, default_value_t = 100.0)]
     rate: f64,
+    /// Reset the robot to its spawn whenever it goes out of bounds, falls or is disabled,
+    /// and go on with the script (as `treadsim soak` does; for replaying its scripts).
+    #[arg(long)]
+    auto_reset: bool,
+}
+
+/// Arguments of `treadsim soak`.
+#[derive(clap::Args)]
+struct SoakArgs {
+    /// Scene files [default: scenes/*.toml].
+    #[arg(long, num_args = 1..)]
+    scenes: Vec<PathBuf>,
+    /// Robot files [default: scenes/robots/*.toml].
+    #[arg(long, num_args = 1..)]
+    robots: Vec<PathBuf>,
+    /// Simulated minutes per combination.
+    #[arg(long, default_value_t = 2.0)]
+    minutes: f64,
+    /// Seed of the random driving (mixed with the scene and robot names per combination).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Folder for the drive scripts of failing combinations.
+    #[arg(long, default_value = "target/soak")]
+    out: PathBuf,
+    /// Print one JSON object per combination instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 fn run(a: &RunArgs) -> anyhow::Result<()> {
@@ -264,6 +299,7 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
     };
     let mut sim = Simulation::new(scene, SimConfig::default())?;
     let id = sim.add_robot(robot, &spawn)?;
+    let mut driver = ScriptDriver::new(script, spawn, a.auto_reset);
     let part = a.out.with_extension("csv.part");
     let file = std::fs::File::create(&part)
         .with_context(|| format!("cannot create {}", part.display()))?;
@@ -277,14 +313,8 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
     };
     let start = Instant::now();
     writer.write(&sim.telemetry(id))?;
-    let mut current = None;
     for i in 1..=steps {
-        let t = sim.time();
-        let k = script.index_at(t);
-        if k != current {
-            current = k;
-            sim.set_command(id, script.command_at(t));
-        }
+        driver.before_step(&mut sim, id);
         sim.step();
         if i % every == 0 {
             writer.write(&sim.telemetry(id))?;
@@ -312,16 +342,195 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
         r.rpy[2].to_degrees()
     );
     for e in sim.events() {
-        match e {
-            SimEvent::BlowUp {
-                time,
-                reason,
-                restored_to,
-                ..
-            } => eprintln!("warning: blow-up at {time:.3} s ({reason}); restored the state of {restored_to:.3} s"),
+        if e.is_blow_up() {
+            eprintln!("warning: {e}");
+        } else {
+            println!("event: {e}");
         }
     }
+    if driver.resets() > 0 {
+        println!("auto-reset to the spawn {} time(s)", driver.resets());
+    }
+    let status = sim.robot_status(id);
+    if status.is_halted() {
+        println!("final status: {status:?} (stopped until reset)");
+    }
     println!("telemetry: {}", a.out.display());
+    Ok(())
+}
+
+/// The `.toml` files directly in `dir`, sorted.
+fn toml_files(dir: &str) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {dir}"))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
+    if !(a.minutes.is_finite() && a.minutes > 0.0 && a.minutes <= 1440.0) {
+        bail!("--minutes must be between 0 and 1440, got {}", a.minutes);
+    }
+    let scenes = if a.scenes.is_empty() {
+        toml_files("scenes")?
+    } else {
+        a.scenes.clone()
+    };
+    let robots = if a.robots.is_empty() {
+        toml_files("scenes/robots")?
+    } else {
+        a.robots.clone()
+    };
+    if scenes.is_empty() || robots.is_empty() {
+        bail!("no scenes or no robots to soak");
+    }
+    let duration = a.minutes * 60.0;
+    if !a.json {
+        println!(
+            "soak: {} scene(s) x {} robot(s), {:.1} simulated min each, seed {}",
+            scenes.len(),
+            robots.len(),
+            a.minutes,
+            a.seed
+        );
+        println!(
+            "{:<22} {:<11} {:>8} {:>7} {:>6} {:>5} {:>5} {:>4} {:>8} {:>8} {:>10}",
+            "scene",
+            "robot",
+            "sim s",
+            "wall s",
+            "blowup",
+            "oob",
+            "fell",
+            "nan",
+            "v m/s",
+            "w rad/s",
+            "max dN N"
+        );
+    }
+    let mut total = soak::SoakStats {
+        scene: "total".into(),
+        robot: String::new(),
+        seed: a.seed,
+        sim_seconds: 0.0,
+        wall_seconds: 0.0,
+        blow_ups: 0,
+        escalations: 0,
+        out_of_bounds: 0,
+        falls: 0,
+        nan: 0,
+        max_speed: 0.0,
+        max_spin: 0.0,
+        max_normal_jump: 0.0,
+        max_normal_jump_time: 0.0,
+        events: Vec::new(),
+    };
+    let mut failures = Vec::new();
+    for scene_path in &scenes {
+        for robot_path in &robots {
+            let scene = Scene::load(scene_path)?;
+            let spec = load_robot(robot_path)?;
+            let stem = |p: &PathBuf| {
+                p.file_stem()
+                    .map_or("x".into(), |s| s.to_string_lossy().into_owned())
+            };
+            let seed = soak::combination_seed(a.seed, &stem(scene_path), &stem(robot_path));
+            let script = soak::random_script(&spec, duration, seed);
+            let s = soak::soak(scene, spec, script.clone(), seed, duration)?;
+            if a.json {
+                println!("{}", s.to_json());
+            } else {
+                println!(
+                    "{:<22} {:<11} {:>8.1} {:>7.1} {:>6} {:>5} {:>5} {:>4} {:>8.2} {:>8.2} {:>10.0}",
+                    stem(scene_path),
+                    stem(robot_path),
+                    s.sim_seconds,
+                    s.wall_seconds,
+                    s.blow_ups,
+                    s.out_of_bounds,
+                    s.falls,
+                    s.nan,
+                    s.max_speed,
+                    s.max_spin,
+                    s.max_normal_jump
+                );
+            }
+            if s.failed() {
+                std::fs::create_dir_all(&a.out)
+                    .with_context(|| format!("cannot create {}", a.out.display()))?;
+                let file = a.out.join(format!(
+                    "soak-{}-{}-{}.toml",
+                    stem(scene_path),
+                    stem(robot_path),
+                    a.seed
+                ));
+                std::fs::write(&file, script.to_toml())
+                    .with_context(|| format!("cannot write {}", file.display()))?;
+                let mut report = format!(
+                    "{} x {}: {} blow-up(s), {} non-finite; replay: treadsim run --scene {} \
+                     --robot {} --script {} --duration {} --auto-reset --out {}",
+                    stem(scene_path),
+                    stem(robot_path),
+                    s.blow_ups,
+                    s.nan,
+                    scene_path.display(),
+                    robot_path.display(),
+                    file.display(),
+                    duration,
+                    file.with_extension("csv").display()
+                );
+                for e in s.events.iter().filter(|e| {
+                    e.contains("blow-up") || e.contains("reset to spawn") || e.contains("disabled")
+                }) {
+                    report.push_str("\n    ");
+                    report.push_str(e);
+                }
+                failures.push(report);
+            }
+            total.sim_seconds += s.sim_seconds;
+            total.wall_seconds += s.wall_seconds;
+            total.blow_ups += s.blow_ups;
+            total.escalations += s.escalations;
+            total.out_of_bounds += s.out_of_bounds;
+            total.falls += s.falls;
+            total.nan += s.nan;
+            total.max_speed = total.max_speed.max(s.max_speed);
+            total.max_spin = total.max_spin.max(s.max_spin);
+            total.max_normal_jump = total.max_normal_jump.max(s.max_normal_jump);
+        }
+    }
+    if a.json {
+        println!("{}", total.to_json());
+    } else {
+        println!(
+            "{:<22} {:<11} {:>8.1} {:>7.1} {:>6} {:>5} {:>5} {:>4} {:>8.2} {:>8.2} {:>10.0}",
+            "total",
+            "",
+            total.sim_seconds,
+            total.wall_seconds,
+            total.blow_ups,
+            total.out_of_bounds,
+            total.falls,
+            total.nan,
+            total.max_speed,
+            total.max_spin,
+            total.max_normal_jump
+        );
+    }
+    for f in &failures {
+        eprintln!("failed: {f}");
+    }
+    if total.failed() {
+        bail!(
+            "{} blow-up(s), {} non-finite state(s) in {} combination(s)",
+            total.blow_ups,
+            total.nan,
+            failures.len()
+        );
+    }
     Ok(())
 }
 

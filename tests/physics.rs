@@ -326,8 +326,10 @@ fn scout_climbs_public_and_residential_stairs_with_its_flippers() {
 }
 
 /// A blow-up (here a non-finite pose forced into the body) is detected within one step,
-/// reported as an event, and the robot is put back at rest at its last good snapshot; the
-/// simulation carries on without NaN.
+/// reported as an event, and the robot is put back at rest, command stopped, at its newest
+/// snapshot that is at least one snapshot interval (0.5 s) old — never the one taken just
+/// before the blow-up; the simulation carries on without NaN and the robot drives again when
+/// commanded.
 #[test]
 fn a_blow_up_is_reported_and_the_robot_restored() {
     use treadsim::sim::SimEvent;
@@ -340,7 +342,8 @@ fn a_blow_up_is_reported_and_the_robot_restored() {
             flipper: None,
         },
     );
-    sim.run_for(1.2); // snapshots every 0.5 s: the last good one is at 1.0 s
+    // Snapshots every 0.5 s: the newest at 1.0 s is only 0.2 s old, so 0.5 s is restored.
+    sim.run_for(1.2);
     let good = sim.body_state(id).pose;
     sim.teleport(id, &Isometry3::translation(f64::NAN, 0.0, 0.0));
     sim.step();
@@ -349,16 +352,28 @@ fn a_blow_up_is_reported_and_the_robot_restored() {
         restored_to,
         reason,
         ..
-    } = &sim.events()[0];
+    } = &sim.events()[0]
+    else {
+        panic!("not a blow-up: {:?}", sim.events());
+    };
     assert!(
-        (restored_to - 1.0).abs() < 1e-9 && reason.contains("non-finite"),
+        (restored_to - 0.5).abs() < 1e-9 && reason.contains("non-finite"),
         "{reason} {restored_to}"
     );
     let b = sim.body_state(id);
     assert!(b.linvel.norm() == 0.0 && b.angvel.norm() == 0.0);
-    // Restored to the 1.0 s snapshot, 0.1 m (0.2 s at 0.5 m/s) behind where it was.
+    assert_eq!(sim.robot(id).command(), DriveCommand::STOP);
+    // Restored to the 0.5 s snapshot, 0.35 m (0.7 s at 0.5 m/s) behind where it was.
     let back = good.translation.x - b.pose.translation.x;
-    assert!((back - 0.1).abs() < 0.01, "moved back {back} m");
+    assert!((back - 0.35).abs() < 0.02, "moved back {back} m");
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: 0.5,
+            right: 0.5,
+            flipper: None,
+        },
+    );
     sim.run_for(1.0);
     let t = sim.telemetry(id);
     assert!(t.position.iter().chain(&t.linvel).all(|x| x.is_finite()));

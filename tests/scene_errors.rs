@@ -339,3 +339,76 @@ fn unreadable_files() {
     assert!(e.message.contains("cannot read"), "{e}");
     assert!(e.to_string().contains("absent.toml"), "{e}");
 }
+
+/// `[bounds]`: both corners required, finite, within the extent limit, `max` beyond `min`,
+/// the spawns inside, no unknown keys; each error at its line and field.
+#[test]
+fn bad_bounds_are_located() {
+    let c = Case::new();
+    let f = c.dir.path().join("scene.toml");
+    // (the [bounds] table, the text of the line the error is on, field, message)
+    let cases: [(&str, &str, &str, &str); 9] = [
+        ("min = [-5, -5]", "[bounds]", "bounds.max", "missing"),
+        ("max = [5, 5]", "[bounds]", "bounds.min", "missing"),
+        (
+            "min = [-5, nan]\nmax = [5, 5]",
+            "nan",
+            "bounds.min[1]",
+            "finite",
+        ),
+        (
+            "min = [-5, -5]\nmax = [inf, 5]",
+            "inf",
+            "bounds.max[0]",
+            "finite",
+        ),
+        (
+            "min = [-5, -5]\nmax = [5, 5, 5]",
+            "max = [5, 5, 5]",
+            "bounds.max",
+            "2",
+        ),
+        (
+            "min = [-5, -5]\nmax = [-6, 5]",
+            "max = [-6",
+            "bounds.max",
+            "greater than min",
+        ),
+        (
+            "min = [-5, -5]\nmax = [5, -5]",
+            "max = [5, -5]",
+            "bounds.max",
+            "greater than min",
+        ),
+        (
+            "min = [-5, -5]\nmax = [5, 5]\nmargin = 1",
+            "margin",
+            "bounds.margin",
+            "unknown field",
+        ),
+        (
+            "min = [1, -5]\nmax = [5, 5]",
+            "[bounds]",
+            "bounds",
+            "spawn 'start'",
+        ),
+    ];
+    for (table, at, field, what) in cases {
+        let text = format!("{FLOOR}\n[bounds]\n{table}\n");
+        let e = c.load(&text);
+        assert_error(&e, &f, line_of(&text, at), field, what);
+    }
+    let e = c.load(&format!("bounds = [1, 2]\n{FLOOR}"));
+    assert!(e.message.contains("table"), "{e}");
+    // A good table loads and replaces the terrain's extent.
+    let p = c.write(
+        "ok.toml",
+        format!("{FLOOR}\n[bounds]\nmin = [-2, -3]\nmax = [4, 3.5]\n").as_bytes(),
+    );
+    let b = Scene::load(&p).expect("valid bounds").bounds;
+    assert!(
+        b.explicit && b.min == [-2.0, -3.0] && b.max == [4.0, 3.5],
+        "{b:?}"
+    );
+    assert_eq!(b.lowest_z, -0.2);
+}

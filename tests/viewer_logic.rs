@@ -357,3 +357,46 @@ fn one_belt_per_track_and_flipper() {
         }
     }
 }
+
+/// A robot driven off the flat scene's edge: the HUD's first warning is the out-of-bounds
+/// banner, which asks for a reset, and the blow-up counter stays at 0 (the event is not a
+/// blow-up); after `reset_robot` the banner is gone.
+#[test]
+fn out_of_bounds_shows_a_reset_banner_until_reset() {
+    use treadsim::scene::Scene;
+    use treadsim::sim::{RobotStatus, SimConfig, Simulation};
+    use treadsim::vehicle::DriveCommand;
+    use treadsim::viewer::hud::halted_text;
+    let scene = Scene::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/flat.toml"))
+        .expect("scene");
+    let spawn = scene.spawns[0].clone();
+    let spec = robot("scout");
+    let mut sim = Simulation::new(scene, SimConfig::default()).expect("sim");
+    let id = sim.add_robot(spec.clone(), &spawn).expect("robot");
+    sim.teleport(id, &Isometry3::translation(14.0, 0.0, 0.005));
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: 2.0,
+            right: 2.0,
+            flipper: None,
+        },
+    );
+    sim.run_for(5.0);
+    let mut hud = HudData::new(&spec, idle());
+    hud.update(&sim, id, 0.002);
+    let mut w = Vec::new();
+    hud.warnings(&mut w);
+    let status = sim.robot_status(id);
+    assert!(matches!(status, RobotStatus::OutOfBounds { .. }));
+    assert_eq!(w[0], Warning::Halted(status));
+    assert!(
+        halted_text(&status).contains("OUT OF BOUNDS") && halted_text(&status).contains("reset")
+    );
+    assert_eq!(hud.blow_ups, 0);
+    sim.reset_robot(id, &spawn);
+    sim.step();
+    hud.update(&sim, id, 0.002);
+    hud.warnings(&mut w);
+    assert!(!w.iter().any(|x| matches!(x, Warning::Halted(_))), "{w:?}");
+}

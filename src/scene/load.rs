@@ -123,6 +123,30 @@ impl Checkpoint {
     }
 }
 
+/// The region a robot must stay in: a horizontal rectangle (world x, y, m) and a floor below
+/// which it has fallen out of the scene.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SceneBounds {
+    /// Smallest world x and y a robot's centre of mass may have, m.
+    pub min: [f64; 2],
+    /// Largest world x and y a robot's centre of mass may have, m.
+    pub max: [f64; 2],
+    /// World z of the lowest point of the terrain, m: a robot whose centre of mass is more
+    /// than [`SimConfig::fall_below`](crate::sim::SimConfig::fall_below) below it has fallen
+    /// out of the scene.
+    pub lowest_z: f64,
+    /// Whether `min` and `max` came from the scene file (`[bounds]`) rather than from the
+    /// extent of the terrain.
+    pub explicit: bool,
+}
+
+impl SceneBounds {
+    /// Whether a world point's x and y lie inside the rectangle (edges included).
+    pub fn contains_xy(&self, p: &Point3<f64>) -> bool {
+        (self.min[0]..=self.max[0]).contains(&p.x) && (self.min[1]..=self.max[1]).contains(&p.y)
+    }
+}
+
 /// A loaded scene: its terrain and everything placed on it.
 #[derive(Debug, Clone)]
 pub struct Scene {
@@ -140,6 +164,8 @@ pub struct Scene {
     pub spawns: Vec<Spawn>,
     /// Named zones, in file order.
     pub checkpoints: Vec<Checkpoint>,
+    /// Where robots must stay (`[bounds]`, default: the terrain's x–y extent).
+    pub bounds: SceneBounds,
     /// Degenerate triangles dropped from imported meshes.
     pub dropped_triangles: usize,
 }
@@ -181,6 +207,7 @@ impl Scene {
         }
         let spawns = read_spawns(&root)?;
         let checkpoints = read_checkpoints(&root)?;
+        let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
         let terrain = Terrain::new(
             builder.vertices,
@@ -189,6 +216,21 @@ impl Scene {
             materials,
         )
         .map_err(|e| file.error(&(0..0), "", format!("invalid terrain: {e}")))?;
+        let (lo, hi) = terrain.bounds();
+        let bounds = match explicit_bounds {
+            Some((min, max)) => SceneBounds {
+                min,
+                max,
+                lowest_z: lo.z,
+                explicit: true,
+            },
+            None => SceneBounds {
+                min: [lo.x, lo.y],
+                max: [hi.x, hi.y],
+                lowest_z: lo.z,
+                explicit: false,
+            },
+        };
         Ok(Scene {
             path: file.path().to_path_buf(),
             name,
@@ -197,6 +239,7 @@ impl Scene {
             elements: infos,
             spawns,
             checkpoints,
+            bounds,
             dropped_triangles: builder.dropped,
         })
     }
@@ -578,6 +621,41 @@ fn read_checkpoints(root: &TableReader<'_>) -> Result<Vec<Checkpoint>, ConfigErr
     Ok(out)
 }
 
+/// `(min, max)` corners of a `[bounds]` rectangle, world x and y, m.
+type BoundsCorners = ([f64; 2], [f64; 2]);
+
+/// The optional `[bounds]` table: `min = [x, y]` and `max = [x, y]`, world m, both required
+/// when the table is present, `max` greater than `min` in x and in y, every spawn inside.
+fn read_bounds(
+    root: &TableReader<'_>,
+    spawns: &[Spawn],
+) -> Result<Option<BoundsCorners>, ConfigError> {
+    let Some(t) = root.opt_table("bounds")? else {
+        return Ok(None);
+    };
+    let min = t.array::<2>("min", -MAX_EXTENT, MAX_EXTENT)?;
+    let max = t.array::<2>("max", -MAX_EXTENT, MAX_EXTENT)?;
+    if max[0] <= min[0] || max[1] <= min[1] {
+        return Err(t.error(
+            "max",
+            format!(
+                "must be greater than min in x and y (min [{}, {}], max [{}, {}])",
+                min[0], min[1], max[0], max[1]
+            ),
+        ));
+    }
+    if let Some(sp) = spawns.iter().find(|sp| {
+        !((min[0]..=max[0]).contains(&sp.position.x) && (min[1]..=max[1]).contains(&sp.position.y))
+    }) {
+        return Err(t.table_error(format!(
+            "spawn '{}' at ({}, {}) is outside the bounds",
+            sp.name, sp.position.x, sp.position.y
+        )));
+    }
+    t.finish()?;
+    Ok(Some((min, max)))
+}
+
 /// A human-readable report of a loaded scene, as `treadsim check` prints it.
 pub fn summary(scene: &Scene, load_ms: f64) -> String {
     use std::fmt::Write;
@@ -600,6 +678,21 @@ pub fn summary(scene: &Scene, load_ms: f64) -> String {
         s,
         "  bounds: x {:.3}..{:.3}  y {:.3}..{:.3}  z {:.3}..{:.3} m",
         lo.x, hi.x, lo.y, hi.y, lo.z, hi.z
+    );
+    let b = &scene.bounds;
+    let _ = writeln!(
+        s,
+        "  robot bounds: x {:.3}..{:.3}  y {:.3}..{:.3} m ({}), lowest ground z {:.3} m",
+        b.min[0],
+        b.max[0],
+        b.min[1],
+        b.max[1],
+        if b.explicit {
+            "[bounds]"
+        } else {
+            "terrain extent"
+        },
+        b.lowest_z
     );
     for el in &scene.elements {
         let m = t.material(el.material);

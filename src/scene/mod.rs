@@ -7,7 +7,7 @@ pub mod mesh_import;
 pub mod primitives;
 
 pub use load::{
-    resolve_inside, summary, Checkpoint, ElementInfo, ElementKind, Scene, Spawn, MAX_ELEMENTS,
-    MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
+    resolve_inside, summary, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn,
+    MAX_ELEMENTS, MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
 };
 pub use mesh_data::MeshData;

@@ -1,8 +1,10 @@
 //! The simulated world: the scene's terrain as a rapier collider, the robots' hulls as rapier
-//! bodies driven by the track model, a fixed step, blow-up recovery, and telemetry.
+//! bodies driven by the track model, a fixed step, scene bounds and falls, blow-up recovery,
+//! and telemetry.
 //!
 //! [`Simulation::step`] runs these stages, in this order, every step:
-//! 1. **Read** each robot's hull state from rapier (pose, centre of mass, velocities).
+//! 1. **Read** each robot's hull state from rapier (pose, centre of mass, velocities). A robot
+//!    frozen by an out-of-bounds or fall-out event skips stages 1–3.
 //! 2. **Track model** per robot ([`TrackedRobot::step`]): move flippers toward their targets
 //!    (torque-limited motors loaded by the last step's flipper contacts),
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
@@ -10,17 +12,32 @@
 //! 3. **Apply** the resulting wrench to the hull (rapier forces persist, so they are reset
 //!    first).
 //! 4. **Integrate**: one rapier step (gravity, the hull collider's contacts with the terrain
-//!    mesh, integration).
-//! 5. **Check** every robot for a blow-up (non-finite or runaway state); a robot that blew up
-//!    is put back to its last good snapshot at rest and a [`SimEvent`] records it. Good states
-//!    are snapshotted every [`SimConfig::snapshot_interval`] steps.
-//! 6. **Advance** time.
+//!    mesh, integration), and advance time.
+//! 5. **Check** every robot for a blow-up (non-finite or runaway state). A robot that blew up
+//!    is put back, at rest and with its command stopped, to its newest snapshot that is at
+//!    least one snapshot interval old (never one taken just before the blow-up); the
+//!    [`SimConfig::escalate_after`]-th blow-up within [`SimConfig::escalate_window`] s resets
+//!    it to its spawn instead ([`SimEvent::Reset`], once), and a robot that keeps blowing up
+//!    after such a reset is disabled ([`SimEvent::Disabled`]) rather than looped.
+//! 6. **Bounds and falls**: a robot whose centre of mass leaves the scene's
+//!    [`SceneBounds`] rectangle, or sinks more than
+//!    [`SimConfig::fall_below`] below the lowest terrain, is frozen where it is
+//!    ([`SimEvent::OutOfBounds`] / [`SimEvent::Fell`]); one that drops more than
+//!    [`SimConfig::fall_height`] while falling (off a landing) is stopped
+//!    ([`SimEvent::Fell`]) but still moves, so it can still leave the bounds or the scene
+//!    (one more event, and frozen). Either way it ignores commands until
+//!    [`Simulation::reset_robot`] ([`Simulation::robot_status`]). Each event is emitted once.
+//! 7. **Snapshot** good states for recovery every [`SimConfig::snapshot_interval`] steps:
+//!    only of an active robot, calm (below half the blow-up speed and spin) and not falling
+//!    (tracks carrying half the weight, or sinking slower than
+//!    [`SimConfig::falling_speed`]); otherwise the snapshot waits for the next good step.
 //!
 //! Everything runs in a fixed order on one thread, so the same inputs give the same outputs
 //! bit for bit.
 
 pub mod bench;
 mod script;
+pub mod soak;
 mod telemetry;
 
 pub use script::DriveScript;
@@ -30,7 +47,7 @@ pub use telemetry::{TelemetryRow, TelemetryWriter};
 use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
-use crate::scene::{Scene, Spawn};
+use crate::scene::{Scene, SceneBounds, Spawn};
 use crate::terrain::CutSegment;
 use crate::track::friction::FrictionConfig;
 use crate::track::outline::OutlineError;
@@ -53,6 +70,21 @@ pub struct SimConfig {
     pub max_spin: f64,
     /// Steps between snapshots of good state for blow-up recovery.
     pub snapshot_interval: u32,
+    /// A robot whose centre of mass is more than this below the lowest point of the terrain
+    /// has fallen out of the scene, m.
+    pub fall_below: f64,
+    /// A robot whose centre of mass drops more than this while falling (see
+    /// [`SimConfig::falling_speed`]) has fallen (off a landing, a ramp's top, a ledge), m.
+    pub fall_height: f64,
+    /// Sinking faster than this while the tracks carry less than [`SUPPORT_FRACTION`] of the
+    /// weight is falling, m/s: such a state is never snapshotted, and the drop toward
+    /// [`SimConfig::fall_height`] is counted from the last state that was not.
+    pub falling_speed: f64,
+    /// This many blow-ups of one robot within [`SimConfig::escalate_window`] reset it to its
+    /// spawn instead of to a snapshot (1 ..= 8).
+    pub escalate_after: u32,
+    /// Window for counting repeated blow-ups, s.
+    pub escalate_window: f64,
 }
 
 impl Default for SimConfig {
@@ -61,6 +93,19 @@ impl Default for SimConfig {
     /// ten times inside the explicit stability limit of 2, and a 0.1 m stair nosing passes
     /// under a wheel at 1 m/s in 50 steps. Hull friction 0.5 (plastic or aluminium on
     /// concrete). Blow-up thresholds far beyond anything a ground robot does: 30 m/s, 60 rad/s.
+    ///
+    /// Falls: 1 m below the lowest terrain (the bottom of the floor slab in the library, so
+    /// only a robot that has left every surface gets there: 0.45 s of free fall). A drop of
+    /// 0.5 m while falling: above the highest step a trainee is meant to drive down (the
+    /// library's 0.40 m curb and wall; in the 0.5 m ditch the robot's rear stays on the edge)
+    /// and well below a 1 m ramp top or a 2 m landing. Falling: sinking faster than 0.3 m/s
+    /// while the tracks carry less than half the weight. A robot nosing over a 1 m edge keeps
+    /// touching it while it tips, and sinks slowly at first: measured on the ramps scene, the
+    /// 20 kg robot's centre of mass is still within 4 cm of the top when it reaches 0.3 m/s
+    /// and drops 0.55 m before its nose hits the floor at 3.5 m/s. Driving down stairs the
+    /// tracks carry the weight; down a 45° ramp they carry 0.71 of it. Three blow-ups within
+    /// 10 s reset to the spawn: the old recovery loop (a robot restored to a state that
+    /// drives it off an edge again) repeats every 3–4 s, so it escalates at the third.
     fn default() -> Self {
         Self {
             dt: 0.002,
@@ -69,6 +114,11 @@ impl Default for SimConfig {
             max_speed: 30.0,
             max_spin: 60.0,
             snapshot_interval: 250,
+            fall_below: 1.0,
+            fall_height: 0.5,
+            falling_speed: 0.3,
+            escalate_after: 3,
+            escalate_window: 10.0,
         }
     }
 }
@@ -88,6 +138,198 @@ pub enum SimEvent {
         /// Time of the snapshot it was restored to, s.
         restored_to: f64,
     },
+    /// A robot's centre of mass left the scene's bounds rectangle: it is frozen where it is
+    /// and ignores commands until [`Simulation::reset_robot`].
+    OutOfBounds {
+        /// Simulation time of the detection, s.
+        time: f64,
+        /// Which robot.
+        robot: RobotId,
+        /// Its centre of mass, world, m.
+        position: Point3<f64>,
+    },
+    /// A robot fell: it dropped more than [`SimConfig::fall_height`] while falling
+    /// (it is stopped and ignores commands), or sank below the scene (it is also frozen),
+    /// until [`Simulation::reset_robot`].
+    Fell {
+        /// Simulation time of the detection, s.
+        time: f64,
+        /// Which robot.
+        robot: RobotId,
+        /// Its centre of mass, world, m.
+        position: Point3<f64>,
+        /// Height dropped since it was last supported, m.
+        drop: f64,
+        /// Whether it went below the scene ([`SimConfig::fall_below`] under the lowest
+        /// terrain) and was frozen there.
+        below_scene: bool,
+    },
+    /// Repeated blow-ups ([`SimConfig::escalate_after`] within
+    /// [`SimConfig::escalate_window`]): the robot was put back at its spawn, at rest, command
+    /// stopped. Emitted instead of a [`SimEvent::BlowUp`] for the blow-up that escalated.
+    Reset {
+        /// Simulation time, s.
+        time: f64,
+        /// Which robot.
+        robot: RobotId,
+        /// Why: the count and the last blow-up's reason.
+        reason: String,
+    },
+    /// A robot escalated to a spawn reset twice within [`DISABLE_WINDOW`] s: it is frozen at
+    /// its spawn and ignores commands until [`Simulation::reset_robot`] (never a loop).
+    Disabled {
+        /// Simulation time, s.
+        time: f64,
+        /// Which robot.
+        robot: RobotId,
+        /// Why: the last blow-up's reason.
+        reason: String,
+    },
+}
+
+impl SimEvent {
+    /// The robot the event is about.
+    pub fn robot(&self) -> RobotId {
+        match self {
+            SimEvent::BlowUp { robot, .. }
+            | SimEvent::OutOfBounds { robot, .. }
+            | SimEvent::Fell { robot, .. }
+            | SimEvent::Reset { robot, .. }
+            | SimEvent::Disabled { robot, .. } => *robot,
+        }
+    }
+
+    /// Simulation time of the event, s.
+    pub fn time(&self) -> f64 {
+        match self {
+            SimEvent::BlowUp { time, .. }
+            | SimEvent::OutOfBounds { time, .. }
+            | SimEvent::Fell { time, .. }
+            | SimEvent::Reset { time, .. }
+            | SimEvent::Disabled { time, .. } => *time,
+        }
+    }
+
+    /// Whether the physics of the robot failed (a blow-up, recovered, escalated or disabling).
+    pub fn is_blow_up(&self) -> bool {
+        matches!(
+            self,
+            SimEvent::BlowUp { .. } | SimEvent::Reset { .. } | SimEvent::Disabled { .. }
+        )
+    }
+}
+
+impl std::fmt::Display for SimEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimEvent::BlowUp {
+                time,
+                robot,
+                reason,
+                restored_to,
+            } => write!(
+                f,
+                "{time:.3} s: robot {}: blow-up ({reason}); restored the state of {restored_to:.3} s",
+                robot.0
+            ),
+            SimEvent::OutOfBounds {
+                time,
+                robot,
+                position: p,
+            } => write!(
+                f,
+                "{time:.3} s: robot {}: out of bounds at ({:.2}, {:.2}, {:.2}) m; stopped until reset",
+                robot.0, p.x, p.y, p.z
+            ),
+            SimEvent::Fell {
+                time,
+                robot,
+                position: p,
+                drop,
+                below_scene,
+            } => write!(
+                f,
+                "{time:.3} s: robot {}: fell {drop:.2} m{} at ({:.2}, {:.2}, {:.2}) m; stopped until reset",
+                robot.0,
+                if *below_scene { " below the scene" } else { "" },
+                p.x,
+                p.y,
+                p.z
+            ),
+            SimEvent::Reset {
+                time,
+                robot,
+                reason,
+            } => write!(f, "{time:.3} s: robot {}: reset to spawn: {reason}", robot.0),
+            SimEvent::Disabled {
+                time,
+                robot,
+                reason,
+            } => write!(
+                f,
+                "{time:.3} s: robot {}: disabled until reset: {reason}",
+                robot.0
+            ),
+        }
+    }
+}
+
+/// A robot that escalates to a spawn reset again within this time of the previous
+/// escalation is disabled instead, s.
+pub const DISABLE_WINDOW: f64 = 60.0;
+
+/// Fraction of its weight its tracks must carry for a robot sinking faster than
+/// [`SimConfig::falling_speed`] to count as supported (driving down a 45° ramp: 0.71).
+pub const SUPPORT_FRACTION: f64 = 0.5;
+
+/// Largest [`SimConfig::escalate_after`]: the blow-up times kept per robot.
+const MAX_ESCALATE: usize = 8;
+
+/// Whether a robot drives, or why it is stopped.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RobotStatus {
+    /// Driving: commands are obeyed.
+    Active,
+    /// Left the scene's bounds at `time` s: frozen where it left, commands ignored until
+    /// [`Simulation::reset_robot`].
+    OutOfBounds {
+        /// Simulation time of the event, s.
+        time: f64,
+    },
+    /// Fell at `time` s: stopped (frozen too when `below_scene`), commands ignored until
+    /// [`Simulation::reset_robot`].
+    Fell {
+        /// Simulation time of the event, s.
+        time: f64,
+        /// Whether it went below the scene.
+        below_scene: bool,
+    },
+    /// Kept blowing up after a reset to its spawn: frozen at the spawn until
+    /// [`Simulation::reset_robot`].
+    Disabled {
+        /// Simulation time of the event, s.
+        time: f64,
+    },
+}
+
+impl RobotStatus {
+    /// Whether the robot is stopped and ignores commands until reset.
+    pub fn is_halted(&self) -> bool {
+        !matches!(self, RobotStatus::Active)
+    }
+
+    /// Whether the hull is frozen in place (no physics) until reset.
+    fn is_frozen(&self) -> bool {
+        matches!(
+            self,
+            RobotStatus::OutOfBounds { .. }
+                | RobotStatus::Disabled { .. }
+                | RobotStatus::Fell {
+                    below_scene: true,
+                    ..
+                }
+        )
+    }
 }
 
 /// Why a simulation or robot could not be set up.
@@ -124,10 +366,27 @@ struct Snapshot {
 struct RobotSlot {
     model: TrackedRobot,
     body: RigidBodyHandle,
+    /// Where it was added: blow-up escalation resets it there.
+    spawn: Spawn,
+    /// The newest good state.
     snapshot: Snapshot,
+    /// The good state before `snapshot`.
+    older: Snapshot,
+    /// Step count when `snapshot` was taken.
+    snapshot_step: u64,
     /// Kinetic + gravitational + contact elastic energy of the state the last step began
     /// from, J.
     energy: f64,
+    status: RobotStatus,
+    /// Centre-of-mass z when the robot was last supported (tracks carrying half the weight,
+    /// or not sinking fast), m; NaN right after a teleport.
+    support_z: f64,
+    /// Times of the latest blow-ups, s (a ring; NaN: none).
+    blow_ups: [f64; MAX_ESCALATE],
+    /// Next slot of `blow_ups` to write.
+    blow_up_next: usize,
+    /// Time of the last escalation to a spawn reset, s (−∞: none).
+    last_escalation: f64,
 }
 
 /// The world: a scene, its robots and the physics.
@@ -212,10 +471,7 @@ impl Simulation {
             robot: spec.name.clone(),
             source,
         })?;
-        let pose = Isometry3::from_parts(
-            Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
-            UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
-        );
+        let pose = spawn_pose(spawn);
         let handle = insert_hull(
             &mut self.world,
             &spec,
@@ -230,17 +486,38 @@ impl Simulation {
         self.robots.push(RobotSlot {
             model,
             body: handle,
+            spawn: spawn.clone(),
+            older: snapshot.clone(),
             snapshot,
+            snapshot_step: self.steps,
             energy: f64::NAN,
+            status: RobotStatus::Active,
+            support_z: f64::NAN,
+            blow_ups: [f64::NAN; MAX_ESCALATE],
+            blow_up_next: 0,
+            last_escalation: f64::NEG_INFINITY,
         });
         Ok(RobotId(self.robots.len() - 1))
     }
 
-    /// Sets a robot's drive command; it holds until changed.
+    /// Sets a robot's drive command; it holds until changed. A halted robot
+    /// ([`RobotStatus::is_halted`]) ignores it and stays stopped until reset.
     pub fn set_command(&mut self, id: RobotId, command: DriveCommand) {
         if let Some(r) = self.robots.get_mut(id.0) {
-            r.model.set_command(command);
+            if !r.status.is_halted() {
+                r.model.set_command(command);
+            }
         }
+    }
+
+    /// Whether a robot drives or why it is stopped (out of bounds, fell, disabled).
+    pub fn robot_status(&self, id: RobotId) -> RobotStatus {
+        self.robots[id.0].status
+    }
+
+    /// The spawn a robot was added at (where escalation resets it).
+    pub fn spawn_of(&self, id: RobotId) -> &Spawn {
+        &self.robots[id.0].spawn
     }
 
     /// Advances the world by one fixed step (see the module docs for the stage order).
@@ -248,6 +525,9 @@ impl Simulation {
         let dt = self.config.dt;
         // 1–3: read, track model, apply.
         for r in &mut self.robots {
+            if r.status.is_frozen() {
+                continue;
+            }
             let Some(body) = self.world.bodies.get_mut(r.body) else {
                 continue;
             };
@@ -277,45 +557,187 @@ impl Simulation {
         self.steps += 1;
         // A product, not a running sum: no drift over long runs.
         self.time = self.steps as f64 * dt;
-        // 5: check, snapshot or recover.
-        let snapshot_due = self
-            .steps
-            .is_multiple_of(self.config.snapshot_interval.max(1) as u64);
-        for (i, r) in self.robots.iter_mut().enumerate() {
-            let Some(body) = self.world.bodies.get_mut(r.body) else {
-                continue;
+        // 5–7: check and recover, bounds and falls, snapshot.
+        for i in 0..self.robots.len() {
+            self.check_robot(i);
+        }
+    }
+
+    /// Stages 5–7 for robot `i`.
+    fn check_robot(&mut self, i: usize) {
+        let config = self.config;
+        let r = &mut self.robots[i];
+        if r.status.is_frozen() {
+            return;
+        }
+        let Some(body) = self.world.bodies.get_mut(r.body) else {
+            return;
+        };
+        // 5: blow-ups.
+        if let Some(reason) = blow_up_reason(body, &r.model, &config) {
+            self.recover(i, reason);
+            return;
+        }
+        let state = body_state(body);
+        // Supported: the tracks carry a good part of the weight, or the robot is not sinking
+        // fast. A robot nosing over an edge keeps some track contact at the edge while it
+        // drops, so any contact at all is not support.
+        let weight = r.model.spec().mass * self.world.gravity.length() as f64;
+        let normal: f64 = (0..r.model.spec().tracks.len())
+            .map(|t| r.model.track_normal_force(t))
+            .sum();
+        let supported =
+            normal >= SUPPORT_FRACTION * weight || state.linvel.z > -config.falling_speed;
+        // 6: bounds and falls. A robot stopped by a fall onto ground still moves (it may
+        // slide or tumble on): it can still leave the bounds or the scene.
+        let active = !r.status.is_halted();
+        let landed = matches!(
+            r.status,
+            RobotStatus::Fell {
+                below_scene: false,
+                ..
+            }
+        );
+        if active || landed {
+            if supported || r.support_z.is_nan() {
+                r.support_z = state.com.z;
+            }
+            let drop = r.support_z - state.com.z;
+            let bounds: &SceneBounds = &self.scene.bounds;
+            let below_scene = state.com.z < bounds.lowest_z - config.fall_below;
+            let event = if !bounds.contains_xy(&state.com) {
+                r.status = RobotStatus::OutOfBounds { time: self.time };
+                Some(SimEvent::OutOfBounds {
+                    time: self.time,
+                    robot: RobotId(i),
+                    position: state.com,
+                })
+            } else if below_scene || (active && drop > config.fall_height) {
+                r.status = RobotStatus::Fell {
+                    time: self.time,
+                    below_scene,
+                };
+                Some(SimEvent::Fell {
+                    time: self.time,
+                    robot: RobotId(i),
+                    position: state.com,
+                    drop,
+                    below_scene,
+                })
+            } else {
+                None
             };
-            match blow_up_reason(body, &r.model, &self.config) {
-                None => {
-                    if snapshot_due {
-                        r.snapshot = Snapshot {
-                            time: self.time,
-                            pose: *body.position(),
-                            drive: r.model.drive_state().clone(),
-                        };
-                    }
+            if let Some(e) = event {
+                r.model.set_command(DriveCommand::STOP);
+                if r.status.is_frozen() {
+                    body.set_linvel(Vector::ZERO, false);
+                    body.set_angvel(Vector::ZERO, false);
+                    body.set_body_type(RigidBodyType::Fixed, false);
+                    r.model.halt();
                 }
-                Some(reason) => {
-                    // A non-finite step can leave rapier's own state for the body (mass
-                    // properties, islands, broad phase) unusable, so the hull is rebuilt
-                    // rather than repaired, at its last good pose and at rest.
-                    self.world.remove_body(r.body);
-                    r.body = insert_hull(
-                        &mut self.world,
-                        r.model.spec(),
-                        r.snapshot.pose,
-                        self.config.hull_friction,
-                    );
-                    r.model.restore(&r.snapshot.drive);
-                    self.events.push(SimEvent::BlowUp {
-                        time: self.time,
-                        robot: RobotId(i),
-                        reason,
-                        restored_to: r.snapshot.time,
-                    });
-                }
+                self.events.push(e);
+                return;
             }
         }
+        // 7: snapshot.
+        let due = self.steps - r.snapshot_step >= config.snapshot_interval.max(1) as u64;
+        let calm = state.linvel.norm() < 0.5 * config.max_speed
+            && state.angvel.norm() < 0.5 * config.max_spin;
+        if due && calm && supported && !r.status.is_halted() {
+            std::mem::swap(&mut r.snapshot, &mut r.older);
+            r.snapshot.time = self.time;
+            r.snapshot.pose = *body.position();
+            r.snapshot.drive.clone_from(r.model.drive_state());
+            r.snapshot_step = self.steps;
+        }
+    }
+
+    /// Recovers robot `i` from a blow-up: back to a snapshot at least one interval old, or on
+    /// repeated blow-ups to its spawn, or disabled.
+    fn recover(&mut self, i: usize, reason: String) {
+        let config = self.config;
+        let now = self.time;
+        let r = &mut self.robots[i];
+        let n = (config.escalate_after as usize).clamp(1, MAX_ESCALATE);
+        r.blow_ups[r.blow_up_next] = now;
+        r.blow_up_next = (r.blow_up_next + 1) % MAX_ESCALATE;
+        let recent = r
+            .blow_ups
+            .iter()
+            .filter(|t| now - **t < config.escalate_window)
+            .count();
+        // A non-finite step can leave rapier's own state for the body (mass properties,
+        // islands, broad phase) unusable, so the hull is rebuilt rather than repaired, at
+        // rest.
+        self.world.remove_body(r.body);
+        let event = if recent >= n {
+            r.blow_ups = [f64::NAN; MAX_ESCALATE];
+            let spawn_pose = pose_of(&spawn_pose(&r.spawn));
+            r.body = insert_hull(
+                &mut self.world,
+                r.model.spec(),
+                spawn_pose,
+                config.hull_friction,
+            );
+            r.model.reset();
+            r.support_z = f64::NAN;
+            r.older = Snapshot {
+                time: now,
+                pose: spawn_pose,
+                drive: r.model.drive_state().clone(),
+            };
+            r.snapshot.clone_from(&r.older);
+            r.snapshot_step = self.steps;
+            let why = format!(
+                "{recent} blow-ups within {} s, the last: {reason}",
+                config.escalate_window
+            );
+            if now - r.last_escalation < DISABLE_WINDOW {
+                r.status = RobotStatus::Disabled { time: now };
+                if let Some(body) = self.world.bodies.get_mut(r.body) {
+                    body.set_body_type(RigidBodyType::Fixed, false);
+                }
+                SimEvent::Disabled {
+                    time: now,
+                    robot: RobotId(i),
+                    reason: format!("{why}; it blew up again within {DISABLE_WINDOW} s of a reset to spawn '{}'", r.spawn.name),
+                }
+            } else {
+                r.last_escalation = now;
+                r.status = RobotStatus::Active;
+                SimEvent::Reset {
+                    time: now,
+                    robot: RobotId(i),
+                    reason: format!("{why}; back at spawn '{}'", r.spawn.name),
+                }
+            }
+        } else {
+            // Never the snapshot taken just before the blow-up: the state may already have
+            // been on its way there.
+            let min_age = config.snapshot_interval.max(1) as f64 * config.dt;
+            if now - r.snapshot.time < min_age - 0.5 * config.dt {
+                r.snapshot.clone_from(&r.older);
+            } else {
+                r.older.clone_from(&r.snapshot);
+            }
+            r.body = insert_hull(
+                &mut self.world,
+                r.model.spec(),
+                r.snapshot.pose,
+                config.hull_friction,
+            );
+            r.model.restore(&r.snapshot.drive);
+            r.model.set_command(DriveCommand::STOP);
+            r.support_z = f64::NAN;
+            r.snapshot_step = self.steps;
+            SimEvent::BlowUp {
+                time: now,
+                robot: RobotId(i),
+                reason,
+                restored_to: r.snapshot.time,
+            }
+        };
+        self.events.push(event);
     }
 
     /// Runs steps until `duration` s more have passed.
@@ -346,7 +768,7 @@ impl Simulation {
         &self.scene
     }
 
-    /// Events since the start (blow-ups).
+    /// Events since the start (blow-ups, resets, out-of-bounds and falls), in order.
     pub fn events(&self) -> &[SimEvent] {
         &self.events
     }
@@ -392,19 +814,37 @@ impl Simulation {
     }
 
     /// Puts a robot back at a spawn as when it was added: at the spawn pose (5 mm up), at rest,
-    /// belts stopped, flippers at their initial angles, command stop (the station's reset).
+    /// belts stopped, flippers at their initial angles, command stop, driving again after an
+    /// out-of-bounds, fall or disabling event, blow-up history and snapshots cleared (the
+    /// instructor's reset). The hull is rebuilt, so a frozen robot moves again.
     pub fn reset_robot(&mut self, id: RobotId, spawn: &Spawn) {
-        let pose = Isometry3::from_parts(
-            Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
-            UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
+        let Some(r) = self.robots.get_mut(id.0) else {
+            return;
+        };
+        let pose = pose_of(&spawn_pose(spawn));
+        self.world.remove_body(r.body);
+        r.body = insert_hull(
+            &mut self.world,
+            r.model.spec(),
+            pose,
+            self.config.hull_friction,
         );
-        self.teleport(id, &pose);
-        if let Some(r) = self.robots.get_mut(id.0) {
-            r.model.reset();
-        }
+        r.model.reset();
+        r.status = RobotStatus::Active;
+        r.support_z = f64::NAN;
+        r.blow_ups = [f64::NAN; MAX_ESCALATE];
+        r.last_escalation = f64::NEG_INFINITY;
+        r.snapshot = Snapshot {
+            time: self.time,
+            pose,
+            drive: r.model.drive_state().clone(),
+        };
+        r.older.clone_from(&r.snapshot);
+        r.snapshot_step = self.steps;
     }
 
-    /// Places a robot at a pose, at rest (for the station's reset and for tests).
+    /// Places a robot at a pose, at rest (for tests and tools). Its status is unchanged; the
+    /// fall height is counted from the new pose.
     pub fn teleport(&mut self, id: RobotId, pose: &Isometry3<f64>) {
         let r = &mut self.robots[id.0];
         if let Some(body) = self.world.bodies.get_mut(r.body) {
@@ -412,6 +852,7 @@ impl Simulation {
             body.set_linvel(Vector::ZERO, true);
             body.set_angvel(Vector::ZERO, true);
         }
+        r.support_z = f64::NAN;
         r.model.halt();
     }
 
@@ -419,6 +860,15 @@ impl Simulation {
     pub fn physics(&self) -> &PhysicsWorld {
         &self.world
     }
+}
+
+/// The pose [`Simulation::add_robot`] gives a robot at `spawn`: footprint centre 5 mm above
+/// the spawn point, heading `spawn.yaw`, world frame.
+pub fn spawn_pose(spawn: &Spawn) -> Isometry3<f64> {
+    Isometry3::from_parts(
+        Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
+    )
 }
 
 /// The scene's terrain as a rapier trimesh collider (internal edges fixed so bodies slide

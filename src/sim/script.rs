@@ -76,6 +76,24 @@ impl DriveScript {
         Ok(Self { commands })
     }
 
+    /// The script as text in the format [`DriveScript::load`] reads; every number is written
+    /// so that it reads back bit for bit.
+    pub fn to_toml(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        for (at, c) in &self.commands {
+            let _ = write!(
+                s,
+                "[[command]]\nat = {at:?}\nleft = {:?}\nright = {:?}\n",
+                c.left, c.right
+            );
+            if let Some(f) = c.flipper {
+                let _ = writeln!(s, "flipper = {f:?}");
+            }
+        }
+        s
+    }
+
     /// Index of the command in force at time `t` (s), if any has started.
     pub fn index_at(&self, t: f64) -> Option<usize> {
         let n = self.commands.partition_point(|(at, _)| *at <= t);
@@ -104,6 +122,24 @@ mod tests {
         assert_eq!(s.command_at(1.0).left, 0.5);
         assert_eq!(s.command_at(2.4).right, 0.4);
         assert!((s.command_at(3.0).flipper.unwrap() - 30f64.to_radians()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn to_toml_reads_back_bit_for_bit() {
+        let s = DriveScript {
+            commands: vec![
+                (0.0, DriveCommand::STOP),
+                (
+                    0.1 + 0.2,
+                    DriveCommand {
+                        left: -1.0 / 3.0,
+                        right: 1e-7,
+                        flipper: Some(std::f64::consts::FRAC_PI_3),
+                    },
+                ),
+            ],
+        };
+        assert_eq!(parse(&s.to_toml()).unwrap(), s);
     }
 
     #[test]

@@ -118,6 +118,8 @@ pub struct HudData {
     pub blow_ups: usize,
     /// Simulated time of the last blow-up, s.
     pub last_blow_up: Option<f64>,
+    /// Whether the robot drives, or why it is stopped until reset.
+    pub status: crate::sim::RobotStatus,
 }
 
 impl HudData {
@@ -175,6 +177,7 @@ impl HudData {
             pad_seen: false,
             blow_ups: 0,
             last_blow_up: None,
+            status: crate::sim::RobotStatus::Active,
         }
     }
 
@@ -215,10 +218,14 @@ impl HudData {
         self.margins = self.limits.margins(&self.tilt);
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
         self.time = sim.time();
-        self.blow_ups = sim.events().len();
-        self.last_blow_up = sim.events().last().map(|e| match e {
-            crate::sim::SimEvent::BlowUp { time, .. } => *time,
-        });
+        // Events only ever grow: count the blow-ups of this robot (recovered or escalated).
+        let mut mine = sim
+            .events()
+            .iter()
+            .filter(|e| e.robot() == id && e.is_blow_up());
+        self.blow_ups = mine.clone().count();
+        self.last_blow_up = mine.next_back().map(|e| e.time());
+        self.status = sim.robot_status(id);
     }
 
     /// Records the input status; remembers that a pad was connected once.
@@ -230,6 +237,9 @@ impl HudData {
     /// The warnings to show now, most urgent first, into `out` (cleared first).
     pub fn warnings(&self, out: &mut Vec<Warning>) {
         out.clear();
+        if self.status.is_halted() {
+            out.push(Warning::Halted(self.status));
+        }
         if self.tilt.upside_down {
             out.push(Warning::RolledOver);
         } else if self.level >= TipLevel::Caution {
@@ -284,6 +294,8 @@ pub enum Warning {
     PadCentre,
     /// The gamepad's dead-man is released.
     Deadman,
+    /// The robot left the scene, fell or was disabled: stopped until the instructor resets.
+    Halted(crate::sim::RobotStatus),
     /// The physics blew up and was restored.
     BlowUp,
     /// The simulation is paused.
@@ -544,6 +556,7 @@ fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>
                     Warning::PadLost => ("GAMEPAD LOST: ROBOT STOPPED".into(), RED),
                     Warning::PadCentre => ("GAMEPAD: CENTRE THE STICKS".into(), AMBER),
                     Warning::Deadman => ("DEAD-MAN RELEASED".into(), AMBER),
+                    Warning::Halted(status) => (halted_text(&status), RED),
                     Warning::BlowUp => ("PHYSICS RESET (blow-up recovered)".into(), AMBER),
                     Warning::Paused => ("PAUSED".into(), AMBER),
                 };
@@ -552,6 +565,22 @@ fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>
                 });
             }
         });
+}
+
+/// The banner of a halted robot.
+pub fn halted_text(status: &crate::sim::RobotStatus) -> String {
+    use crate::sim::RobotStatus;
+    match status {
+        RobotStatus::Active => String::new(),
+        RobotStatus::OutOfBounds { .. } => "OUT OF BOUNDS: ROBOT STOPPED (press reset)".into(),
+        RobotStatus::Fell {
+            below_scene: true, ..
+        } => "FELL OFF THE SCENE: ROBOT STOPPED (press reset)".into(),
+        RobotStatus::Fell { .. } => "ROBOT FELL: STOPPED (press reset)".into(),
+        RobotStatus::Disabled { .. } => {
+            "PHYSICS FAILED REPEATEDLY: ROBOT DISABLED (press reset)".into()
+        }
+    }
 }
 
 /// Two clusters in the bottom corners, so the middle of the picture's lower edge — where the

@@ -156,10 +156,7 @@ pub fn find_spawn(scene: &Scene, name: Option<&str>) -> Result<Spawn, ViewerErro
 /// `spawn` (5 mm above the spawn point, heading `spawn.yaw`): what "reset to spawn" teleports
 /// back to.
 pub fn spawn_pose(spawn: &Spawn) -> Isometry3<f64> {
-    Isometry3::from_parts(
-        (spawn.position.coords + Vector3::z() * 0.005).into(),
-        nalgebra::UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
-    )
+    crate::sim::spawn_pose(spawn)
 }
 
 /// A default input file: `rel` under the working directory if it exists there, else under

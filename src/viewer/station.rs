@@ -36,7 +36,7 @@ use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
 use super::pacing::{Pacer, RateMeter};
 use super::view_scene::{configure, software_renderer, ViewScene};
-use super::{catch_quietly, find_spawn, point3, spawn_pose, ViewerError};
+use super::{catch_quietly, find_spawn, point3, ViewerError};
 use crate::input::{
     load_mapping, Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet,
     MappingConfig, RawInput,
@@ -568,7 +568,7 @@ async fn station_loop(
             steps_total += 1;
         }
         if actions.reset || requests.reset {
-            sim.teleport(id, &spawn_pose(&spawn));
+            sim.reset_robot(id, &spawn);
             mapper.reset();
             sync_flippers(&mut mapper, &spec);
             let initial = mapper.flipper_target();

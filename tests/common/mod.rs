@@ -93,3 +93,8 @@ pub fn parked_drift(name: &str, slope: f64, yaw: f64, mu: f64, secs: f64) -> (f6
     let d = (sim.body_state(id).pose.translation.vector - p0).norm();
     (d, sim.events().is_empty())
 }
+
+/// Spawn number `i` of the simulation's scene.
+pub fn scene_spawn(sim: &Simulation, i: usize) -> treadsim::scene::Spawn {
+    sim.scene().spawns[i].clone()
+}
