@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod input;
+mod rng;
 pub mod scene;
 pub mod sim;
 pub mod terrain;

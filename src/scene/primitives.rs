@@ -17,6 +17,8 @@ use nalgebra::Point3;
 
 use crate::scene::MeshData;
 
+use crate::rng::SplitMix64;
+
 /// Two consecutive profile edges whose turn has |sin| at or below this are treated as collinear.
 const COLLINEAR_SIN: f64 = 1e-10;
 /// Relative (to the profile's extent) distance below which two profile points coincide.
@@ -434,24 +436,6 @@ pub struct RubbleConfig {
     pub min_size: f64,
     /// Largest rock dimension, m.
     pub max_size: f64,
-}
-
-/// splitmix64: a tiny deterministic PRNG (integer-only, identical on every platform).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1), exact (53 random mantissa bits).
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
 }
 
 /// sin and cos from basic IEEE operations only (+, −, ×, ÷, round), so that results are

@@ -12,34 +12,12 @@ use super::{DriveScript, RobotId, SimConfig, SimError, SimEvent, Simulation};
 use crate::scene::{Scene, Spawn};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
+use crate::rng::SplitMix64;
+
 /// Shortest time one random command holds, s.
 pub const MIN_HOLD: f64 = 0.3;
 /// Longest time one random command holds, s.
 pub const MAX_HOLD: f64 = 3.0;
-
-/// splitmix64: a tiny deterministic PRNG (integer-only, identical on every platform).
-#[derive(Debug, Clone)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1) (53 random mantissa bits).
-    fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// Uniform in [lo, hi).
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next_f64()
-    }
-}
 
 /// The seed of one scene × robot combination: `seed` mixed with both names (FNV-1a), so each
 /// combination drives differently and the same `seed` always gives the same scripts.
