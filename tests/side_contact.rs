@@ -6,6 +6,9 @@ mod common;
 use common::*;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+use treadsim::sim::bench::StairDriver;
+use treadsim::sim::{RobotId, Simulation};
+use treadsim::vehicle::robot_file::track_circles;
 use treadsim::vehicle::DriveCommand;
 use treadsim::vehicle::RobotSpec;
 
@@ -29,24 +32,79 @@ fn curb_beside(height: f64, side_y: f64) -> treadsim::scene::Scene {
     ))
 }
 
-/// Outcome of a pivot turn beside a curb.
-struct PivotOutcome {
+/// What a run measured.
+#[derive(Debug, Clone, Copy, Default)]
+struct Outcome {
     /// Largest one-step change of a track's normal force, N.
     max_jump: f64,
     /// Largest track normal force, N.
     max_force: f64,
-    /// Static sinkage on flat ground (−z of the footprint centre at rest), m.
-    sinkage: f64,
-    /// Largest |roll| or |pitch| during the turn, deg.
+    /// Largest |roll| or |pitch|, deg.
     max_tilt: f64,
-    /// Events (blow-ups).
+    /// Highest centre of mass above its height at the start of the run, m.
+    max_rise: f64,
+    /// Largest centre-of-mass y, m.
+    max_y: f64,
+    /// Events (blow-ups, falls, out of bounds).
     events: usize,
+}
+
+/// Runs `seconds` s, asking `command` for the drive command before every step (from the
+/// robot's pitch, rad, nose up positive), and measures.
+fn measure(
+    sim: &mut Simulation,
+    id: RobotId,
+    seconds: f64,
+    mut command: impl FnMut(f64) -> DriveCommand,
+) -> Outcome {
+    let tracks = sim.robot(id).spec().tracks.len();
+    let mut last: Vec<f64> = (0..tracks)
+        .map(|t| sim.robot(id).track_normal_force(t))
+        .collect();
+    let z0 = sim.body_state(id).com.z;
+    let mut o = Outcome {
+        max_y: f64::NEG_INFINITY,
+        ..Outcome::default()
+    };
+    for _ in 0..(seconds / sim.config().dt).round() as usize {
+        let (_, pitch, _) = sim.body_state(id).pose.rotation.euler_angles();
+        sim.set_command(id, command(-pitch));
+        sim.step();
+        for (t, prev) in last.iter_mut().enumerate() {
+            let f = sim.robot(id).track_normal_force(t);
+            o.max_jump = o.max_jump.max((f - *prev).abs());
+            o.max_force = o.max_force.max(f);
+            *prev = f;
+        }
+        let s = sim.body_state(id);
+        let (roll, pitch, _) = s.pose.rotation.euler_angles();
+        o.max_tilt = o.max_tilt.max(roll.abs().max(pitch.abs()).to_degrees());
+        o.max_rise = o.max_rise.max(s.com.z - z0);
+        o.max_y = o.max_y.max(s.com.y);
+    }
+    o.events = sim.events().len();
+    o
+}
+
+/// Full-speed pivot to the right (left belt forward).
+fn pivot(spec: &RobotSpec) -> DriveCommand {
+    let v = spec.tracks[0].motor.max_speed;
+    DriveCommand {
+        left: v,
+        right: -v,
+        flipper: None,
+    }
 }
 
 /// Pivots `spec` at full belt speed for `seconds` on flat ground beside a curb of `height` m
 /// whose side face runs 1 cm outside its outermost belt; `straddle` instead drops it with the
-/// left track's centre line over the curb's side.
-fn pivot_beside_curb(spec: &RobotSpec, height: f64, straddle: bool, seconds: f64) -> PivotOutcome {
+/// left track's centre line over the curb's side. Returns the outcome and the static sinkage.
+fn pivot_beside_curb(
+    spec: &RobotSpec,
+    height: f64,
+    straddle: bool,
+    seconds: f64,
+) -> (Outcome, f64) {
     let side = if straddle {
         spec.tracks[0].y.abs()
     } else {
@@ -58,39 +116,8 @@ fn pivot_beside_curb(spec: &RobotSpec, height: f64, straddle: bool, seconds: f64
         sim.teleport(id, &Isometry3::from_parts(lift, UnitQuaternion::identity()));
     }
     sim.run_for(2.0);
-    let sinkage = static_sinkage(spec);
-    let v = spec.tracks[0].motor.max_speed;
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: v,
-            right: -v,
-            flipper: None,
-        },
-    );
-    let tracks = spec.tracks.len();
-    let mut last: Vec<f64> = (0..tracks)
-        .map(|t| sim.robot(id).track_normal_force(t))
-        .collect();
-    let (mut max_jump, mut max_force, mut max_tilt) = (0.0f64, 0.0f64, 0.0f64);
-    for _ in 0..(seconds / sim.config().dt).round() as usize {
-        sim.step();
-        for (t, prev) in last.iter_mut().enumerate() {
-            let f = sim.robot(id).track_normal_force(t);
-            max_jump = max_jump.max((f - *prev).abs());
-            max_force = max_force.max(f);
-            *prev = f;
-        }
-        let (roll, pitch, _) = sim.body_state(id).pose.rotation.euler_angles();
-        max_tilt = max_tilt.max(roll.abs().max(pitch.abs()).to_degrees());
-    }
-    PivotOutcome {
-        max_jump,
-        max_force,
-        sinkage,
-        max_tilt,
-        events: sim.events().len(),
-    }
+    let outcome = measure(&mut sim, id, seconds, |_| pivot(spec));
+    (outcome, static_sinkage(spec))
 }
 
 /// Static sinkage of a robot at rest on flat ground (−z of its footprint centre), m.
@@ -112,6 +139,23 @@ fn force_step_bound(spec: &RobotSpec, sinkage: f64, dt: f64) -> f64 {
     1.5 * share / sinkage * v * dt + share
 }
 
+/// The largest one-step change of a track's normal force when the robot may also drop
+/// `drop` m (sliding off a ledge it straddles, off a rock): the approach speed is then up to
+/// `v_a = v_max + √(2·g·drop)`. The whole robot landing on one track at `v_a` sinks until
+/// the contact's elastic energy `m·g·δ₀·(δ/δ₀)^2.5 / 2.5` has taken its kinetic energy
+/// `m·v_a²/2`, so `(δ_m/δ₀)^2.5 = 1.25·v_a²/(g·δ₀)`; there the force law's slope is
+/// `1.5·m·g/δ₀·√(δ_m/δ₀)`, and Hunt–Crossley damping multiplies the force by at most
+/// `1 + β·v_a` (β the belt's damping). The change per step is at most that slope times
+/// `v_a·dt` times the damping factor, plus the weight shifting from track to track.
+fn drop_force_step_bound(spec: &RobotSpec, sinkage: f64, dt: f64, drop: f64) -> f64 {
+    let weight = spec.mass * G;
+    let v = spec.tracks[0].motor.max_speed + (2.0 * G * drop).sqrt();
+    let depth_ratio = (1.25 * v * v / (G * sinkage)).powf(0.4).max(1.0);
+    let slope = 1.5 * weight / sinkage * depth_ratio.sqrt();
+    let damping = 1.0 + spec.tracks[0].belt.damping * v;
+    damping * slope * v * dt + weight
+}
+
 /// Pivot turns at full speed with one track beside a low curb (0.05 and 0.10 m) or straddling
 /// a 0.05 m one: before the
 /// side-contact model a track plane sliding over the curb's side saw the whole curb at once
@@ -125,8 +169,8 @@ fn pivot_beside_low_curbs_has_no_force_spike() {
         let spec = robot(name);
         for (height, straddle) in [(0.05, false), (0.10, false), (0.05, true)] {
             {
-                let o = pivot_beside_curb(&spec, height, straddle, 3.0);
-                let bound = force_step_bound(&spec, o.sinkage, 0.002);
+                let (o, sinkage) = pivot_beside_curb(&spec, height, straddle, 3.0);
+                let bound = force_step_bound(&spec, sinkage, 0.002);
                 let case = format!("{name} h {height} straddle {straddle}");
                 assert!(
                     o.max_jump <= bound,
@@ -141,6 +185,212 @@ fn pivot_beside_low_curbs_has_no_force_spike() {
     }
 }
 
+/// Pivot turns beside high curbs (0.20 and 0.40 m: higher than every preset's belt side guard
+/// begins, `vehicle::guard`): the belt's side is blocked by the curb. Before the side guards
+/// heavy250's flipper swept into a 0.20 m curb and its loop ended inside the solid (2.2 MN in
+/// one step, 12 blow-ups; 0.40 m: 3.3 MN, 40 blow-ups). Now the one-step change stays within
+/// [`force_step_bound`], the robot stays upright beside the curb (never climbs it: its centre
+/// of mass rises less than a quarter of the curb) and nothing blows up.
+#[test]
+fn pivot_beside_high_curbs_is_blocked_without_spikes() {
+    for name in ["scout", "tracker55", "heavy250"] {
+        let spec = robot(name);
+        for height in [0.20, 0.40] {
+            let (o, sinkage) = pivot_beside_curb(&spec, height, false, 3.0);
+            let bound = force_step_bound(&spec, sinkage, 0.002);
+            let case = format!("{name} beside {height} m");
+            assert!(
+                o.max_jump <= bound,
+                "{case}: one-step change {:.0} N > bound {bound:.0} N",
+                o.max_jump
+            );
+            assert!(o.max_tilt < 30.0, "{case}: tilted {:.1}°", o.max_tilt);
+            assert!(
+                o.max_rise < height / 4.0,
+                "{case}: rose {:.3} m",
+                o.max_rise
+            );
+            assert_eq!(o.events, 0, "{case}: events");
+        }
+    }
+}
+
+/// Pivot turns with one track half over the edge of a 0.10–0.40 m curb (dropped there): the
+/// robot slides off the edge or stays perched, and may land hard; every one-step change stays
+/// within [`drop_force_step_bound`] for a drop of the curb's height, and nothing blows up.
+#[test]
+fn pivot_half_over_curbs_has_no_force_spike() {
+    for name in ["scout", "tracker55", "heavy250"] {
+        let spec = robot(name);
+        for height in [0.10, 0.20, 0.40] {
+            let (o, sinkage) = pivot_beside_curb(&spec, height, true, 3.0);
+            let bound = drop_force_step_bound(&spec, sinkage, 0.002, height);
+            let case = format!("{name} half over {height} m");
+            assert!(
+                o.max_jump <= bound,
+                "{case}: one-step change {:.0} N > bound {bound:.0} N",
+                o.max_jump
+            );
+            assert_eq!(o.events, 0, "{case}: events");
+        }
+    }
+}
+
+/// How far the robot's belts reach forward of the body origin (tracks and flippers at angle
+/// 0), m.
+fn front_reach(spec: &RobotSpec) -> f64 {
+    let tracks = spec
+        .tracks
+        .iter()
+        .flat_map(|t| track_circles(t).map(|c| c.x + c.radius).collect::<Vec<_>>());
+    let flippers = spec
+        .flippers
+        .iter()
+        .flat_map(|f| f.circles.iter().map(|c| c.x + c.radius));
+    tracks.chain(flippers).fold(0.0, f64::max)
+}
+
+/// Flat floor with a 0.6 m wall whose face runs along x at y = `face_y` (the wall occupies
+/// y > face_y).
+fn wall_at(face_y: f64) -> treadsim::scene::Scene {
+    scene_text(&format!(
+        "[[element]]\ntype = \"box\"\nsize = [12, 12, 0.2]\nposition = [0, 0, -0.2]\n\
+         [[element]]\ntype = \"box\"\nsize = [8, 0.3, 0.6]\nposition = [0, {}, 0]\n\
+         [[spawn]]\nname = \"s\"\nposition = [-2, 0, 0]\n",
+        face_y + 0.15
+    ))
+}
+
+/// Driving at full speed into a wall at 5°–30° from it: the belts meet it obliquely (the
+/// track planes take its in-plane part, the side guards its lateral part). Every one-step
+/// change stays within [`force_step_bound`]; the robot is deflected along the wall or stalls
+/// against it, upright (tilt < 30°), and never passes into it (its centre of mass stays at
+/// least half its gauge from the face).
+#[test]
+fn driving_into_a_wall_at_an_angle_has_no_force_spike() {
+    for name in ["scout", "tracker55", "heavy250"] {
+        let spec = robot(name);
+        for angle in [5.0f64, 10.0, 20.0, 30.0] {
+            let a = angle.to_radians();
+            let half_length = front_reach(&spec);
+            // The front corner of the outer belt starts 5 cm from the face.
+            let face = outer_belt_edge(&spec) * a.cos() + half_length * a.sin() + 0.05;
+            let (mut sim, id) = sim_with(wall_at(face), spec.clone(), None);
+            let start = Isometry3::from_parts(
+                Translation3::new(-2.0, 0.0, 0.002),
+                UnitQuaternion::from_euler_angles(0.0, 0.0, a),
+            );
+            sim.teleport(id, &start);
+            sim.run_for(0.5);
+            let sinkage = static_sinkage(&spec);
+            let v = spec.tracks[0].motor.max_speed;
+            let o = measure(&mut sim, id, 3.0, |_| DriveCommand {
+                left: v,
+                right: v,
+                flipper: None,
+            });
+            let bound = force_step_bound(&spec, sinkage, 0.002);
+            let case = format!("{name} into a wall at {angle}°");
+            assert!(
+                o.max_jump <= bound,
+                "{case}: one-step change {:.0} N > bound {bound:.0} N",
+                o.max_jump
+            );
+            assert!(o.max_tilt < 30.0, "{case}: tilted {:.1}°", o.max_tilt);
+            let gauge = spec.track_gauge();
+            assert!(
+                o.max_y < face - 0.5 * gauge,
+                "{case}: centre of mass reached y {:.3}, wall face at {face:.3}",
+                o.max_y
+            );
+            assert_eq!(o.events, 0, "{case}: events");
+        }
+    }
+}
+
+/// Climbing a flight (0.18 / 0.28 m, 1.0 m wide) pressed against its side wall: the scout
+/// starts with its left belt 1 cm from the wall, turned 3° into it, and climbs with the
+/// operator's flipper strategy ([`StairDriver`]). Every one-step change stays within
+/// [`force_step_bound`], nothing blows up, and the robot never passes into the wall.
+#[test]
+fn scraping_a_stair_side_wall_has_no_force_spike() {
+    let spec = robot("scout");
+    let wall_face = 0.5;
+    let scene = scene_text(&format!(
+        "[[element]]\ntype = \"box\"\nsize = [12, 6, 0.2]\nposition = [2, 0, -0.2]\n\
+         [[element]]\ntype = \"stairs\"\nrise = 0.18\nrun = 0.28\ncount = 6\nwidth = 1.0\n\
+         nosing = 0.02\nnosing_thickness = 0.03\nlanding = 1.5\nposition = [0, 0, 0]\n\
+         [[element]]\ntype = \"box\"\nsize = [6, 0.2, 2.0]\nposition = [1.5, {}, 0]\n\
+         [[spawn]]\nname = \"s\"\nposition = [-0.8, 0, 0]\n",
+        wall_face + 0.1
+    ));
+    let (mut sim, id) = sim_with(scene, spec.clone(), None);
+    let y = wall_face - outer_belt_edge(&spec) - 0.01;
+    let start = Isometry3::from_parts(
+        Translation3::new(-0.8, y, 0.002),
+        UnitQuaternion::from_euler_angles(0.0, 0.0, 3f64.to_radians()),
+    );
+    sim.teleport(id, &start);
+    sim.run_for(0.5);
+    let sinkage = static_sinkage(&spec);
+    let driver = StairDriver::default();
+    let mut on_flight = false;
+    let o = measure(&mut sim, id, 14.0, |pitch| {
+        driver.command(pitch, &mut on_flight)
+    });
+    let bound = force_step_bound(&spec, sinkage, 0.002);
+    assert!(
+        o.max_jump <= bound,
+        "one-step change {:.0} N > bound {bound:.0} N",
+        o.max_jump
+    );
+    assert!(
+        o.max_y < wall_face - 0.5 * spec.track_gauge(),
+        "centre of mass reached y {:.3}, wall face at {wall_face}",
+        o.max_y
+    );
+    assert_eq!(sim.events().len(), 0, "events: {:?}", sim.events());
+    println!("climbed {:.2} m, max tilt {:.1}°", o.max_rise, o.max_tilt);
+}
+
+/// Pivot turns both ways on the rubble field (rocks 0.05–0.25 m): the belts meet rock flanks
+/// from every side and drop off rocks. Every one-step change stays within
+/// [`drop_force_step_bound`] for a drop of the largest rock, and nothing blows up; this is
+/// where the 20 kg robot's flipper used to end up inside a rock and blow up (soak seed 1).
+#[test]
+fn turning_on_rubble_has_no_force_spike() {
+    for name in ["scout", "tracker55", "heavy250"] {
+        let spec = robot(name);
+        let (mut sim, id) = sim_with(scene_file("rubble"), spec.clone(), None);
+        let start =
+            Isometry3::from_parts(Translation3::new(4.0, 0.0, 0.3), UnitQuaternion::identity());
+        sim.teleport(id, &start);
+        sim.run_for(1.0);
+        let sinkage = static_sinkage(&spec);
+        let right = pivot(&spec);
+        let mut k = 0;
+        let o = measure(&mut sim, id, 6.0, |_| {
+            k += 1;
+            if k < 1500 {
+                right
+            } else {
+                DriveCommand {
+                    left: right.right,
+                    right: right.left,
+                    flipper: None,
+                }
+            }
+        });
+        let bound = drop_force_step_bound(&spec, sinkage, 0.002, 0.25);
+        assert!(
+            o.max_jump <= bound,
+            "{name}: one-step change {:.0} N > bound {bound:.0} N",
+            o.max_jump
+        );
+        assert_eq!(sim.events().len(), 0, "{name}: events {:?}", sim.events());
+    }
+}
+
 /// The whole table (all presets, curbs 0.05–0.40 m, beside and straddling) with the bound:
 /// `cargo test --release --no-default-features --test side_contact -- --ignored --nocapture`.
 #[test]
@@ -150,14 +400,19 @@ fn side_contact_table() {
         let spec = robot(name);
         for height in [0.05, 0.10, 0.20, 0.40] {
             for straddle in [false, true] {
-                let o = pivot_beside_curb(&spec, height, straddle, 4.0);
-                let bound = force_step_bound(&spec, o.sinkage, 0.002);
+                let (o, sinkage) = pivot_beside_curb(&spec, height, straddle, 4.0);
+                let bound = if straddle {
+                    drop_force_step_bound(&spec, sinkage, 0.002, height)
+                } else {
+                    force_step_bound(&spec, sinkage, 0.002)
+                };
                 println!(
-                    "{name:9} curb {height:.2} {:8}: max dF/step {:10.0} N (bound {bound:5.0}) max F {:10.0} N tilt {:5.1}° events {}",
+                    "{name:9} curb {height:.2} {:8}: max dF/step {:8.0} N (bound {bound:7.0}) max F {:8.0} N tilt {:5.1}° rise {:6.3} m events {}",
                     if straddle { "straddle" } else { "beside" },
                     o.max_jump,
                     o.max_force,
                     o.max_tilt,
+                    o.max_rise,
                     o.events
                 );
             }

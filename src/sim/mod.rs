@@ -37,6 +37,7 @@
 
 pub mod bench;
 mod events;
+mod hull;
 mod script;
 pub mod soak;
 mod telemetry;
@@ -46,6 +47,10 @@ pub use script::DriveScript;
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 
+pub use hull::GUARD_MIN_LATERAL;
+pub(crate) use hull::{insert_hull, terrain_collider};
+use hull::{insert_robot_body, pose_guards, GuardCollider, GuardHook};
+
 use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
@@ -54,7 +59,6 @@ use crate::terrain::CutSegment;
 use crate::track::friction::FrictionConfig;
 use crate::track::outline::OutlineError;
 use crate::vehicle::robot::DriveState;
-use crate::vehicle::spec::HullShape;
 use crate::vehicle::{BodyState, DriveCommand, RobotSpec, TrackedRobot};
 
 /// Simulation settings.
@@ -170,6 +174,8 @@ struct Snapshot {
 struct RobotSlot {
     model: TrackedRobot,
     body: RigidBodyHandle,
+    /// The belts' side-guard colliders on the hull.
+    guards: Vec<GuardCollider>,
     /// Where it was added: blow-up escalation resets it there.
     spawn: Spawn,
     /// The newest good state.
@@ -276,11 +282,13 @@ impl Simulation {
             source,
         })?;
         let pose = spawn_pose(spawn);
-        let handle = insert_hull(
+        let mut guards = Vec::new();
+        let handle = insert_robot_body(
             &mut self.world,
-            &spec,
+            &model,
             pose_of(&pose),
             self.config.hull_friction,
+            &mut guards,
         );
         let snapshot = Snapshot {
             time: self.time,
@@ -290,6 +298,7 @@ impl Simulation {
         self.robots.push(RobotSlot {
             model,
             body: handle,
+            guards,
             spawn: spawn.clone(),
             older: snapshot.clone(),
             snapshot,
@@ -336,6 +345,7 @@ impl Simulation {
                 continue;
             };
             let state = body_state(body);
+            // The flippers move in the track model's step: their guards follow below.
             let wrench = r.model.step(
                 &self.scene.terrain,
                 &state,
@@ -355,9 +365,10 @@ impl Simulation {
                 body.add_force(v32(&wrench.force), true);
                 body.add_torque(v32(&wrench.torque), true);
             }
+            pose_guards(&mut self.world, &r.model, &r.guards);
         }
         // 4: integrate.
-        self.world.step();
+        self.world.step_with_events(&GuardHook, &());
         self.steps += 1;
         // A product, not a running sum: no drift over long runs.
         self.time = self.steps as f64 * dt;
@@ -477,13 +488,14 @@ impl Simulation {
         let event = if recent >= n {
             r.blow_ups = [f64::NAN; MAX_ESCALATE];
             let spawn_pose = pose_of(&spawn_pose(&r.spawn));
-            r.body = insert_hull(
+            r.model.reset();
+            r.body = insert_robot_body(
                 &mut self.world,
-                r.model.spec(),
+                &r.model,
                 spawn_pose,
                 config.hull_friction,
+                &mut r.guards,
             );
-            r.model.reset();
             r.support_z = f64::NAN;
             r.older = Snapshot {
                 time: now,
@@ -524,13 +536,14 @@ impl Simulation {
             } else {
                 r.older.clone_from(&r.snapshot);
             }
-            r.body = insert_hull(
+            r.model.restore(&r.snapshot.drive);
+            r.body = insert_robot_body(
                 &mut self.world,
-                r.model.spec(),
+                &r.model,
                 r.snapshot.pose,
                 config.hull_friction,
+                &mut r.guards,
             );
-            r.model.restore(&r.snapshot.drive);
             r.model.set_command(DriveCommand::STOP);
             r.support_z = f64::NAN;
             r.snapshot_step = self.steps;
@@ -627,13 +640,14 @@ impl Simulation {
         };
         let pose = pose_of(&spawn_pose(spawn));
         self.world.remove_body(r.body);
-        r.body = insert_hull(
+        r.model.reset();
+        r.body = insert_robot_body(
             &mut self.world,
-            r.model.spec(),
+            &r.model,
             pose,
             self.config.hull_friction,
+            &mut r.guards,
         );
-        r.model.reset();
         r.status = RobotStatus::Active;
         r.support_z = f64::NAN;
         r.blow_ups = [f64::NAN; MAX_ESCALATE];
@@ -673,68 +687,6 @@ pub fn spawn_pose(spawn: &Spawn) -> Isometry3<f64> {
         Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
         UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
     )
-}
-
-/// The scene's terrain as a rapier trimesh collider (internal edges fixed so bodies slide
-/// over triangle seams).
-pub(crate) fn terrain_collider(
-    terrain: &crate::terrain::Terrain,
-    friction: f64,
-) -> Result<Collider, SimError> {
-    let vertices: Vec<Vector> = terrain
-        .vertices()
-        .iter()
-        .map(|p| Vector::new(p.x as f32, p.y as f32, p.z as f32))
-        .collect();
-    Ok(ColliderBuilder::trimesh_with_flags(
-        vertices,
-        terrain.triangles().to_vec(),
-        TriMeshFlags::FIX_INTERNAL_EDGES,
-    )
-    .map_err(|e| SimError::Collider(e.to_string()))?
-    .friction(friction as f32)
-    .restitution(0.0)
-    .build())
-}
-
-/// Inserts a robot's hull as a rapier body at `pose`, at rest: the mass properties of the
-/// robot file on a massless box collider.
-fn insert_hull(
-    world: &mut PhysicsWorld,
-    spec: &RobotSpec,
-    pose: Pose,
-    friction: f64,
-) -> RigidBodyHandle {
-    let com = spec.center_of_mass;
-    let body = RigidBodyBuilder::dynamic()
-        .pose(pose)
-        .additional_mass_properties(MassProperties::new(
-            Vector::new(com.x as f32, com.y as f32, com.z as f32),
-            spec.mass as f32,
-            v32(&spec.inertia),
-        ))
-        .can_sleep(false)
-        .build();
-    let handle = world.bodies.insert(body);
-    let HullShape::Box { size, center } = spec.hull;
-    let collider = ColliderBuilder::cuboid(
-        size.x as f32 / 2.0,
-        size.y as f32 / 2.0,
-        size.z as f32 / 2.0,
-    )
-    .translation(Vector::new(
-        center.x as f32,
-        center.y as f32,
-        center.z as f32,
-    ))
-    .density(0.0)
-    .friction(friction as f32)
-    .restitution(0.0)
-    .build();
-    world
-        .colliders
-        .insert_with_parent(collider, handle, &mut world.bodies);
-    handle
 }
 
 /// Kinetic (translation + rotation) and gravitational energy, J.

@@ -1,6 +1,7 @@
 //! Robots: description files, the track model at run time, drive motors and flippers.
 
 pub mod drive;
+pub mod guard;
 pub mod robot;
 pub mod robot_file;
 pub mod spec;

@@ -5,7 +5,7 @@
 use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
 
 use super::drive::{step_belt, DriveCommand};
-use super::robot_file::flipper_direction;
+use super::robot_file::{flipper_direction, flipper_motion};
 use super::spec::{BeltSpec, CircleSpec, FlipperSpec, RobotSpec};
 use super::strip::{split_load, StripLoads};
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
@@ -463,6 +463,12 @@ impl TrackedRobot {
         self.flipper_stalled[f]
     }
 
+    /// The rigid motion of flipper `f`'s belt from angle 0 to its current angle, body frame
+    /// (see [`flipper_motion`]).
+    pub fn flipper_motion(&self, f: usize) -> Isometry3<f64> {
+        flipper_motion(&self.spec.flippers[f], self.state.flipper_angle[f])
+    }
+
     /// Sum of the normal forces on each track (its planes and its flippers), last step, N.
     pub fn track_normal_force(&self, track: usize) -> f64 {
         self.track_normal[track]
@@ -509,9 +515,7 @@ impl TrackedRobot {
     fn flipper_effective_angle(&self, f: usize) -> f64 {
         // Positive raises the tip: counter-clockwise in (x, z) for a flipper pointing
         // forward, clockwise for one pointing backward.
-        let spec = &self.spec.flippers[f];
-        let reach: f64 = spec.circles.iter().map(|c| c.x - spec.axis_x).sum();
-        self.state.flipper_angle[f] * if reach < 0.0 { -1.0 } else { 1.0 }
+        self.state.flipper_angle[f] * flipper_direction(&self.spec.flippers[f])
     }
 
     /// Moves each flipper toward its target as a torque-limited motor.

@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use super::spec::{
     BeltSpec, CameraSpec, CircleSpec, FlipperSpec, HullShape, MotorSpec, RobotSpec, TrackSpec,
@@ -252,20 +252,28 @@ fn flipper_reach(f: &FlipperSpec) -> f64 {
     f.circles.iter().map(|c| c.x - f.axis_x).sum()
 }
 
-/// The flipper's circles in the body frame at `angle` (rad). Positive angles raise the tip
-/// for front and rear flippers alike: a front flipper turns by `-angle` about body +y, a
-/// rear flipper by `+angle`.
-pub fn flipper_circles_at(f: &FlipperSpec, angle: f64) -> Vec<CircleSpec> {
+/// The rigid motion that takes flipper `f` from angle 0 (its circles as the robot file gives
+/// them) to `angle` (rad), body frame: a turn about the flipper's axis (parallel to body y).
+/// Positive angles raise the tip for front and rear flippers alike: a front flipper turns by
+/// `-angle` about body +y, a rear flipper by `+angle`.
+pub fn flipper_motion(f: &FlipperSpec, angle: f64) -> Isometry3<f64> {
     // Counter-clockwise rotation in the (x, z) plane, i.e. −θ about body +y.
     let theta = flipper_direction(f) * angle;
-    let (s, c) = theta.sin_cos();
+    let axis = Vector3::new(f.axis_x, 0.0, f.axis_z);
+    let turn = UnitQuaternion::from_axis_angle(&Vector3::y_axis(), -theta);
+    Isometry3::from_parts(Translation3::from(axis - turn * axis), turn)
+}
+
+/// The flipper's circles in the body frame at `angle` (rad) (see [`flipper_motion`]).
+pub fn flipper_circles_at(f: &FlipperSpec, angle: f64) -> Vec<CircleSpec> {
+    let motion = flipper_motion(f, angle);
     f.circles
         .iter()
         .map(|k| {
-            let (dx, dz) = (k.x - f.axis_x, k.z - f.axis_z);
+            let p = motion * Point3::new(k.x, 0.0, k.z);
             CircleSpec {
-                x: f.axis_x + dx * c - dz * s,
-                z: f.axis_z + dx * s + dz * c,
+                x: p.x,
+                z: p.z,
                 radius: k.radius,
             }
         })

@@ -1,0 +1,196 @@
+//! The rapier side of a robot and of the scene: the terrain collider, the hull body with its
+//! box collider, the belts' side guards ([`crate::vehicle::guard`]) as colliders on the hull,
+//! and the contact hook that keeps only the guards' lateral contacts.
+//!
+//! A guard collider stands for the side wall of a belt. Its contacts whose normal lies within
+//! 45° of the body's y axis are kept (the belt's side meets a wall, a curb's side, a rock's
+//! flank); all others are dropped before the solver sees them, because in the belt's own
+//! plane the track model (seed 004) carries the contact with its wheel and run laws. A belt
+//! pressed against a wall at 40° from its direction is held by both (the wall's in-plane part
+//! through the track planes, its lateral part by the guard).
+
+use rapier3d::prelude::*;
+
+use super::{v32, SimError};
+use crate::vehicle::guard::belt_guards;
+use crate::vehicle::spec::HullShape;
+use crate::vehicle::{RobotSpec, TrackedRobot};
+
+/// `user_data` of a guard collider.
+const GUARD_TAG: u128 = 0x6775_6172_64; // "guard"
+
+/// A guard contact is kept when |n · body y| is at least this (within 45° of lateral).
+pub const GUARD_MIN_LATERAL: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+/// One belt's side-guard collider on a robot's hull.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct GuardCollider {
+    /// The collider.
+    pub handle: ColliderHandle,
+    /// The flipper it turns with, if any.
+    pub flipper: Option<usize>,
+}
+
+/// The scene's terrain as a rapier trimesh collider (internal edges fixed so bodies slide
+/// over triangle seams).
+pub(crate) fn terrain_collider(
+    terrain: &crate::terrain::Terrain,
+    friction: f64,
+) -> Result<Collider, SimError> {
+    let vertices: Vec<Vector> = terrain
+        .vertices()
+        .iter()
+        .map(|p| Vector::new(p.x as f32, p.y as f32, p.z as f32))
+        .collect();
+    Ok(ColliderBuilder::trimesh_with_flags(
+        vertices,
+        terrain.triangles().to_vec(),
+        TriMeshFlags::FIX_INTERNAL_EDGES,
+    )
+    .map_err(|e| SimError::Collider(e.to_string()))?
+    .friction(friction as f32)
+    .restitution(0.0)
+    .build())
+}
+
+/// Inserts a robot's hull as a rapier body at `pose`, at rest: the mass properties of the
+/// robot file on a massless box collider.
+pub(crate) fn insert_hull(
+    world: &mut PhysicsWorld,
+    spec: &RobotSpec,
+    pose: Pose,
+    friction: f64,
+) -> RigidBodyHandle {
+    let com = spec.center_of_mass;
+    let body = RigidBodyBuilder::dynamic()
+        .pose(pose)
+        .additional_mass_properties(MassProperties::new(
+            Vector::new(com.x as f32, com.y as f32, com.z as f32),
+            spec.mass as f32,
+            v32(&spec.inertia),
+        ))
+        .can_sleep(false)
+        .build();
+    let handle = world.bodies.insert(body);
+    let HullShape::Box { size, center } = spec.hull;
+    let collider = ColliderBuilder::cuboid(
+        size.x as f32 / 2.0,
+        size.y as f32 / 2.0,
+        size.z as f32 / 2.0,
+    )
+    .translation(Vector::new(
+        center.x as f32,
+        center.y as f32,
+        center.z as f32,
+    ))
+    .density(0.0)
+    .friction(friction as f32)
+    .restitution(0.0)
+    .build();
+    world
+        .colliders
+        .insert_with_parent(collider, handle, &mut world.bodies);
+    handle
+}
+
+/// Inserts the robot's hull at `pose` with the side guards of its belts (flipper guards at
+/// the model's current flipper angles); the guards' handles go to `guards` (cleared first).
+pub(crate) fn insert_robot_body(
+    world: &mut PhysicsWorld,
+    model: &TrackedRobot,
+    pose: Pose,
+    friction: f64,
+    guards: &mut Vec<GuardCollider>,
+) -> RigidBodyHandle {
+    let body = insert_hull(world, model.spec(), pose, friction);
+    guards.clear();
+    for guard in belt_guards(model.spec()) {
+        let points: Vec<Vector> = guard
+            .points
+            .iter()
+            .map(|p| Vector::new(p.x as f32, p.y as f32, p.z as f32))
+            .collect();
+        // The points span a solid (circles of positive radius at both sides of the belt), so
+        // the hull exists; a degenerate one is skipped rather than failing the robot.
+        let Some(builder) = ColliderBuilder::convex_hull(&points) else {
+            continue;
+        };
+        let collider = builder
+            .density(0.0)
+            .friction(friction as f32)
+            .restitution(0.0)
+            .user_data(GUARD_TAG)
+            .active_hooks(ActiveHooks::MODIFY_SOLVER_CONTACTS)
+            .build();
+        let handle = world
+            .colliders
+            .insert_with_parent(collider, body, &mut world.bodies);
+        guards.push(GuardCollider {
+            handle,
+            flipper: guard.flipper,
+        });
+    }
+    pose_guards(world, model, guards);
+    body
+}
+
+/// Turns the flipper guards to the model's current flipper angles.
+pub(crate) fn pose_guards(
+    world: &mut PhysicsWorld,
+    model: &TrackedRobot,
+    guards: &[GuardCollider],
+) {
+    for g in guards {
+        if let (Some(f), Some(c)) = (g.flipper, world.colliders.get_mut(g.handle)) {
+            c.set_position_wrt_parent(super::pose_of(&model.flipper_motion(f)));
+        }
+    }
+}
+
+/// The contact hook of the simulation: keeps a guard's contacts only where they are lateral
+/// to the guard's body (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct GuardHook;
+
+impl GuardHook {
+    /// The y axis (world) of the body carrying `collider` when it is a guard.
+    fn guard_axis(
+        colliders: &ColliderSet,
+        bodies: &RigidBodySet,
+        collider: ColliderHandle,
+    ) -> Option<Vector> {
+        let c = colliders.get(collider)?;
+        if c.user_data != GUARD_TAG {
+            return None;
+        }
+        let body = bodies.get(c.parent()?)?;
+        Some(body.rotation() * Vector::Y)
+    }
+}
+
+impl PhysicsHooks for GuardHook {
+    fn filter_contact_pair(&self, _context: &PairFilterContext) -> Option<SolverFlags> {
+        Some(SolverFlags::default())
+    }
+
+    fn filter_intersection_pair(&self, _context: &PairFilterContext) -> bool {
+        true
+    }
+
+    fn modify_solver_contacts(&self, context: &mut ContactModificationContext) {
+        let (colliders, bodies) = (context.colliders, context.bodies);
+        let axes =
+            [context.collider1, context.collider2].map(|c| Self::guard_axis(colliders, bodies, c));
+        let Some(manifold) = context.rigid_mut() else {
+            return;
+        };
+        let normal = *manifold.normal;
+        let lateral = axes
+            .iter()
+            .flatten()
+            .all(|y| normal.dot(*y).abs() >= GUARD_MIN_LATERAL);
+        if !lateral {
+            manifold.solver_contacts.clear();
+        }
+    }
+}
