@@ -143,17 +143,18 @@ fn force_step_bound(spec: &RobotSpec, sinkage: f64, dt: f64) -> f64 {
 /// `drop` m (sliding off a ledge it straddles, off a rock): the approach speed is then up to
 /// `v_a = v_max + √(2·g·drop)`. The whole robot landing on one track at `v_a` sinks until
 /// the contact's elastic energy `m·g·δ₀·(δ/δ₀)^2.5 / 2.5` has taken its kinetic energy
-/// `m·v_a²/2`, so `(δ_m/δ₀)^2.5 = 1.25·v_a²/(g·δ₀)`; there the force law's slope is
-/// `1.5·m·g/δ₀·√(δ_m/δ₀)`, and Hunt–Crossley damping multiplies the force by at most
-/// `1 + β·v_a` (β the belt's damping). The change per step is at most that slope times
-/// `v_a·dt` times the damping factor, plus the weight shifting from track to track.
+/// `m·v_a²/2`, so `(δ_m/δ₀)^2.5 = 1.25·v_a²/(g·δ₀)`; there the force law's slope is largest,
+/// `1.5·m·g/δ₀·√(δ_m/δ₀)`. The change per step is at most that slope times `v_a·dt`, plus
+/// the weight shifting from track to track. The largest slope and the largest speed never
+/// come together (the slope peaks at the deepest point, where the speed is zero), and that
+/// slack covers the Hunt–Crossley damping term (largest at first touch, where the force is
+/// smallest).
 fn drop_force_step_bound(spec: &RobotSpec, sinkage: f64, dt: f64, drop: f64) -> f64 {
     let weight = spec.mass * G;
     let v = spec.tracks[0].motor.max_speed + (2.0 * G * drop).sqrt();
     let depth_ratio = (1.25 * v * v / (G * sinkage)).powf(0.4).max(1.0);
     let slope = 1.5 * weight / sinkage * depth_ratio.sqrt();
-    let damping = 1.0 + spec.tracks[0].belt.damping * v;
-    damping * slope * v * dt + weight
+    slope * v * dt + weight
 }
 
 /// Pivot turns at full speed with one track beside a low curb (0.05 and 0.10 m) or straddling

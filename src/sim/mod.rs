@@ -10,9 +10,10 @@
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
 //!    implicitly against the ground's friction, finish stick–slip friction.
 //! 3. **Apply** the resulting wrench to the hull (rapier forces persist, so they are reset
-//!    first).
-//! 4. **Integrate**: one rapier step (gravity, the hull collider's contacts with the terrain
-//!    mesh, integration), and advance time.
+//!    first), and turn the flippers' side guards to the new flipper angles.
+//! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
+//!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
+//!    time.
 //! 5. **Check** every robot for a blow-up (non-finite or runaway state). A robot that blew up
 //!    is put back, at rest and with its command stopped, to its newest snapshot that is at
 //!    least one snapshot interval old (never one taken just before the blow-up); the

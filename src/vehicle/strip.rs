@@ -26,8 +26,9 @@
 //! so a face that crosses the strip obliquely is resolved at each wheel's own position along
 //! the belt; where the ray finds no face (the loaded edge's penetration is not over the face,
 //! e.g. a face that ends within the wheel's contact patch) the centre cut is kept. The
-//! track model has no force across the plane: a belt pressed sideways against a wall is
-//! stopped by the side colliders (`sim`), not by these loads.
+//! split gives no force across the plane: a belt pressed sideways against a wall, or against a
+//! curb higher than its support radius, is stopped by its side guard ([`super::guard`], a
+//! collider on the hull in `sim`), not by these loads.
 
 use nalgebra::Vector3;
 
