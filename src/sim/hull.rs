@@ -17,7 +17,7 @@ use crate::vehicle::spec::HullShape;
 use crate::vehicle::{RobotSpec, TrackedRobot};
 
 /// `user_data` of a guard collider.
-const GUARD_TAG: u128 = 0x6775_6172_64; // "guard"
+const GUARD_TAG: u128 = 0x67_7561_7264; // "guard" in ASCII
 
 /// A guard contact is kept when |n · body y| is at least this (within 45° of lateral).
 pub const GUARD_MIN_LATERAL: f32 = std::f32::consts::FRAC_1_SQRT_2;
