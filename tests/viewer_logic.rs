@@ -6,14 +6,15 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use treadsim::input::{InputEvent, Key, PadState, Source, Status};
+use treadsim::sim::pacing::{Pacer, MAX_CATCH_UP, MAX_SPEED, MIN_SPEED};
 use treadsim::vehicle::robot_file::load_robot;
+use treadsim::vehicle::stability::{tip_level, Tilt, TipLevel, TipLimits};
+use treadsim::vehicle::stall::{is_stalling, STALL_HOLD};
 use treadsim::vehicle::{RobotSpec, TrackedRobot};
 use treadsim::viewer::cameras::{cycle, views, ViewKind};
-use treadsim::viewer::hud::{is_stalling, HudData, Warning, STALL_HOLD};
+use treadsim::viewer::hud::{HudData, Warning};
 use treadsim::viewer::keys::{translate_event, translate_key};
-use treadsim::viewer::pacing::{Pacer, MAX_CATCH_UP, MAX_SPEED, MIN_SPEED};
 use treadsim::viewer::robot_view::belt_refs;
-use treadsim::viewer::stability::{tip_level, Tilt, TipLevel, TipLimits};
 
 fn robot(name: &str) -> RobotSpec {
     load_robot(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenes/robots/{name}.toml")))

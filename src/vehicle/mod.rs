@@ -5,6 +5,8 @@ pub mod guard;
 pub mod robot;
 pub mod robot_file;
 pub mod spec;
+pub mod stability;
+pub mod stall;
 mod strip;
 
 pub use drive::DriveCommand;

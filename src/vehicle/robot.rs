@@ -442,6 +442,22 @@ impl TrackedRobot {
         self.pose_flippers();
     }
 
+    /// The belt speed the command asks of track `t`, m/s: `left` for tracks on the left
+    /// (y ≥ 0), `right` for the others.
+    fn track_command(&self, t: usize) -> f64 {
+        if self.spec.tracks[t].y >= 0.0 {
+            self.command.left
+        } else {
+            self.command.right
+        }
+    }
+
+    /// The belt speed the command asks of track `t`, within the motor's speed limit, m/s.
+    pub fn commanded_speed(&self, t: usize) -> f64 {
+        let max = self.spec.tracks[t].motor.max_speed;
+        self.track_command(t).clamp(-max, max)
+    }
+
     /// Motor torque at each sprocket in the last step, N·m.
     pub fn motor_torque(&self, track: usize) -> f64 {
         self.motor_force[track] * self.spec.tracks[track].sprocket.radius
@@ -726,12 +742,9 @@ impl TrackedRobot {
             self.f0[c.track] += f.force.x;
             self.d[c.track] += f.longitudinal_damping;
         }
-        for (t, track) in self.spec.tracks.iter().enumerate() {
-            let command = if track.y >= 0.0 {
-                self.command.left
-            } else {
-                self.command.right
-            };
+        for t in 0..self.spec.tracks.len() {
+            let command = self.track_command(t);
+            let track = &self.spec.tracks[t];
             let (v, force) = step_belt(
                 &track.motor,
                 track.sprocket.radius,

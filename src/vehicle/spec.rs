@@ -1,7 +1,7 @@
 //! The robot description: everything a robot file says, in SI units and the body frame
 //! (x forward, y left, z up; origin at the hull reference point, see DESIGN.md).
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
 /// A circle of a track in the track plane: body-frame `(x, z)` of its centre and its radius.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,6 +129,17 @@ pub struct CameraSpec {
     pub rpy: Vector3<f64>,
     /// Vertical field of view, rad.
     pub fov: f64,
+}
+
+impl CameraSpec {
+    /// World pose of the camera (x along its optical axis, y left, z up) on a body at
+    /// `body`, world frame.
+    pub fn world_pose(&self, body: &Isometry3<f64>) -> Isometry3<f64> {
+        body * Isometry3::from_parts(
+            self.position.coords.into(),
+            UnitQuaternion::from_euler_angles(self.rpy.x, self.rpy.y, self.rpy.z),
+        )
+    }
 }
 
 /// A whole robot as described by its file.

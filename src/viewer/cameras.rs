@@ -100,10 +100,7 @@ pub fn cycle(views: &[View], current: usize, step: i32, trainee: bool) -> usize 
 
 /// World pose of an onboard camera (x forward, y left, z up) on a body at `body`.
 pub fn onboard_pose(body: &Isometry3<f64>, cam: &CameraSpec) -> Isometry3<f64> {
-    body * Isometry3::from_parts(
-        cam.position.coords.into(),
-        UnitQuaternion::from_euler_angles(cam.rpy.x, cam.rpy.y, cam.rpy.z),
-    )
+    cam.world_pose(body)
 }
 
 /// Where the chase camera sits for a robot of this size: distance behind the body origin and

@@ -11,26 +11,11 @@
 
 use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, TextureId, Vec2};
 
-use super::stability::{tip_level, Margins, Tilt, TipLevel, TipLimits};
 use crate::input::{PadState, Source, Status};
 use crate::sim::{RobotId, Simulation};
+use crate::vehicle::stability::{tip_level, Margins, Tilt, TipLevel, TipLimits};
+use crate::vehicle::stall::{is_stalling, STALL_HOLD, STALL_TORQUE_FRACTION};
 use crate::vehicle::RobotSpec;
-
-/// A track whose belt speed stays under this while commanded harder is stalled, m/s.
-pub const STALL_SPEED: f64 = 0.05;
-/// Fraction of the motor's torque limit that counts as "at the limit".
-pub const STALL_TORQUE_FRACTION: f64 = 0.9;
-/// How long the stall condition must hold before the warning shows, s (a motor briefly
-/// saturates when it starts the robot).
-pub const STALL_HOLD: f64 = 0.3;
-
-/// Whether one track is stalling right now: commanded to move, at its torque limit, and not
-/// moving.
-pub fn is_stalling(torque: f64, max_torque: f64, belt_speed: f64, commanded: f64) -> bool {
-    commanded.abs() > STALL_SPEED
-        && belt_speed.abs() < STALL_SPEED
-        && torque.abs() >= STALL_TORQUE_FRACTION * max_torque
-}
 
 /// Time constant of the ground speed readout's filter, s.
 pub const GROUND_SPEED_LAG: f64 = 0.3;
@@ -187,15 +172,9 @@ impl HudData {
         let robot = sim.robot(id);
         let body = sim.body_state(id);
         let drive = robot.drive_state();
-        let command = robot.command();
-        for (i, (t, spec)) in self.tracks.iter_mut().zip(&robot.spec().tracks).enumerate() {
+        for (i, t) in self.tracks.iter_mut().enumerate() {
             t.belt_speed = drive.belt_speed.get(i).copied().unwrap_or(0.0);
-            t.commanded = if spec.y >= 0.0 {
-                command.left
-            } else {
-                command.right
-            }
-            .clamp(-t.max_speed, t.max_speed);
+            t.commanded = robot.commanded_speed(i);
             t.torque = robot.motor_torque(i);
             t.stall_time = if is_stalling(t.torque, t.max_torque, t.belt_speed, t.commanded) {
                 t.stall_time + dt

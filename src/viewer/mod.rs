@@ -16,8 +16,6 @@
 //!   headless renderer.
 //! - [`hud`]: the instrument panel: what it shows ([`hud::HudData`], pure, tested) and how it is
 //!   drawn (egui).
-//! - [`stability`]: static tip-over angles from the robot file and the live margins.
-//! - [`pacing`]: fixed-step physics decoupled from rendering ([`pacing::Pacer`]).
 //! - [`keys`]: kiss3d key codes → [`crate::input::Key`].
 //! - [`station`]: the window loop.
 //! - [`shot`]: headless rendering ([`shot::HeadlessRenderer`], `treadsim shot`).
@@ -33,11 +31,9 @@
 pub mod cameras;
 pub mod hud;
 pub mod keys;
-pub mod pacing;
 pub mod robot_view;
 pub mod scene_mesh;
 pub mod shot;
-pub mod stability;
 pub mod station;
 pub mod view_scene;
 

@@ -34,7 +34,6 @@ use super::cameras::{
 };
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
-use super::pacing::{Pacer, RateMeter};
 use super::view_scene::{configure, software_renderer, ViewScene};
 use super::{catch_quietly, find_spawn, point3, ViewerError};
 use crate::input::{
@@ -42,6 +41,7 @@ use crate::input::{
     MappingConfig, RawInput,
 };
 use crate::scene::Scene;
+use crate::sim::pacing::{Pacer, RateMeter};
 use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
 use crate::vehicle::robot_file::load_robot;
 use crate::vehicle::DriveCommand;

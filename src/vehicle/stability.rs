@@ -1,4 +1,5 @@
-//! Static tip-over limits of a robot and its live margins, for the HUD's inclinometer.
+//! Static tip-over limits of a robot and its live margins: the HUD's inclinometer and the
+//! exercises' tip-over faults use the same rule.
 //!
 //! A robot standing on a plane that tilts tips over when the vertical through its centre of
 //! mass leaves its support polygon (DESIGN.md, "tilt table"): sideways at
@@ -11,10 +12,8 @@
 
 use nalgebra::{Isometry3, Vector3};
 
+use crate::vehicle::robot_file::track_circles;
 use crate::vehicle::RobotSpec;
-
-/// Circles whose bottom is within this of the lowest one touch flat ground, m.
-const FOOTPRINT_TOLERANCE: f64 = 0.005;
 
 /// Static tip-over angles of a robot on a tilting plane, rad (all positive).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,21 +36,13 @@ impl TipLimits {
     /// The limits of a robot from its description (main tracks only; flippers at their
     /// initial angle usually do not touch flat ground).
     pub fn from_spec(spec: &RobotSpec) -> Self {
-        let circles = spec.tracks.iter().flat_map(|t| {
-            [&t.sprocket, &t.idler]
-                .into_iter()
-                .chain(&t.road_wheels)
-                .chain(&t.rollers)
-        });
-        let bottom = circles
-            .clone()
+        let bottom = spec
+            .tracks
+            .iter()
+            .flat_map(track_circles)
             .map(|c| c.z - c.radius)
             .fold(f64::INFINITY, f64::min);
-        let (rear, front) = circles
-            .filter(|c| c.z - c.radius <= bottom + FOOTPRINT_TOLERANCE)
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(r, f), c| {
-                (r.min(c.x), f.max(c.x))
-            });
+        let (rear, front) = spec.footprint();
         let (y_left, y_right) = spec
             .tracks
             .iter()
