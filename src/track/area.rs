@@ -15,6 +15,15 @@ pub fn circular_segment_area(r: f64, delta: f64) -> f64 {
     r * r * (d / r).clamp(-1.0, 1.0).acos() - d * (2.0 * r * delta - delta * delta).max(0.0).sqrt()
 }
 
+/// dS/dδ of the circular segment area S of a circle of radius `r` pressed in by `delta`: the
+/// chord length 2·√(2rδ − δ²), m. 0 outside `0 < delta < 2r`.
+pub fn circular_segment_chord(r: f64, delta: f64) -> f64 {
+    if delta <= 0.0 || delta >= 2.0 * r {
+        return 0.0;
+    }
+    2.0 * (2.0 * r * delta - delta * delta).max(0.0).sqrt()
+}
+
 /// ∫₀^δ S(x) dx for the circular segment area S of a circle of radius `r`, m³: the elastic
 /// energy per unit stiffness of a wheel pressed in by `delta` under `F = κ·S`.
 pub fn circular_segment_area_integral(r: f64, delta: f64) -> f64 {
@@ -42,6 +51,24 @@ pub fn paper_segment_area(r: f64, delta: f64) -> f64 {
 mod tests {
     use super::*;
     use std::f64::consts::PI;
+
+    #[test]
+    fn chord_is_the_derivative_of_the_segment_area() {
+        let r = 0.05;
+        for delta in [1e-4, 2e-3, 0.03, 0.09] {
+            let h = 1e-7;
+            let numeric = (circular_segment_area(r, delta + h)
+                - circular_segment_area(r, delta - h))
+                / (2.0 * h);
+            let chord = circular_segment_chord(r, delta);
+            assert!(
+                (chord - numeric).abs() < 1e-6 * chord,
+                "{delta}: {chord} vs {numeric}"
+            );
+        }
+        assert_eq!(circular_segment_chord(r, 0.0), 0.0);
+        assert_eq!(circular_segment_chord(r, 2.0 * r), 0.0);
+    }
 
     #[test]
     fn circular_segment_matches_closed_forms() {

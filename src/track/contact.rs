@@ -28,7 +28,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::area::{circular_segment_area, circular_segment_area_integral};
+use super::area::{circular_segment_area, circular_segment_area_integral, circular_segment_chord};
 use super::outline::{BeltOutline, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
@@ -50,6 +50,10 @@ pub struct ElementLoad {
     pub depth: f64,
     /// Elastic energy stored in the contact, J (∫ F dδ of the force law).
     pub energy: f64,
+    /// Tangent stiffness of the contact, `Σ κ·dS/dδ`, N/m: how fast `magnitude` grows per
+    /// metre of further penetration (sets the rubber's viscous force, see
+    /// [`normal_damping_factor`]).
+    pub stiffness: f64,
 }
 
 impl Default for ElementLoad {
@@ -62,6 +66,7 @@ impl Default for ElementLoad {
             friction: 0.0,
             depth: 0.0,
             energy: 0.0,
+            stiffness: 0.0,
         }
     }
 }
@@ -83,10 +88,10 @@ impl ElementLoad {
         self.depth = self.depth.max(depth);
     }
 
-    /// The load `wa·a + wb·b` (weights ≥ 0): forces, magnitudes, depths and energies add
-    /// with their weights; point and friction stay load-weighted means. Used where one track
-    /// plane stands for a strip of belt that is partly over one terrain profile and partly
-    /// over another.
+    /// The load `wa·a + wb·b` (weights ≥ 0): forces, magnitudes, depths, energies and
+    /// stiffnesses add with their weights; point and friction stay load-weighted means. Used
+    /// where one track plane stands for a strip of belt that is partly over one terrain
+    /// profile and partly over another.
     pub fn blend(a: &ElementLoad, wa: f64, b: &ElementLoad, wb: f64) -> ElementLoad {
         let (ma, mb) = (a.magnitude * wa, b.magnitude * wb);
         let magnitude = ma + mb;
@@ -105,6 +110,7 @@ impl ElementLoad {
             friction: mean(a.friction, b.friction),
             depth: a.depth * wa + b.depth * wb,
             energy: a.energy * wa + b.energy * wb,
+            stiffness: a.stiffness * wa + b.stiffness * wb,
         }
     }
 
@@ -114,6 +120,36 @@ impl ElementLoad {
             self.friction /= self.magnitude;
         }
     }
+}
+
+/// The factor by which a contact's damping scales its elastic force: the normal force is
+/// `load.magnitude · normal_damping_factor(..)`, never negative (a contact does not pull).
+///
+/// `beta` is the Hunt–Crossley damping β, s/m; `relaxation_time` the Kelvin–Voigt time τ of
+/// the belt's rubber, s; `rate` the penetration rate δ̇ (> 0 pressing in), m/s. With F = κ·S
+/// the elastic force and k = κ·dS/dδ its tangent stiffness (`load.stiffness`), the force is
+///
+/// F·(1 + β·δ̇) + τ·k·δ̇.
+///
+/// The elastic law F = κ·S is a Winkler bed (force per penetrated area of the plane). If that
+/// bed is Kelvin–Voigt rubber, pressure κ·(u + τ·u̇) at each point, its viscous force is
+/// κ·τ·dS/dt = τ·k·δ̇: proportional to the contact's stiffness, so it damps every contact
+/// vibration at ζ = ω·τ/2 whatever the load. The Hunt–Crossley term, proportional to the
+/// load, fades as a contact unloads: a lightly loaded contact (the uphill track on a cross
+/// slope) keeps almost none of it, and one landing again after lifting off is nearly elastic
+/// at low speed.
+pub fn normal_damping_factor(
+    load: &ElementLoad,
+    beta: f64,
+    relaxation_time: f64,
+    rate: f64,
+) -> f64 {
+    let viscous = if load.magnitude > 0.0 {
+        relaxation_time * load.stiffness / load.magnitude
+    } else {
+        0.0
+    };
+    (1.0 + (beta + viscous) * rate).max(0.0)
 }
 
 /// In-plane fraction of a face's normal below which the face pushes nothing (within ≈ 3° of
@@ -310,6 +346,7 @@ pub fn evaluate_plane(
                     depth,
                 );
                 loads[i].energy += kappa * weight * circular_segment_area_integral(c.radius, depth);
+                loads[i].stiffness += kappa * weight * circular_segment_chord(c.radius, depth);
             }
         }
     }
@@ -360,10 +397,8 @@ pub fn evaluate_plane(
         let radius = ra + (rb - ra) * s.clamp(0.0, 1.0);
         let kappa = b.kappa / b.depth_integral;
         let fade = b.fade / b.depth_integral;
-        let f = kappa
-            * fade
-            * run_stiffness_factor(s, stiffness.run_mid)
-            * circular_segment_area(radius, mean_depth);
+        let k = kappa * fade * run_stiffness_factor(s, stiffness.run_mid);
+        let f = k * circular_segment_area(radius, mean_depth);
         if f > 0.0 {
             let axis = (run.end - run.start) / run.length;
             let p = run.start + axis * along;
@@ -372,6 +407,7 @@ pub fn evaluate_plane(
             l.add(f, -run.outward, 0.0, p, mu, b.depth);
             l.energy += f / circular_segment_area(radius, mean_depth).max(1e-300)
                 * circular_segment_area_integral(radius, mean_depth);
+            l.stiffness += k * circular_segment_chord(radius, mean_depth);
         }
     }
     for l in loads.iter_mut() {
@@ -567,6 +603,60 @@ mod tests {
         let mut loads = vec![ElementLoad::default(); o.circles().len() + o.runs().len()];
         evaluate_plane(o, STIFF, segs, &[SurfaceMaterial::default()], &mut loads);
         (loads.iter().map(|l| l.force).sum(), loads)
+    }
+
+    /// Each element's `stiffness` is the derivative of its force in the penetration (wheels
+    /// and runs alike): the tangent stiffness that the rubber's viscous force scales with.
+    #[test]
+    fn element_stiffness_is_the_derivative_of_its_force() {
+        let o = track();
+        let (delta, h) = (0.002, 1e-8);
+        let (_, loads) = total(&o, &ground(delta));
+        let (_, below) = total(&o, &ground(delta - h));
+        let (_, above) = total(&o, &ground(delta + h));
+        let mut checked = 0;
+        // (A run whose end only grazes the ground carries micro-newtons: skipped.)
+        let largest = loads.iter().map(|l| l.magnitude).fold(0.0, f64::max);
+        for (i, l) in loads
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.magnitude > 1e-3 * largest)
+        {
+            let numeric = (above[i].magnitude - below[i].magnitude) / (2.0 * h);
+            assert!(
+                (l.stiffness - numeric).abs() < 1e-3 * numeric,
+                "element {i}: {} vs {numeric} N/m",
+                l.stiffness
+            );
+            checked += 1;
+        }
+        assert!(checked >= 5, "wheels and runs: {checked}");
+    }
+
+    /// The rubber's viscous force is τ·k·δ̇ whatever the load: a contact's damping coefficient
+    /// is τ times its stiffness (ζ = ω·τ/2), where Hunt–Crossley's β·F vanishes with the load.
+    #[test]
+    fn viscous_damping_follows_the_stiffness_not_the_load() {
+        let o = track();
+        let (tau, rate) = (0.002, 0.01);
+        for delta in [1e-4, 2e-3] {
+            let (_, loads) = total(&o, &ground(delta));
+            let l = &loads[1];
+            let hc = l.magnitude * (normal_damping_factor(l, 4.0, 0.0, rate) - 1.0) / rate;
+            let both = l.magnitude * (normal_damping_factor(l, 4.0, tau, rate) - 1.0) / rate;
+            assert!((hc - 4.0 * l.magnitude).abs() < 1e-9 * hc);
+            assert!((both - hc - tau * l.stiffness).abs() < 1e-9 * both);
+        }
+        let l = &total(&o, &ground(2e-3)).1[1];
+        assert_eq!(
+            normal_damping_factor(l, 4.0, tau, -10.0),
+            0.0,
+            "never pulls"
+        );
+        assert_eq!(
+            normal_damping_factor(&ElementLoad::default(), 4.0, tau, 1.0),
+            1.0 + 4.0
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::robot_file::{flipper_direction, flipper_motion};
 use super::spec::{BeltSpec, CircleSpec, FlipperSpec, RobotSpec};
 use super::strip::{split_load, StripLoads};
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
-use crate::track::contact::{evaluate_plane, ElementLoad, PlaneStiffness};
+use crate::track::contact::{evaluate_plane, normal_damping_factor, ElementLoad, PlaneStiffness};
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig};
 use crate::track::outline::{BeltOutline, Circle, OutlineError};
 
@@ -706,8 +706,15 @@ impl TrackedRobot {
                 // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with
                 // the penetration rate and never pulls. A rubber belt is lossy, so β is large;
                 // it also removes, within the step, the energy that an explicit step adds when
-                // a wheel first moves v·dt into the ground before any force acts.
-                let factor = (1.0 - plane.belt.damping * v.dot(&normal)).max(0.0);
+                // a wheel first moves v·dt into the ground before any force acts. Plus the
+                // rubber's Kelvin–Voigt damping τ·k·δ̇, which does not fade with the load
+                // (see `normal_damping_factor`).
+                let factor = normal_damping_factor(
+                    load,
+                    plane.belt.damping,
+                    plane.belt.relaxation_time,
+                    -v.dot(&normal),
+                );
                 if factor == 0.0 {
                     self.state.bristles[element] = Vector2::zeros();
                     continue;

@@ -58,6 +58,9 @@ pub const DEFAULT_FOV_DEG: f64 = 60.0;
 /// Belt fields that have a built-in default (width and stiffness have none).
 const DEFAULT_PLANES: u32 = 2;
 const DEFAULT_DAMPING: f64 = 4.0;
+/// Tread rubber has a loss factor tan δ ≈ 0.1–0.2 at 10–20 Hz (the contact modes of a
+/// parked robot); a Kelvin–Voigt solid has tan δ = ω·τ, so τ ≈ 0.15 / (2π·12 Hz) ≈ 2 ms.
+const DEFAULT_RELAXATION_TIME: f64 = 0.002;
 const DEFAULT_RUN_STIFFNESS_MID: f64 = 0.3;
 const DEFAULT_LATERAL_FRICTION_SCALE: f64 = 1.0;
 const DEFAULT_ROLLING_RESISTANCE: f64 = 0.03;
@@ -316,6 +319,7 @@ struct PartialBelt {
     planes: Option<u32>,
     stiffness: Option<f64>,
     damping: Option<f64>,
+    relaxation_time: Option<f64>,
     run_stiffness_mid: Option<f64>,
     lateral_friction_scale: Option<f64>,
     rolling_resistance: Option<f64>,
@@ -329,6 +333,7 @@ impl PartialBelt {
             planes: t.opt_int("planes", 1, MAX_PLANES)?.map(|n| n as u32),
             stiffness: t.opt_positive("stiffness", MAX_STIFFNESS)?,
             damping: t.opt_f64("damping", 0.0, 1000.0)?,
+            relaxation_time: t.opt_f64("relaxation_time", 0.0, 1.0)?,
             run_stiffness_mid: t.opt_positive("run_stiffness_mid", 1.0)?,
             lateral_friction_scale: t.opt_f64("lateral_friction_scale", 0.0, 10.0)?,
             rolling_resistance: t.opt_f64("rolling_resistance", 0.0, 1.0)?,
@@ -343,6 +348,7 @@ impl PartialBelt {
             planes: self.planes.or(under.planes),
             stiffness: self.stiffness.or(under.stiffness),
             damping: self.damping.or(under.damping),
+            relaxation_time: self.relaxation_time.or(under.relaxation_time),
             run_stiffness_mid: self.run_stiffness_mid.or(under.run_stiffness_mid),
             lateral_friction_scale: self.lateral_friction_scale.or(under.lateral_friction_scale),
             rolling_resistance: self.rolling_resistance.or(under.rolling_resistance),
@@ -363,6 +369,7 @@ impl PartialBelt {
             planes: self.planes.unwrap_or(DEFAULT_PLANES),
             stiffness: self.stiffness.ok_or_else(|| missing("stiffness"))?,
             damping: self.damping.unwrap_or(DEFAULT_DAMPING),
+            relaxation_time: self.relaxation_time.unwrap_or(DEFAULT_RELAXATION_TIME),
             run_stiffness_mid: self.run_stiffness_mid.unwrap_or(DEFAULT_RUN_STIFFNESS_MID),
             lateral_friction_scale: self
                 .lateral_friction_scale

@@ -25,8 +25,13 @@ pub struct BeltSpec {
     /// Contact stiffness κ of the whole belt width, N/m² (force per penetration area of the
     /// plane model, seed 004 eq. 1).
     pub stiffness: f64,
-    /// Hunt–Crossley damping β, s/m: the normal force is κ·S·max(0, 1 + β·δ̇).
+    /// Hunt–Crossley damping β, s/m: the normal force is κ·S·max(0, 1 + β·δ̇) (plus the
+    /// rubber's viscous term, [`BeltSpec::relaxation_time`]).
     pub damping: f64,
+    /// Kelvin–Voigt relaxation time τ of the belt's rubber, s: the normal force gains
+    /// τ·k·δ̇ (k = dF/dδ, the contact's tangent stiffness), damping every contact
+    /// vibration at ζ = ω·τ/2 whatever its load (see `track::contact::normal_damping_factor`).
+    pub relaxation_time: f64,
     /// Run stiffness at mid-run as a fraction of κ (0 < f ≤ 1): the belt between two wheels
     /// is softest half-way (seed 004 §3.4, Fig. 8–9).
     pub run_stiffness_mid: f64,
