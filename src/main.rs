@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
+use treadsim::exercise::{headless, report, Exercise};
 use treadsim::scene::Scene;
 use treadsim::sim::soak::{self, ScriptDriver};
 use treadsim::sim::{DriveScript, SimConfig, Simulation, TelemetryWriter};
@@ -21,10 +22,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate scene files and print what they contain: elements, triangles, bounds,
-    /// BVH depth, load time. Exits non-zero on the first invalid file.
+    /// Validate scene and exercise files and print what they contain (a scene: elements,
+    /// triangles, bounds, BVH depth, load time; an exercise: its scene, robot, goals and
+    /// rules). Exits non-zero on the first invalid file.
     Check {
-        /// Scene files (TOML).
+        /// Scene or exercise files (TOML; an exercise file has an [exercise] table).
         #[arg(required = true)]
         scenes: Vec<PathBuf>,
     },
@@ -146,6 +148,16 @@ fn main() -> ExitCode {
             steps,
             json,
         } => bench(&scene, &robot, robots, steps, json),
+        Command::Run(args) if args.exercise.is_some() => {
+            return match run_exercise(&args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Run(args) => run(&args),
         Command::Soak(args) => soak_command(&args),
         #[cfg(feature = "viewer")]
@@ -213,6 +225,11 @@ fn main() -> ExitCode {
 fn check(paths: &[PathBuf]) -> anyhow::Result<()> {
     for path in paths {
         let start = Instant::now();
+        if treadsim::exercise::is_exercise_file(path)? {
+            let exercise = Exercise::load(path)?;
+            print!("{}", treadsim::exercise::summary(&exercise));
+            continue;
+        }
         let scene = Scene::load(path)?;
         let load_ms = start.elapsed().as_secs_f64() * 1e3;
         print!("{}", treadsim::scene::summary(&scene, load_ms));
@@ -223,21 +240,27 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<()> {
 /// Arguments of `treadsim run`.
 #[derive(clap::Args)]
 struct RunArgs {
+    /// An exercise file: run and score a trial (its scene, robot and spawn; the script is
+    /// optional), print the score table, write OUT.score.json, exit 0 on pass, 1 on fail,
+    /// 2 when it cannot run.
+    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn", "auto_reset", "duration"])]
+    exercise: Option<PathBuf>,
     /// Scene file (TOML).
-    #[arg(long)]
-    scene: PathBuf,
+    #[arg(long, required_unless_present = "exercise")]
+    scene: Option<PathBuf>,
     /// Robot file (TOML), e.g. scenes/robots/scout.toml.
-    #[arg(long)]
-    robot: PathBuf,
+    #[arg(long, required_unless_present = "exercise")]
+    robot: Option<PathBuf>,
     /// Drive script (TOML, `[[command]]` tables with at/left/right/flipper).
-    #[arg(long)]
-    script: PathBuf,
+    #[arg(long, required_unless_present = "exercise")]
+    script: Option<PathBuf>,
     /// Simulated time to run, s.
     #[arg(long, default_value_t = 10.0)]
     duration: f64,
-    /// Telemetry output (CSV); written to FILE.part and renamed when complete.
-    #[arg(long)]
-    out: PathBuf,
+    /// Telemetry output (CSV); written to FILE.part and renamed when complete. With
+    /// --exercise: the base name of the score file (default logs/<exercise name>).
+    #[arg(long, required_unless_present = "exercise")]
+    out: Option<PathBuf>,
     /// Spawn point name (default: the scene's first).
     #[arg(long)]
     spawn: Option<String>,
@@ -273,6 +296,39 @@ struct SoakArgs {
     json: bool,
 }
 
+/// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
+fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
+    let Some(path) = &a.exercise else {
+        bail!("--exercise is missing");
+    };
+    let exercise = Exercise::load(path)?;
+    let script = a.script.as_deref().map(DriveScript::load).transpose()?;
+    let out = a.out.clone().unwrap_or_else(|| {
+        let stem = path
+            .file_stem()
+            .map_or("exercise".into(), |s| s.to_string_lossy());
+        PathBuf::from("logs").join(stem.as_ref())
+    });
+    let start = Instant::now();
+    let run = headless::run_trial(&exercise, script, SimConfig::default(), |_, _| {})?;
+    let wall = start.elapsed().as_secs_f64();
+    print!("{}", report::score_table(&run.result));
+    println!(
+        "simulated {:.1} s in {wall:.1} s wall ({:.0}x real time)",
+        run.sim.time(),
+        run.sim.time() / wall.max(1e-9)
+    );
+    let json_path = PathBuf::from(format!("{}.score.json", out.display()));
+    if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(&report::result_json(&run.result))?;
+    std::fs::write(&json_path, text + "\n")
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    println!("score: {}", json_path.display());
+    Ok(run.result.passed)
+}
+
 fn run(a: &RunArgs) -> anyhow::Result<()> {
     if !(a.duration.is_finite() && a.duration > 0.0 && a.duration <= 86_400.0) {
         bail!(
@@ -283,15 +339,20 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
     if !(a.rate.is_finite() && a.rate >= 0.0) {
         bail!("--rate must be a non-negative number, got {}", a.rate);
     }
-    let scene = Scene::load(&a.scene)?;
-    let robot = load_robot(&a.robot)?;
-    let script = DriveScript::load(&a.script)?;
+    let (Some(scene_path), Some(robot_path), Some(script_path), Some(out)) =
+        (&a.scene, &a.robot, &a.script, &a.out)
+    else {
+        bail!("run needs --scene, --robot, --script and --out (or --exercise)");
+    };
+    let scene = Scene::load(scene_path)?;
+    let robot = load_robot(robot_path)?;
+    let script = DriveScript::load(script_path)?;
     let spawn = match &a.spawn {
         Some(name) => scene.spawn(name).cloned().with_context(|| {
             let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
             format!(
                 "{}: no spawn named '{name}' (have: {})",
-                a.scene.display(),
+                scene_path.display(),
                 names.join(", ")
             )
         })?,
@@ -300,7 +361,7 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
     let mut sim = Simulation::new(scene, SimConfig::default())?;
     let id = sim.add_robot(robot, &spawn)?;
     let mut driver = ScriptDriver::new(script, spawn, a.auto_reset);
-    let part = a.out.with_extension("csv.part");
+    let part = out.with_extension("csv.part");
     let file = std::fs::File::create(&part)
         .with_context(|| format!("cannot create {}", part.display()))?;
     let mut writer = TelemetryWriter::new(std::io::BufWriter::new(file), sim.robot(id))?;
@@ -321,8 +382,8 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
         }
     }
     writer.finish()?;
-    std::fs::rename(&part, &a.out)
-        .with_context(|| format!("cannot move {} to {}", part.display(), a.out.display()))?;
+    std::fs::rename(&part, out)
+        .with_context(|| format!("cannot move {} to {}", part.display(), out.display()))?;
     let wall = start.elapsed().as_secs_f64();
     let r = sim.telemetry(id);
     println!(
@@ -355,7 +416,7 @@ fn run(a: &RunArgs) -> anyhow::Result<()> {
     if status.is_halted() {
         println!("final status: {status:?} (stopped until reset)");
     }
-    println!("telemetry: {}", a.out.display());
+    println!("telemetry: {}", out.display());
     Ok(())
 }
 

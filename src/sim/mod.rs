@@ -206,6 +206,8 @@ pub struct Simulation {
     scene: Scene,
     config: SimConfig,
     world: PhysicsWorld,
+    /// The terrain's collider.
+    terrain: ColliderHandle,
     robots: Vec<RobotSlot>,
     time: f64,
     steps: u64,
@@ -263,11 +265,12 @@ impl Simulation {
         };
         world.integration_parameters.dt = config.dt as f32;
         let collider = terrain_collider(&scene.terrain, config.hull_friction)?;
-        world.colliders.insert(collider);
+        let terrain = world.colliders.insert(collider);
         Ok(Self {
             scene,
             config,
             world,
+            terrain,
             robots: Vec::new(),
             time: 0.0,
             steps: 0,
@@ -674,6 +677,24 @@ impl Simulation {
         }
         r.support_z = f64::NAN;
         r.model.halt();
+    }
+
+    /// Whether a robot's hull body (its box, not its belts) touched the scene in the last
+    /// step: a hull collision, which exercises penalise.
+    pub fn hull_touches_scene(&self, id: RobotId) -> bool {
+        let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
+            return false;
+        };
+        let guards = &self.robots[id.0].guards;
+        body.colliders()
+            .iter()
+            .filter(|c| !guards.iter().any(|g| g.handle == **c))
+            .any(|c| {
+                self.world
+                    .narrow_phase
+                    .contact_pair(self.terrain, *c)
+                    .is_some_and(|pair| pair.has_any_active_contact())
+            })
     }
 
     /// The rapier world, for the viewer and benchmarks.

@@ -7,6 +7,8 @@
 //! stands for, and the lateral position where a face splits it (see `vehicle::strip`).
 
 use nalgebra::{Point3, Vector3};
+use parry3d::math::Vector as PVec;
+use parry3d::query::Ray;
 
 use super::{CutPlane, Terrain};
 
@@ -96,6 +98,32 @@ impl Terrain {
             }
         }
         best
+    }
+}
+
+impl Terrain {
+    /// Whether the straight line from `from` to `to` (world, m) meets no terrain triangle
+    /// (the BVH prunes the search to the boxes the segment passes through). End points on a
+    /// surface do not block: the 1 mm at either end is not tested.
+    pub fn line_of_sight(&self, from: &Point3<f64>, to: &Point3<f64>) -> bool {
+        const END_CLEARANCE: f64 = 1e-3;
+        let d = to - from;
+        let length = d.norm();
+        if length.is_nan() || length <= 2.0 * END_CLEARANCE {
+            return true;
+        }
+        let dir = d / length;
+        let ray = Ray::new(
+            PVec::new(from.x as f32, from.y as f32, from.z as f32),
+            PVec::new(dir.x as f32, dir.y as f32, dir.z as f32),
+        );
+        let hit = self.bvh().cast_ray(&ray, length as f32, |leaf, _best| {
+            let [a, b, c] = self.triangle_points(leaf as usize);
+            ray_triangle(from, &dir, &a, &b, &c)
+                .filter(|s| (END_CLEARANCE..=length - END_CLEARANCE).contains(s))
+                .map(|s| s as f32)
+        });
+        hit.is_none()
     }
 }
 

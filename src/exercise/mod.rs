@@ -1,0 +1,184 @@
+//! Training exercises: what the trainee must do on which scene with which robot, the rules,
+//! and the scoring of a trial (headless; the station and `treadsim run --exercise` use it).
+//!
+//! - [`spec`]: the exercise file format (goals, repetitions, time limit, rules, penalties).
+//! - [`trial`]: one trial scored as the ASTM E54.09 standard test methods score theirs:
+//!   repetitions of a route, faults that void a repetition, repetitions per minute, penalties,
+//!   score and pass/fail with the reason.
+//! - [`report`]: the result as a table and as JSON.
+//! - [`headless`]: a trial driven by a drive script, without the station.
+
+pub mod headless;
+pub mod report;
+pub mod spec;
+pub mod trial;
+
+use std::path::Path;
+
+use nalgebra::Point3;
+
+use crate::config::{ConfigError, SourceFile};
+use crate::scene::{Scene, Spawn};
+use crate::vehicle::robot_file::load_robot;
+use crate::vehicle::RobotSpec;
+
+pub use spec::ExerciseSpec;
+pub use trial::{ExerciseEvent, FaultKind, Trial, TrialResult};
+
+/// Whether the TOML file at `path` is an exercise (it has an `[exercise]` table) rather than
+/// a scene.
+pub fn is_exercise_file(path: &Path) -> Result<bool, ConfigError> {
+    let file = SourceFile::read(path)?;
+    let root = file.parse()?;
+    Ok(root.has("exercise"))
+}
+
+/// What `treadsim check` prints for an exercise.
+pub fn summary(exercise: &Exercise) -> String {
+    let spec = &exercise.spec;
+    let mut out = format!(
+        "{}: exercise '{}'\n  scene {} ({}), robot {}, spawn '{}'\n",
+        spec.path.display(),
+        spec.name,
+        spec.scene.display(),
+        exercise.scene.name,
+        exercise.robot.name,
+        exercise.spawn.name
+    );
+    out += &format!(
+        "  {} repetition(s){}, time limit {:.0} s, pass mark {:.0}\n",
+        spec.repetitions,
+        if spec.round_trip { " (round trip)" } else { "" },
+        spec.time_limit,
+        spec.pass_mark
+    );
+    for (i, goal) in spec.goals.iter().enumerate() {
+        let what = match &goal.kind {
+            spec::GoalKind::Zone(z) => format!(
+                "zone at ({:.2}, {:.2}, {:.2}) r {:.2} m",
+                z.position.x, z.position.y, z.position.z, z.radius
+            ),
+            spec::GoalKind::Gate { a, b, heading } => format!(
+                "gate ({:.2}, {:.2})–({:.2}, {:.2}){}",
+                a.x,
+                a.y,
+                b.x,
+                b.y,
+                heading.map_or(String::new(), |(h, _)| format!(
+                    " heading {:.0}°",
+                    h.to_degrees()
+                ))
+            ),
+            spec::GoalKind::Observe { target, range, .. } => format!(
+                "observe ({:.2}, {:.2}, {:.2}) within {:.1} m",
+                target.x, target.y, target.z, range
+            ),
+        };
+        out += &format!("  goal {}: {} — {what}\n", i + 1, goal.name);
+    }
+    let r = &spec.rules;
+    out += &format!(
+        "  rules: trainee {}, max tilt {}, speed limit {}, stall limit {:.0} s, {} forbidden zone(s)\n",
+        r.trainee,
+        r.max_tilt.map_or("none".into(), |t| format!("{:.0}°", t.to_degrees())),
+        r.speed_limit.map_or("none".into(), |v| format!("{v} m/s")),
+        r.stall_limit,
+        r.forbidden.len()
+    );
+    out
+}
+
+/// An exercise with its scene and robot loaded and its goals resolved.
+#[derive(Debug, Clone)]
+pub struct Exercise {
+    /// The exercise file's content.
+    pub spec: ExerciseSpec,
+    /// The scene.
+    pub scene: Scene,
+    /// The robot.
+    pub robot: RobotSpec,
+    /// Where the robot starts (and goes back to after a fault).
+    pub spawn: Spawn,
+}
+
+impl Exercise {
+    /// Reads an exercise file and the scene and robot files it names. Errors name the file,
+    /// line and field: the exercise's own, or the scene's or robot's.
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let mut spec = ExerciseSpec::load(path)?;
+        let scene = Scene::load(&spec.scene)?;
+        let robot = load_robot(&spec.robot)?;
+        let spawn = match &spec.spawn {
+            Some(name) => scene.spawn(name).cloned().ok_or_else(|| {
+                let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
+                let mut error = spec.spawn_location.clone().unwrap_or_else(|| ConfigError {
+                    path: spec.path.clone(),
+                    line: 1,
+                    column: 1,
+                    field: "exercise.spawn".into(),
+                    message: String::new(),
+                });
+                error.message = format!(
+                    "the scene {} has no spawn '{name}' (it has: {})",
+                    spec.scene.display(),
+                    names.join(", ")
+                );
+                error
+            })?,
+            None => scene.spawns[0].clone(),
+        };
+        let located = |goal: usize, message: String| {
+            let mut error = spec.goal_locations[goal].clone();
+            error.message = message;
+            error
+        };
+        for (goal, name) in &spec.checkpoint_refs {
+            let Some(checkpoint) = scene.checkpoint(name) else {
+                let names: Vec<&str> = scene.checkpoints.iter().map(|c| c.name.as_str()).collect();
+                return Err(located(
+                    *goal,
+                    format!(
+                        "the scene {} has no checkpoint '{name}' (it has: {})",
+                        spec.scene.display(),
+                        if names.is_empty() {
+                            "none".into()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                ));
+            };
+            spec.goals[*goal].kind = spec::GoalKind::Zone(spec::ZoneSpec {
+                position: checkpoint.position,
+                radius: checkpoint.radius,
+                half_height: checkpoint.half_height,
+            });
+        }
+        // Every goal must lie within the scene's bounds, where the robot may drive.
+        for (i, goal) in spec.goals.iter().enumerate() {
+            let points: Vec<Point3<f64>> = match &goal.kind {
+                spec::GoalKind::Zone(z) => vec![z.position],
+                spec::GoalKind::Gate { a, b, .. } => {
+                    vec![Point3::new(a.x, a.y, 0.0), Point3::new(b.x, b.y, 0.0)]
+                }
+                spec::GoalKind::Observe { target, .. } => vec![*target],
+            };
+            if let Some(p) = points.iter().find(|p| !scene.bounds.contains_xy(p)) {
+                let b = &scene.bounds;
+                return Err(located(
+                    i,
+                    format!(
+                        "({:.2}, {:.2}) lies outside the scene's bounds x {:.2}..{:.2}, y {:.2}..{:.2}",
+                        p.x, p.y, b.min[0], b.max[0], b.min[1], b.max[1]
+                    ),
+                ));
+            }
+        }
+        Ok(Self {
+            spec,
+            scene,
+            robot,
+            spawn,
+        })
+    }
+}

@@ -1,0 +1,650 @@
+//! One trial of an exercise, scored as the standard test methods for response robots score
+//! theirs (ASTM E54.09: E2801 gaps, E2802 hurdles, E2803 inclined planes, E2804
+//! stairs/landings, E2826/E2827 pitch/roll ramps, E2828 stepfields, E2829 manoeuvring).
+//!
+//! A trial is a number of repetitions of a route (the exercise's goals in order, and back into
+//! the start zone for a round trip). A *fault* — tipped past a static tip-over limit, rolled
+//! over, fell or left the scene, a motor stalled past the stall limit, a reset asked for —
+//! voids the repetition under way: it is logged with its time, the robot goes back to the
+//! start, and the exercise clock is paused while it is put there. A completed one-way
+//! repetition also puts the robot back at the start (the standard carries it back). The
+//! results are the completed repetitions, faults, elapsed clock time, repetitions per minute
+//! (the standards' operator-proficiency metric), penalties, a score and pass/fail with the
+//! reason.
+//!
+//! Score: `100 · completed / required − penalty points`, clamped to 0..100. A trial passes
+//! when every repetition is done within the time limit and the score reaches the pass mark.
+//!
+//! [`Trial::update`] runs after every simulation step; it reads the robot's state and the
+//! simulation's events, and resets the robot itself on a fault. Everything it decides is an
+//! [`ExerciseEvent`], in order, so a recorder can log it and a replay can show it.
+
+use nalgebra::{Point2, Point3, Vector3};
+
+use super::spec::{GoalKind, GoalSpec};
+use super::Exercise;
+use crate::scene::Spawn;
+use crate::sim::{RobotId, SimEvent, Simulation};
+use crate::vehicle::stability::{Tilt, TipLimits};
+use crate::vehicle::stall::StallMonitor;
+
+/// A robot past a static tip-over limit for this long has tipped over, s (shorter excursions
+/// are the dynamic rocking of a robot that recovers).
+pub const TIP_HOLD: f64 = 0.5;
+/// A hull contact with the scene counts again only after this long without one, s.
+pub const HULL_CONTACT_GAP: f64 = 0.5;
+/// Half height of the start zone, m.
+pub const START_HALF_HEIGHT: f64 = 1.0;
+
+/// Why a repetition was voided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Past a static tip-over limit for [`TIP_HOLD`] s.
+    TipOver,
+    /// Upside down.
+    RollOver,
+    /// Fell (off a ledge or out of the scene).
+    Fell,
+    /// Left the scene's bounds.
+    OutOfBounds,
+    /// A drive motor stalled longer than the stall limit.
+    Stall,
+    /// A reset was asked for.
+    Reset,
+}
+
+impl FaultKind {
+    /// A short name for tables and logs.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::TipOver => "tip-over",
+            FaultKind::RollOver => "roll-over",
+            FaultKind::Fell => "fall",
+            FaultKind::OutOfBounds => "out of bounds",
+            FaultKind::Stall => "motor stall",
+            FaultKind::Reset => "reset",
+        }
+    }
+}
+
+/// Something the trial decided, with the simulation time `time` (s) and the exercise clock
+/// `clock` (s) at which it happened.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExerciseEvent {
+    /// A goal of the route was reached.
+    GoalReached {
+        /// Simulation time, s.
+        time: f64,
+        /// Exercise clock, s.
+        clock: f64,
+        /// Repetition under way (1-based).
+        repetition: u32,
+        /// Goal index in the route.
+        goal: usize,
+        /// Goal name.
+        name: String,
+    },
+    /// A repetition was completed.
+    RepetitionDone {
+        /// Simulation time, s.
+        time: f64,
+        /// Exercise clock, s.
+        clock: f64,
+        /// Repetitions completed so far.
+        completed: u32,
+        /// Clock time the repetition took, s.
+        duration: f64,
+    },
+    /// A fault voided the repetition under way; the robot went back to the start.
+    Fault {
+        /// Simulation time, s.
+        time: f64,
+        /// Exercise clock, s.
+        clock: f64,
+        /// What happened.
+        kind: FaultKind,
+        /// Repetition voided (1-based).
+        repetition: u32,
+    },
+    /// Points taken off the score.
+    Penalty {
+        /// Simulation time, s.
+        time: f64,
+        /// Exercise clock, s.
+        clock: f64,
+        /// What for.
+        reason: String,
+        /// Points.
+        points: f64,
+    },
+    /// The trial ended.
+    Finished {
+        /// Simulation time, s.
+        time: f64,
+        /// Exercise clock, s.
+        clock: f64,
+        /// Whether it passed.
+        passed: bool,
+        /// Why it passed or failed.
+        reason: String,
+    },
+}
+
+/// The trial's results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrialResult {
+    /// Exercise name.
+    pub exercise: String,
+    /// Repetitions completed.
+    pub completed: u32,
+    /// Repetitions required.
+    pub required: u32,
+    /// Faults (voided repetitions).
+    pub faults: u32,
+    /// Exercise clock at the end, s.
+    pub elapsed: f64,
+    /// Completed repetitions per minute of clock time.
+    pub repetitions_per_minute: f64,
+    /// Penalty points in all.
+    pub penalty_points: f64,
+    /// Final score, 0–100.
+    pub score: f64,
+    /// Whether the trial passed (`false` while it runs).
+    pub passed: bool,
+    /// Why it passed or failed (empty while it runs).
+    pub reason: String,
+    /// Every event, in order.
+    pub events: Vec<ExerciseEvent>,
+}
+
+/// The live state of one trial.
+#[derive(Debug, Clone)]
+pub struct Trial {
+    name: String,
+    goals: Vec<GoalSpec>,
+    repetitions: u32,
+    round_trip: bool,
+    start: Spawn,
+    start_radius: f64,
+    time_limit: f64,
+    pass_mark: f64,
+    rules: super::spec::ExerciseRules,
+    penalties: super::spec::Penalties,
+    cameras: Vec<crate::vehicle::spec::CameraSpec>,
+    tip: TipLimits,
+    stall: StallMonitor,
+    /// Exercise clock, s.
+    clock: f64,
+    /// Next goal of the route; `goals.len()`: returning to the start (round trip).
+    next_goal: usize,
+    /// Time the current goal's condition has held, s.
+    dwell: f64,
+    /// Whether the robot has left the start zone during this repetition.
+    left_start: bool,
+    /// Clock when the repetition under way began, s.
+    repetition_start: f64,
+    completed: u32,
+    faults: u32,
+    penalty_points: f64,
+    events: Vec<ExerciseEvent>,
+    /// Simulation events already looked at.
+    sim_events_seen: usize,
+    /// Per forbidden zone: whether the robot is inside.
+    in_forbidden: Vec<bool>,
+    speeding: bool,
+    over_tilt: bool,
+    /// Time past a tip-over limit, s.
+    tipping: f64,
+    /// Time since the hull last touched the scene, s (∞: never).
+    hull_free: f64,
+    /// The robot's centre in the last step (gates are crossings), m.
+    last_position: Option<Point3<f64>>,
+    /// Whether the clock is paused (the robot is being put back at the start).
+    paused: bool,
+    finished: Option<(bool, String)>,
+}
+
+impl Trial {
+    /// A trial of `exercise` for the robot `id` of `sim`, at its start (the robot is put at the
+    /// exercise's spawn).
+    pub fn new(exercise: &Exercise, sim: &mut Simulation, id: RobotId) -> Self {
+        let spec = &exercise.spec;
+        sim.reset_robot(id, &exercise.spawn);
+        let robot = sim.robot(id).spec().clone();
+        Self {
+            name: spec.name.clone(),
+            goals: spec.goals.clone(),
+            repetitions: spec.repetitions,
+            round_trip: spec.round_trip,
+            start: exercise.spawn.clone(),
+            start_radius: spec.start_radius,
+            time_limit: spec.time_limit,
+            pass_mark: spec.pass_mark,
+            rules: spec.rules.clone(),
+            penalties: spec.penalties,
+            cameras: robot.cameras.clone(),
+            tip: TipLimits::from_spec(&robot),
+            stall: StallMonitor::new(robot.tracks.len()),
+            clock: 0.0,
+            next_goal: 0,
+            dwell: 0.0,
+            left_start: false,
+            repetition_start: 0.0,
+            completed: 0,
+            faults: 0,
+            penalty_points: 0.0,
+            events: Vec::new(),
+            sim_events_seen: sim.events().len(),
+            in_forbidden: vec![false; spec.rules.forbidden.len()],
+            speeding: false,
+            over_tilt: false,
+            tipping: 0.0,
+            hull_free: f64::INFINITY,
+            last_position: None,
+            paused: false,
+            finished: None,
+        }
+    }
+
+    /// Whether the trial has ended.
+    pub fn is_finished(&self) -> bool {
+        self.finished.is_some()
+    }
+
+    /// The exercise clock, s.
+    pub fn clock(&self) -> f64 {
+        self.clock
+    }
+
+    /// Repetitions completed so far.
+    pub fn completed(&self) -> u32 {
+        self.completed
+    }
+
+    /// The goal the robot is heading for, and its index (`None` once finished; the start
+    /// zone's name is `"start"` on the way back of a round trip).
+    pub fn current_goal(&self) -> Option<(usize, &str)> {
+        if self.finished.is_some() {
+            return None;
+        }
+        match self.goals.get(self.next_goal) {
+            Some(g) => Some((self.next_goal, g.name.as_str())),
+            None => Some((self.next_goal, "start")),
+        }
+    }
+
+    /// Where the current goal is (world, m), for the station's direction overlay.
+    pub fn current_target(&self) -> Option<Point3<f64>> {
+        self.finished.as_ref()?;
+        Some(match self.goals.get(self.next_goal).map(|g| &g.kind) {
+            Some(GoalKind::Zone(z)) => z.position,
+            Some(GoalKind::Gate { a, b, .. }) => {
+                let m = Point2::from((a.coords + b.coords) / 2.0);
+                Point3::new(m.x, m.y, self.start.position.z)
+            }
+            Some(GoalKind::Observe { target, .. }) => *target,
+            None => self.start.position,
+        })
+    }
+
+    /// The events so far.
+    pub fn events(&self) -> &[ExerciseEvent] {
+        &self.events
+    }
+
+    /// The trainee or instructor asks for a reset: a fault.
+    pub fn request_reset(&mut self, sim: &mut Simulation, id: RobotId) {
+        if self.finished.is_none() {
+            self.fault(sim, id, FaultKind::Reset);
+        }
+    }
+
+    /// The station showed a view other than an onboard camera while the rules allow only
+    /// those: the trial fails at once.
+    pub fn forbidden_view(&mut self, sim: &Simulation, view: &str) {
+        if self.rules.trainee && self.finished.is_none() {
+            self.finish(
+                sim,
+                false,
+                format!("forbidden view '{view}' in trainee mode"),
+            );
+        }
+    }
+
+    /// Scores the step the simulation has just taken (call after every [`Simulation::step`]).
+    pub fn update(&mut self, sim: &mut Simulation, id: RobotId) {
+        if self.finished.is_some() {
+            return;
+        }
+        let dt = sim.config().dt;
+        if self.paused {
+            self.paused = false;
+        } else {
+            self.clock += dt;
+        }
+        if let Some(kind) = self.sim_fault(sim, id) {
+            self.fault(sim, id, kind);
+            return;
+        }
+        let body = sim.body_state(id);
+        // Tip-over and roll-over.
+        let tilt = Tilt::of(&body.pose);
+        if tilt.upside_down {
+            self.fault(sim, id, FaultKind::RollOver);
+            return;
+        }
+        let (least, _) = self.tip.margins(&tilt).least();
+        self.tipping = if least < 0.0 { self.tipping + dt } else { 0.0 };
+        if self.tipping >= TIP_HOLD {
+            self.fault(sim, id, FaultKind::TipOver);
+            return;
+        }
+        // Stall.
+        self.stall.update(sim.robot(id), dt);
+        if self.stall.longest() >= self.rules.stall_limit {
+            self.fault(sim, id, FaultKind::Stall);
+            return;
+        }
+        self.rule_penalties(sim, id, &tilt);
+        self.route(sim, id);
+        if self.finished.is_none() && self.clock >= self.time_limit {
+            self.penalty(sim, "time over".into(), self.penalties.time_over);
+            let reason = format!(
+                "time over: {} of {} repetitions in {:.0} s",
+                self.completed, self.repetitions, self.time_limit
+            );
+            self.finish(sim, false, reason);
+        }
+    }
+
+    /// A fault from the simulation's own events since the last update.
+    fn sim_fault(&mut self, sim: &Simulation, id: RobotId) -> Option<FaultKind> {
+        let new = &sim.events()[self.sim_events_seen..];
+        self.sim_events_seen = sim.events().len();
+        new.iter().find_map(|e| match e {
+            SimEvent::OutOfBounds { robot, .. } if *robot == id => Some(FaultKind::OutOfBounds),
+            SimEvent::Fell { robot, .. } if *robot == id => Some(FaultKind::Fell),
+            _ => None,
+        })
+    }
+
+    /// Penalties of the rules: hull contact, forbidden zones, speed, tilt. Each counts once
+    /// per entry into its condition.
+    fn rule_penalties(&mut self, sim: &Simulation, id: RobotId, tilt: &Tilt) {
+        let dt = sim.config().dt;
+        let body = sim.body_state(id);
+        if sim.hull_touches_scene(id) {
+            if self.hull_free >= HULL_CONTACT_GAP {
+                self.penalty(
+                    sim,
+                    "hull collision with the scene".into(),
+                    self.penalties.hull_collision,
+                );
+            }
+            self.hull_free = 0.0;
+        } else {
+            self.hull_free += dt;
+        }
+        for i in 0..self.rules.forbidden.len() {
+            let inside = self.rules.forbidden[i].contains(&body.com);
+            if inside && !self.in_forbidden[i] {
+                let reason = format!("entered forbidden zone '{}'", self.rules.forbidden[i].name);
+                self.penalty(sim, reason, self.penalties.forbidden_zone);
+            }
+            self.in_forbidden[i] = inside;
+        }
+        if let Some(limit) = self.rules.speed_limit {
+            let speed = Vector3::new(body.linvel.x, body.linvel.y, 0.0).norm();
+            let over = speed > limit;
+            if over && !self.speeding {
+                let reason = format!("speed {speed:.2} m/s over the limit {limit} m/s");
+                self.penalty(sim, reason, self.penalties.speed);
+            }
+            self.speeding = over;
+        }
+        if let Some(limit) = self.rules.max_tilt {
+            let worst = tilt.nose_up.abs().max(tilt.left_up.abs());
+            let over = worst > limit;
+            if over && !self.over_tilt {
+                let reason = format!(
+                    "tilt {:.0}° over the limit {:.0}°",
+                    worst.to_degrees(),
+                    limit.to_degrees()
+                );
+                self.penalty(sim, reason, self.penalties.tilt);
+            }
+            self.over_tilt = over;
+        }
+    }
+
+    /// Progress along the route.
+    fn route(&mut self, sim: &mut Simulation, id: RobotId) {
+        let dt = sim.config().dt;
+        let body = sim.body_state(id);
+        let position = body.com;
+        let previous = self.last_position.replace(position);
+        let start_zone = super::spec::ZoneSpec {
+            position: self.start.position,
+            radius: self.start_radius,
+            half_height: START_HALF_HEIGHT,
+        };
+        if !start_zone.contains(&position) {
+            self.left_start = true;
+        }
+        let met = match self.goals.get(self.next_goal) {
+            Some(goal) => match &goal.kind {
+                GoalKind::Zone(zone) => zone.contains(&position),
+                GoalKind::Gate { a, b, heading } => previous.is_some_and(|p| {
+                    crosses(&p, &position, a, b)
+                        && heading.is_none_or(|(yaw, tolerance)| {
+                            let (_, _, robot_yaw) = body.pose.rotation.euler_angles();
+                            angle_between(robot_yaw, yaw) <= tolerance
+                        })
+                }),
+                GoalKind::Observe {
+                    target,
+                    range,
+                    angle,
+                } => self.cameras.iter().any(|cam| {
+                    let pose = cam.world_pose(&body.pose);
+                    let to = target - Point3::from(pose.translation.vector);
+                    let distance = to.norm();
+                    let axis = pose.rotation * Vector3::x();
+                    let off = (axis.dot(&to) / distance.max(1e-9)).clamp(-1.0, 1.0).acos();
+                    distance <= *range
+                        && off <= angle.min(0.5 * cam.fov)
+                        && sim
+                            .scene()
+                            .terrain
+                            .line_of_sight(&Point3::from(pose.translation.vector), target)
+                }),
+            },
+            // The way back of a round trip.
+            None => self.left_start && start_zone.contains(&position),
+        };
+        let dwell = self.goals.get(self.next_goal).map_or(0.0, |g| g.dwell);
+        self.dwell = if met { self.dwell + dt } else { 0.0 };
+        if !met || self.dwell + 0.5 * dt < dwell {
+            return;
+        }
+        self.dwell = 0.0;
+        if let Some(goal) = self.goals.get(self.next_goal) {
+            let event = ExerciseEvent::GoalReached {
+                time: sim.time(),
+                clock: self.clock,
+                repetition: self.completed + 1,
+                goal: self.next_goal,
+                name: goal.name.clone(),
+            };
+            self.events.push(event);
+            self.next_goal += 1;
+            if self.next_goal < self.goals.len() || self.round_trip {
+                return;
+            }
+        }
+        self.repetition_done(sim, id);
+    }
+
+    fn repetition_done(&mut self, sim: &mut Simulation, id: RobotId) {
+        self.completed += 1;
+        self.events.push(ExerciseEvent::RepetitionDone {
+            time: sim.time(),
+            clock: self.clock,
+            completed: self.completed,
+            duration: self.clock - self.repetition_start,
+        });
+        if self.completed >= self.repetitions {
+            let score = self.score();
+            let (passed, reason) = if score + 1e-9 >= self.pass_mark {
+                (
+                    true,
+                    format!(
+                        "{} of {} repetitions, score {score:.0} (pass mark {:.0})",
+                        self.completed, self.repetitions, self.pass_mark
+                    ),
+                )
+            } else {
+                (
+                    false,
+                    format!(
+                        "score {score:.0} below the pass mark {:.0} ({} penalty points)",
+                        self.pass_mark, self.penalty_points
+                    ),
+                )
+            };
+            self.finish(sim, passed, reason);
+            return;
+        }
+        self.restart_repetition();
+        if !self.round_trip {
+            // One-way routes: the robot is carried back to the start, clock paused.
+            sim.reset_robot(id, &self.start);
+            self.paused = true;
+            self.last_position = None;
+        }
+    }
+
+    fn restart_repetition(&mut self) {
+        self.next_goal = 0;
+        self.dwell = 0.0;
+        self.left_start = false;
+        self.repetition_start = self.clock;
+        self.tipping = 0.0;
+        self.stall.clear();
+    }
+
+    fn fault(&mut self, sim: &mut Simulation, id: RobotId, kind: FaultKind) {
+        self.faults += 1;
+        self.events.push(ExerciseEvent::Fault {
+            time: sim.time(),
+            clock: self.clock,
+            kind,
+            repetition: self.completed + 1,
+        });
+        let points = match kind {
+            FaultKind::TipOver => self.penalties.tip_over,
+            FaultKind::RollOver => self.penalties.roll_over,
+            FaultKind::Fell | FaultKind::OutOfBounds => self.penalties.fall,
+            FaultKind::Stall => self.penalties.stall,
+            FaultKind::Reset => self.penalties.reset,
+        };
+        self.penalty(sim, kind.name().to_string(), points);
+        sim.reset_robot(id, &self.start);
+        self.sim_events_seen = sim.events().len();
+        self.restart_repetition();
+        self.last_position = None;
+        self.hull_free = f64::INFINITY;
+        self.paused = true;
+    }
+
+    fn penalty(&mut self, sim: &Simulation, reason: String, points: f64) {
+        if points <= 0.0 {
+            return;
+        }
+        self.penalty_points += points;
+        self.events.push(ExerciseEvent::Penalty {
+            time: sim.time(),
+            clock: self.clock,
+            reason,
+            points,
+        });
+    }
+
+    fn finish(&mut self, sim: &Simulation, passed: bool, reason: String) {
+        self.events.push(ExerciseEvent::Finished {
+            time: sim.time(),
+            clock: self.clock,
+            passed,
+            reason: reason.clone(),
+        });
+        self.finished = Some((passed, reason));
+    }
+
+    /// `100 · completed / required − penalty points`, within 0..100.
+    pub fn score(&self) -> f64 {
+        let base = 100.0 * f64::from(self.completed) / f64::from(self.repetitions.max(1));
+        (base - self.penalty_points).clamp(0.0, 100.0)
+    }
+
+    /// The results so far (final once [`Trial::is_finished`]).
+    pub fn result(&self) -> TrialResult {
+        let (passed, reason) = self.finished.clone().unwrap_or((false, String::new()));
+        TrialResult {
+            exercise: self.name.clone(),
+            completed: self.completed,
+            required: self.repetitions,
+            faults: self.faults,
+            elapsed: self.clock,
+            repetitions_per_minute: if self.clock > 0.0 {
+                f64::from(self.completed) * 60.0 / self.clock
+            } else {
+                0.0
+            },
+            penalty_points: self.penalty_points,
+            score: self.score(),
+            passed,
+            reason,
+            events: self.events.clone(),
+        }
+    }
+}
+
+/// Whether the move from `p` to `q` crosses the segment `a`–`b` (x, y).
+fn crosses(p: &Point3<f64>, q: &Point3<f64>, a: &Point2<f64>, b: &Point2<f64>) -> bool {
+    let cross = |o: Point2<f64>, u: Point2<f64>, v: Point2<f64>| {
+        (u.x - o.x) * (v.y - o.y) - (u.y - o.y) * (v.x - o.x)
+    };
+    let (p, q) = (p.xy(), q.xy());
+    let (d1, d2) = (cross(*a, *b, p), cross(*a, *b, q));
+    let (d3, d4) = (cross(p, q, *a), cross(p, q, *b));
+    d1 * d2 <= 0.0 && d1 != d2 && d3 * d4 <= 0.0
+}
+
+/// The absolute difference of two angles, rad, in 0..π.
+fn angle_between(a: f64, b: f64) -> f64 {
+    let d = (a - b).rem_euclid(std::f64::consts::TAU);
+    d.min(std::f64::consts::TAU - d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crossing_a_gate_is_seen_from_either_side_and_a_miss_is_not() {
+        let (a, b) = (Point2::new(1.0, -0.5), Point2::new(1.0, 0.5));
+        let p = Point3::new(0.99, 0.0, 0.0);
+        let q = Point3::new(1.01, 0.1, 0.0);
+        assert!(crosses(&p, &q, &a, &b));
+        assert!(crosses(&q, &p, &a, &b));
+        let outside = Point3::new(1.01, 0.7, 0.0);
+        assert!(!crosses(&Point3::new(0.99, 0.7, 0.0), &outside, &a, &b));
+        assert!(!crosses(&p, &p, &a, &b), "standing still crosses nothing");
+    }
+
+    #[test]
+    fn angles_wrap() {
+        assert!((angle_between(3.1, -3.1) - (std::f64::consts::TAU - 6.2)).abs() < 1e-12);
+        assert!((angle_between(0.2, -0.2) - 0.4).abs() < 1e-12);
+    }
+}
