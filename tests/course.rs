@@ -1,0 +1,75 @@
+//! The graded course: every shipped exercise passes with its passing drive script and fails,
+//! for the reason its failing script states, with the other.
+//!
+//! Convention: `scenes/exercises/<stem>.toml` has `scenes/exercises/scripts/<stem>.pass.toml`
+//! and `<stem>.fail.toml`; the failing script's first line is `# expect: <text>`, a fragment of
+//! the reason the trial fails for.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use treadsim::exercise::headless::run_trial;
+use treadsim::exercise::Exercise;
+use treadsim::sim::{DriveScript, SimConfig};
+
+fn exercises() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("scenes/exercises")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn script_path(exercise: &Path, kind: &str) -> PathBuf {
+    let stem = exercise.file_stem().expect("stem").to_string_lossy();
+    exercise
+        .parent()
+        .expect("dir")
+        .join("scripts")
+        .join(format!("{stem}.{kind}.toml"))
+}
+
+#[test]
+fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
+    let files = exercises();
+    assert!(!files.is_empty());
+    for path in &files {
+        let exercise = Exercise::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let name = path.display();
+        let pass = DriveScript::load(&script_path(path, "pass")).unwrap_or_else(|e| panic!("{e}"));
+        let run = run_trial(&exercise, Some(pass), SimConfig::default(), |_, _| {})
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            run.result.passed,
+            "{name}: the passing script failed: {}\n{}",
+            run.result.reason,
+            treadsim::exercise::report::score_table(&run.result)
+        );
+        let fail_path = script_path(path, "fail");
+        let text = fs::read_to_string(&fail_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", fail_path.display()));
+        let expect = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect:"))
+            .map(str::trim)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: first line must be '# expect: ...'",
+                    fail_path.display()
+                )
+            });
+        let fail = DriveScript::load(&fail_path).unwrap_or_else(|e| panic!("{e}"));
+        let run = run_trial(&exercise, Some(fail), SimConfig::default(), |_, _| {})
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            !run.result.passed && run.result.reason.contains(expect),
+            "{name}: the failing script should fail for '{expect}': {}\n{}",
+            run.result.reason,
+            treadsim::exercise::report::score_table(&run.result)
+        );
+    }
+}
