@@ -3,13 +3,15 @@
 //!
 //! Convention: `scenes/exercises/<stem>.toml` has `scenes/exercises/scripts/<stem>.pass.toml`
 //! and `<stem>.fail.toml`; the failing script's first line is `# expect: <text>`, a fragment of
-//! the reason the trial fails for.
+//! the reason the trial fails for (`time over`, `below the pass mark`) or the name of a fault
+//! the mistake causes on the way (`tip-over`, `roll-over`, `fall`, `out of bounds`, `motor
+//! stall`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use treadsim::exercise::headless::run_trial;
-use treadsim::exercise::Exercise;
+use treadsim::exercise::{Exercise, ExerciseEvent};
 use treadsim::sim::{DriveScript, SimConfig};
 
 fn exercises() -> Vec<PathBuf> {
@@ -35,19 +37,25 @@ fn script_path(exercise: &Path, kind: &str) -> PathBuf {
 #[test]
 fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
     let files = exercises();
-    assert!(!files.is_empty());
+    assert!(
+        files.len() >= 12,
+        "the course has {} exercises",
+        files.len()
+    );
+    let mut failures = Vec::new();
     for path in &files {
         let exercise = Exercise::load(path).unwrap_or_else(|e| panic!("{e}"));
         let name = path.display();
         let pass = DriveScript::load(&script_path(path, "pass")).unwrap_or_else(|e| panic!("{e}"));
         let run = run_trial(&exercise, Some(pass), SimConfig::default(), |_, _| {})
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(
-            run.result.passed,
-            "{name}: the passing script failed: {}\n{}",
-            run.result.reason,
-            treadsim::exercise::report::score_table(&run.result)
-        );
+        if !run.result.passed {
+            failures.push(format!(
+                "{name}: the passing script failed: {}\n{}",
+                run.result.reason,
+                treadsim::exercise::report::score_table(&run.result)
+            ));
+        }
         let fail_path = script_path(path, "fail");
         let text = fs::read_to_string(&fail_path)
             .unwrap_or_else(|e| panic!("{}: {e}", fail_path.display()));
@@ -65,11 +73,16 @@ fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
         let fail = DriveScript::load(&fail_path).unwrap_or_else(|e| panic!("{e}"));
         let run = run_trial(&exercise, Some(fail), SimConfig::default(), |_, _| {})
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(
-            !run.result.passed && run.result.reason.contains(expect),
-            "{name}: the failing script should fail for '{expect}': {}\n{}",
-            run.result.reason,
-            treadsim::exercise::report::score_table(&run.result)
+        let faulted = run.result.events.iter().any(
+            |e| matches!(e, ExerciseEvent::Fault { kind, .. } if kind.name().contains(expect)),
         );
+        if run.result.passed || !(run.result.reason.contains(expect) || faulted) {
+            failures.push(format!(
+                "{name}: the failing script should fail for '{expect}': {}\n{}",
+                run.result.reason,
+                treadsim::exercise::report::score_table(&run.result)
+            ));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -322,3 +322,47 @@ fn gates_with_a_heading_need_that_heading() {
     .expect("run");
     assert!(!backward.result.passed, "{:?}", backward.result);
 }
+
+/// The exercise's link: with 500 ms of command latency the robot gets the operator's command
+/// 500 ms (± one step) after it was given; a dropout stops it within one step and the belts
+/// run down; once the link is back the command arrives again after the latency.
+#[test]
+fn link_latency_delays_commands_and_a_dropout_stops_the_robot() {
+    let ex = exercise(
+        flat_scene(""),
+        "time_limit = 6\n[link]\ncommand_latency_ms = 500\n\
+         [[link.dropout]]\nat = 3.0\nduration = 1.0\n\
+         [[goal]]\nposition = [9.0, 0, 0.1]\nradius = 0.4\n",
+    );
+    let script = script(&[drive(0.0, 0.0, 0.0), drive(1.0, 0.5, 0.5)].concat());
+    let dt = SimConfig::default().dt;
+    let mut first_go = None;
+    let mut stopped_at = None;
+    let mut back_at = None;
+    let mut belt_at_dropout_end = f64::NAN;
+    run_trial(&ex, Some(script), SimConfig::default(), |sim, id| {
+        // The command in force during the step just taken.
+        let t = sim.time() - dt;
+        let moving = sim.robot(id).command().left > 0.0;
+        if moving && first_go.is_none() {
+            first_go = Some(t);
+        }
+        if t >= 3.0 && !moving && stopped_at.is_none() {
+            stopped_at = Some(t);
+        }
+        if t >= 4.0 && moving && back_at.is_none() {
+            back_at = Some(t);
+        }
+        if (t - 3.99).abs() < 0.5 * dt {
+            belt_at_dropout_end = sim.robot(id).drive_state().belt_speed[0];
+        }
+    })
+    .expect("run");
+    let first_go = first_go.expect("command arrived");
+    assert!((first_go - 1.5).abs() <= dt + 1e-9, "{first_go}");
+    let stopped_at = stopped_at.expect("stopped");
+    assert!(stopped_at - 3.0 <= dt + 1e-9, "{stopped_at}");
+    assert!(belt_at_dropout_end.abs() < 0.05, "{belt_at_dropout_end}");
+    let back_at = back_at.expect("back");
+    assert!((back_at - 4.5).abs() <= dt + 1e-9, "{back_at}");
+}

@@ -2,8 +2,9 @@
 //! until the trial ends.
 
 use super::{Exercise, Trial, TrialResult};
-use crate::sim::soak::ScriptDriver;
+use crate::sim::link::CommandLink;
 use crate::sim::{DriveScript, RobotId, SimConfig, SimError, Simulation};
+use crate::vehicle::DriveCommand;
 
 /// Simulated time a headless trial may run past the exercise's time limit before it is cut
 /// off, s (the clock stops only for the one step of each fault's reset, so it never should).
@@ -19,9 +20,11 @@ pub struct HeadlessRun {
     pub robot: RobotId,
 }
 
-/// Runs a trial of `exercise` headless: the robot follows `script` (times from the start of
-/// the trial), or stands still without one, until the trial ends. `each_step` is called after
-/// every step (telemetry).
+/// Runs a trial of `exercise` headless: the operator's command follows `script` (times from
+/// the start of the trial; a stop without one) and reaches the robot through the exercise's
+/// link ([`CommandLink`]: latency, dropouts) every step, until the trial ends. After a fault
+/// the robot is back at the start and the script goes on (the operator keeps driving).
+/// `each_step` is called after every step (telemetry).
 pub fn run_trial(
     exercise: &Exercise,
     script: Option<DriveScript>,
@@ -31,13 +34,14 @@ pub fn run_trial(
     let mut sim = Simulation::new(exercise.scene.clone(), config)?;
     let id = sim.add_robot(exercise.robot.clone(), &exercise.spawn)?;
     let mut trial = Trial::new(exercise, &mut sim, id);
-    // Faults are the trial's business: the driver never resets the robot itself.
-    let mut driver = script.map(|s| ScriptDriver::new(s, exercise.spawn.clone(), false));
+    let mut link = CommandLink::new(exercise.spec.link.clone(), config.dt);
     let end = exercise.spec.time_limit + OVERRUN;
     while !trial.is_finished() && sim.time() < end {
-        if let Some(d) = driver.as_mut() {
-            d.before_step(&mut sim, id);
-        }
+        let t = sim.time();
+        let wanted = script
+            .as_ref()
+            .map_or(DriveCommand::STOP, |s| s.command_at(t));
+        sim.set_command(id, link.transmit(t, wanted));
         sim.step();
         trial.update(&mut sim, id);
         each_step(&sim, id);

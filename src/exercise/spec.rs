@@ -27,6 +27,22 @@
 //! [penalties]               # points off the score; defaults in `Penalties::default`
 //! hull_collision = 2
 //!
+//! [link]                    # the remote link (see `sim::link`); all optional
+//! command_latency_ms = 300  # operator → robot
+//! video_latency_ms = 200    # robot → operator
+//! video_fps = 10            # frame-rate cap
+//! video_height = 360        # resolution cap, pixels
+//! ambient_light = 0.1       # 0 dark … 1 daylight; the robot's lights show the near scene
+//!
+//! [[link.dropout]]          # link lost: the video freezes, the robot stops
+//! at = 30                   # s
+//! duration = 5              # s
+//!
+//! [[link.camera_fault]]
+//! camera = "front"
+//! kind = "dead"             # dead, noise or dirty (with level = 0..1)
+//! at = 60                   # s, default 0
+//!
 //! [[goal]]                  # a zone: a scene checkpoint by name ...
 //! checkpoint = "top"
 //! dwell = 2                 # s to stay inside, default 0
@@ -54,6 +70,7 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Point2, Point3};
 
 use crate::config::{ConfigError, SourceFile, TableReader};
+use crate::sim::link::{CameraFault, CameraFaultKind, Dropout, LinkConditions};
 
 /// Largest number of goals in an exercise.
 pub const MAX_GOALS: usize = 200;
@@ -229,6 +246,8 @@ pub struct ExerciseSpec {
     pub rules: ExerciseRules,
     /// Penalty points.
     pub penalties: Penalties,
+    /// Link and sensor conditions (`[link]`; a perfect link by default).
+    pub link: LinkConditions,
     /// Goals that name a scene checkpoint: `(goal index, checkpoint name)`, resolved by
     /// [`crate::exercise::Exercise::load`].
     pub checkpoint_refs: Vec<(usize, String)>,
@@ -279,6 +298,10 @@ impl ExerciseSpec {
             Some(t) => read_penalties(&t)?,
             None => Penalties::default(),
         };
+        let link = match root.opt_table("link")? {
+            Some(t) => read_link(&t)?,
+            None => LinkConditions::default(),
+        };
         let mut goals = Vec::new();
         let mut checkpoint_refs = Vec::new();
         let mut goal_locations = Vec::new();
@@ -312,6 +335,7 @@ impl ExerciseSpec {
             pass_mark,
             rules,
             penalties,
+            link,
             checkpoint_refs,
             goal_locations,
         })
@@ -379,6 +403,61 @@ fn read_penalties(t: &TableReader<'_>) -> Result<Penalties, ConfigError> {
     };
     t.finish()?;
     Ok(p)
+}
+
+/// Largest number of dropouts or camera faults.
+pub const MAX_LINK_EVENTS: usize = 1000;
+
+fn read_link(t: &TableReader<'_>) -> Result<LinkConditions, ConfigError> {
+    let ms = |key: &str| -> Result<f64, ConfigError> {
+        Ok(t.opt_f64(key, 0.0, 60_000.0)?.unwrap_or(0.0) / 1000.0)
+    };
+    let command_latency = ms("command_latency_ms")?;
+    let video_latency = ms("video_latency_ms")?;
+    let video_fps = t.opt_positive("video_fps", 1000.0)?;
+    let video_height = t.opt_int("video_height", 16, 16_384)?.map(|h| h as u32);
+    let ambient_light = t.opt_f64("ambient_light", 0.0, 1.0)?;
+    let mut dropouts = Vec::new();
+    for d in t.tables("dropout", MAX_LINK_EVENTS)? {
+        dropouts.push(Dropout {
+            start: d.f64("at", 0.0, 1e7)?,
+            duration: d.positive("duration", 1e7)?,
+        });
+        d.finish()?;
+    }
+    let mut camera_faults = Vec::new();
+    for f in t.tables("camera_fault", MAX_LINK_EVENTS)? {
+        let camera = f.str("camera")?;
+        let start = f.opt_f64("at", 0.0, 1e7)?.unwrap_or(0.0);
+        let level = f.opt_f64("level", 0.0, 1.0)?;
+        let kind = match f.str("kind")?.as_str() {
+            "dead" => CameraFaultKind::Dead,
+            "noise" => CameraFaultKind::Noise(level.unwrap_or(0.3)),
+            "dirty" => CameraFaultKind::Dirty(level.unwrap_or(0.5)),
+            other => {
+                return Err(f.error(
+                    "kind",
+                    format!("unknown camera fault '{other}' (dead, noise, dirty)"),
+                ))
+            }
+        };
+        f.finish()?;
+        camera_faults.push(CameraFault {
+            camera,
+            kind,
+            start,
+        });
+    }
+    t.finish()?;
+    Ok(LinkConditions {
+        command_latency,
+        video_latency,
+        video_fps,
+        video_height,
+        dropouts,
+        camera_faults,
+        ambient_light,
+    })
 }
 
 /// A goal, the scene checkpoint it names, and where its place is written.

@@ -39,6 +39,7 @@
 pub mod bench;
 mod events;
 mod hull;
+pub mod link;
 pub mod pacing;
 mod script;
 pub mod soak;

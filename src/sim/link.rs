@@ -1,0 +1,256 @@
+//! The remote link between the operator's control unit and the robot, as training
+//! competitions emulate it (World Robot Summit tunnel tasks): command latency, video latency,
+//! a video frame-rate cap, dropouts, camera faults and darkness.
+//!
+//! Commands: every step the operator's command enters the link and comes out at the robot
+//! `command_latency` later (a queue of whole steps, so the delay is exact to one step). While
+//! the link is down (a dropout) the robot gets no commands and stops, as a real robot's link
+//! watchdog stops it; the queue is emptied, so when the link comes back the robot waits for
+//! fresh commands that have crossed it.
+//!
+//! Video: the picture the operator sees at time `t` is the frame captured at the latest frame
+//! time `≤ t − video_latency` (frames every `1 / video_fps`), and during a dropout the picture
+//! freezes on the last frame received before it. Camera faults and darkness are data here; the
+//! station renders them (a dead camera shows NO SIGNAL).
+
+use std::collections::VecDeque;
+
+use crate::vehicle::DriveCommand;
+
+/// A stretch of time with the link down.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dropout {
+    /// Start, s (simulation time).
+    pub start: f64,
+    /// Length, s.
+    pub duration: f64,
+}
+
+impl Dropout {
+    /// Whether the link is down at `t` (s).
+    pub fn covers(&self, t: f64) -> bool {
+        t >= self.start && t < self.start + self.duration
+    }
+}
+
+/// What is wrong with a camera.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CameraFaultKind {
+    /// No picture at all.
+    Dead,
+    /// Noise over the picture, 0..1 of full scale.
+    Noise(f64),
+    /// A dirty lens: the picture blurred and dimmed, 0..1.
+    Dirty(f64),
+}
+
+/// A camera fault from a time on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CameraFault {
+    /// Camera name (as in the robot file).
+    pub camera: String,
+    /// The fault.
+    pub kind: CameraFaultKind,
+    /// From when, s (simulation time).
+    pub start: f64,
+}
+
+/// The link's conditions (all off by default: a perfect link).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LinkConditions {
+    /// Delay of the operator's commands to the robot, s.
+    pub command_latency: f64,
+    /// Delay of the video to the operator, s.
+    pub video_latency: f64,
+    /// Video frame-rate cap, frames/s (`None`: every rendered frame).
+    pub video_fps: Option<f64>,
+    /// Video resolution cap: largest picture height, pixels (`None`: the window's).
+    pub video_height: Option<u32>,
+    /// Times the link is down.
+    pub dropouts: Vec<Dropout>,
+    /// Camera faults.
+    pub camera_faults: Vec<CameraFault>,
+    /// Ambient light as a fraction of daylight, 0..1 (`None`: daylight); in the dark only
+    /// the robot's own lights show the scene near it.
+    pub ambient_light: Option<f64>,
+}
+
+impl LinkConditions {
+    /// Whether the link is up at `t` (s).
+    pub fn link_up(&self, t: f64) -> bool {
+        !self.dropouts.iter().any(|d| d.covers(t))
+    }
+
+    /// The capture time of the video frame the operator sees at `t` (s), or `None` before the
+    /// first frame has arrived. Frames are captured every `1 / video_fps` s (every instant
+    /// without a cap), arrive `video_latency` later, and a dropout freezes the picture on the
+    /// last frame that arrived before it.
+    pub fn video_frame_time(&self, t: f64) -> Option<f64> {
+        // While the link is down, the picture is the one that arrived before the dropout began.
+        let seen_at = self
+            .dropouts
+            .iter()
+            .filter(|d| d.covers(t))
+            .map(|d| d.start)
+            .fold(t, f64::min);
+        let captured = seen_at - self.video_latency;
+        if captured < 0.0 {
+            return None;
+        }
+        Some(match self.video_fps {
+            Some(fps) if fps > 0.0 => (captured * fps).floor() / fps,
+            _ => captured,
+        })
+    }
+
+    /// The fault of camera `name` at `t` (s), if any (the latest one that has started).
+    pub fn camera_fault(&self, name: &str, t: f64) -> Option<CameraFaultKind> {
+        self.camera_faults
+            .iter()
+            .filter(|f| f.camera == name && f.start <= t)
+            .max_by(|a, b| a.start.total_cmp(&b.start))
+            .map(|f| f.kind)
+    }
+}
+
+/// The command path through the link for one robot.
+#[derive(Debug, Clone)]
+pub struct CommandLink {
+    conditions: LinkConditions,
+    /// Commands in flight, oldest first; holds exactly `delay` of them once filled.
+    queue: VecDeque<DriveCommand>,
+    /// Latency in whole steps.
+    delay: usize,
+}
+
+impl CommandLink {
+    /// A link with `conditions` for a simulation stepping `dt` s.
+    pub fn new(conditions: LinkConditions, dt: f64) -> Self {
+        let delay = if dt > 0.0 {
+            (conditions.command_latency.max(0.0) / dt).round() as usize
+        } else {
+            0
+        };
+        Self {
+            conditions,
+            queue: VecDeque::with_capacity(delay + 1),
+            delay,
+        }
+    }
+
+    /// The conditions.
+    pub fn conditions(&self) -> &LinkConditions {
+        &self.conditions
+    }
+
+    /// The operator sends `command` at `t` (s); returns what reaches the robot in this step:
+    /// the command sent `command_latency` ago (a stop until the first one arrives), or a stop
+    /// while the link is down.
+    pub fn transmit(&mut self, t: f64, command: DriveCommand) -> DriveCommand {
+        if !self.conditions.link_up(t) {
+            self.queue.clear();
+            return DriveCommand::STOP;
+        }
+        self.queue.push_back(command);
+        if self.queue.len() > self.delay {
+            self.queue.pop_front().unwrap_or(DriveCommand::STOP)
+        } else {
+            DriveCommand::STOP
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go() -> DriveCommand {
+        DriveCommand {
+            left: 0.5,
+            right: 0.5,
+            flipper: None,
+        }
+    }
+
+    #[test]
+    fn commands_arrive_after_the_latency_to_the_step() {
+        let dt = 0.002;
+        let conditions = LinkConditions {
+            command_latency: 0.5,
+            ..Default::default()
+        };
+        let mut link = CommandLink::new(conditions, dt);
+        let mut first = None;
+        for k in 0..1000 {
+            let t = k as f64 * dt;
+            let out = link.transmit(t, if t >= 0.2 { go() } else { DriveCommand::STOP });
+            if first.is_none() && out == go() {
+                first = Some(t);
+            }
+        }
+        let arrived = first.expect("arrived");
+        assert!((arrived - 0.7).abs() <= dt, "{arrived}");
+    }
+
+    #[test]
+    fn a_dropout_stops_the_robot_at_once_and_needs_fresh_commands_after() {
+        let dt = 0.002;
+        let conditions = LinkConditions {
+            command_latency: 0.1,
+            dropouts: vec![Dropout {
+                start: 1.0,
+                duration: 0.5,
+            }],
+            ..Default::default()
+        };
+        let mut link = CommandLink::new(conditions, dt);
+        let mut outputs = Vec::new();
+        for k in 0..1000 {
+            let t = k as f64 * dt;
+            outputs.push((t, link.transmit(t, go())));
+        }
+        for (t, out) in &outputs {
+            let expected_go = (*t >= 0.1 - 1e-9 && *t < 1.0) || *t >= 1.6 - 1e-9;
+            assert_eq!(*out == go(), expected_go, "at {t}");
+        }
+    }
+
+    #[test]
+    fn video_is_late_capped_and_frozen_in_a_dropout() {
+        let conditions = LinkConditions {
+            video_latency: 0.2,
+            video_fps: Some(10.0),
+            dropouts: vec![Dropout {
+                start: 2.0,
+                duration: 1.0,
+            }],
+            ..Default::default()
+        };
+        assert_eq!(conditions.video_frame_time(0.1), None);
+        let f = conditions.video_frame_time(1.26).expect("frame");
+        assert!((f - 1.0).abs() < 1e-9, "{f}");
+        // Frozen on what had arrived when the link went down at 2.0 s: captured at 1.8 s.
+        let f = conditions.video_frame_time(2.9).expect("frame");
+        assert!((f - 1.8).abs() < 1e-9, "{f}");
+        let f = conditions.video_frame_time(3.25).expect("frame");
+        assert!((f - 3.0).abs() < 1e-9, "{f}");
+    }
+
+    #[test]
+    fn camera_faults_start_at_their_time() {
+        let conditions = LinkConditions {
+            camera_faults: vec![CameraFault {
+                camera: "front".into(),
+                kind: CameraFaultKind::Dead,
+                start: 5.0,
+            }],
+            ..Default::default()
+        };
+        assert_eq!(conditions.camera_fault("front", 4.9), None);
+        assert_eq!(
+            conditions.camera_fault("front", 5.0),
+            Some(CameraFaultKind::Dead)
+        );
+        assert_eq!(conditions.camera_fault("rear", 6.0), None);
+    }
+}
