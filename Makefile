@@ -59,7 +59,7 @@ test: deps station-deps
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) build --no-default-features
 	$(CARGO) test --no-default-features --all-targets
-	$(CARGO) run --no-default-features --quiet -- check scenes/*.toml > /dev/null
+	$(CARGO) run --no-default-features --quiet -- check scenes/*.toml scenes/exercises/*.toml > /dev/null
 	$(CARGO) test --test viewer_logic --test viewer_cli --test viewer_render
 
 bench: deps

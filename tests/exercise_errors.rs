@@ -2,6 +2,9 @@
 //! Table-driven: each case is an exercise text, the line the error must point at (found by a
 //! marker in the text), the field path and a fragment of the message.
 
+mod common;
+use common::assert_located_error;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -33,18 +36,6 @@ fn line_of(text: &str, marker: &str) -> usize {
         .position(|l| l.contains(marker))
         .map(|i| i + 1)
         .unwrap_or_else(|| panic!("marker {marker:?} not in text"))
-}
-
-fn assert_error(e: &ConfigError, file: &Path, line: usize, field: &str, what: &str) {
-    let shown = e.to_string();
-    assert_eq!(e.path, file, "{shown}");
-    assert_eq!(e.line, line, "{shown}");
-    assert_eq!(e.field, field, "{shown}");
-    assert!(e.message.contains(what), "expected '{what}' in: {shown}");
-    assert!(
-        shown.starts_with(&format!("{}:{line}:", file.display())),
-        "{shown}"
-    );
 }
 
 /// One malformed file: the text, the marker of the line the error points at, the field and a
@@ -261,7 +252,7 @@ fn malformed_exercise_files_get_located_errors() {
             c.field,
             c.message
         );
-        assert_error(&e, &path, line, c.field, c.message);
+        assert_located_error(&e, &path, line, c.field, c.message);
     }
 }
 

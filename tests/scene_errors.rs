@@ -1,5 +1,8 @@
 //! Bad scene files get a clear error naming the file, line, column and field; never a panic.
 
+mod common;
+use common::assert_located_error;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -43,15 +46,7 @@ impl Case {
 
 /// The error names the scene file, the 1-based line and the field, and says `what`.
 fn assert_error(e: &ConfigError, file: &Path, line: usize, field: &str, what: &str) {
-    let shown = e.to_string();
-    assert_eq!(e.path, file, "{shown}");
-    assert_eq!(e.line, line, "{shown}");
-    assert_eq!(e.field, field, "{shown}");
-    assert!(e.message.contains(what), "expected '{what}' in: {shown}");
-    assert!(
-        shown.starts_with(&format!("{}:{line}:", file.display())),
-        "{shown}"
-    );
+    assert_located_error(e, file, line, field, what);
 }
 
 fn line_of(text: &str, needle: &str) -> usize {

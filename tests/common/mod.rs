@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
-use treadsim::config::SourceFile;
+use treadsim::config::{ConfigError, SourceFile};
 use treadsim::scene::Scene;
 use treadsim::sim::{RobotId, SimConfig, Simulation};
 use treadsim::vehicle::robot_file::load_robot;
@@ -97,4 +97,18 @@ pub fn parked_drift(name: &str, slope: f64, yaw: f64, mu: f64, secs: f64) -> (f6
 /// Spawn number `i` of the simulation's scene.
 pub fn scene_spawn(sim: &Simulation, i: usize) -> treadsim::scene::Spawn {
     sim.scene().spawns[i].clone()
+}
+
+/// Checks that an input-file error names `file`, the 1-based `line` and the `field`, says
+/// `what`, and prints as `file:line:column: field: message`.
+pub fn assert_located_error(e: &ConfigError, file: &Path, line: usize, field: &str, what: &str) {
+    let shown = e.to_string();
+    assert_eq!(e.path, file, "{shown}");
+    assert_eq!(e.line, line, "{shown}");
+    assert_eq!(e.field, field, "{shown}");
+    assert!(e.message.contains(what), "expected '{what}' in: {shown}");
+    assert!(
+        shown.starts_with(&format!("{}:{line}:", file.display())),
+        "{shown}"
+    );
 }
