@@ -16,8 +16,10 @@ use crate::vehicle::guard::belt_guards;
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::{RobotSpec, TrackedRobot};
 
-/// `user_data` of a guard collider.
+/// `user_data` of a guard collider that is switched off (see [`pose_guards`]).
 const GUARD_TAG: u128 = 0x67_7561_7264; // "guard" in ASCII
+/// Added to [`GUARD_TAG`] while the guard is switched on.
+const GUARD_ON: u128 = 1 << 64;
 
 /// A guard contact is kept when |n · body y| is at least this (within 45° of lateral).
 pub const GUARD_MIN_LATERAL: f32 = std::f32::consts::FRAC_1_SQRT_2;
@@ -29,6 +31,8 @@ pub(crate) struct GuardCollider {
     pub handle: ColliderHandle,
     /// The flipper it turns with, if any.
     pub flipper: Option<usize>,
+    /// Whether the guard takes part in collisions now.
+    pub enabled: bool,
 }
 
 /// The scene's terrain as a rapier trimesh collider (internal edges fixed so bodies slide
@@ -119,8 +123,8 @@ pub(crate) fn insert_robot_body(
             .density(0.0)
             .friction(friction as f32)
             .restitution(0.0)
-            .user_data(GUARD_TAG)
-            .active_hooks(ActiveHooks::MODIFY_SOLVER_CONTACTS)
+            .user_data(GUARD_TAG | GUARD_ON)
+            .active_hooks(ActiveHooks::FILTER_CONTACT_PAIRS | ActiveHooks::MODIFY_SOLVER_CONTACTS)
             .build();
         let handle = world
             .colliders
@@ -128,20 +132,38 @@ pub(crate) fn insert_robot_body(
         guards.push(GuardCollider {
             handle,
             flipper: guard.flipper,
+            enabled: true,
         });
     }
     pose_guards(world, model, guards);
     body
 }
 
-/// Turns the flipper guards to the model's current flipper angles.
+/// Turns the flipper guards to the model's current flipper angles, and switches each guard on
+/// only while terrain that could meet its belt's side is near (the track model's candidate
+/// search says so): a guard resting against treads and nosings it may never push on costs
+/// rapier a contact manifold a step for nothing (measured with the 20 kg robot on the stairs:
+/// 41.5 µs a step with every guard always on, 14.3 µs without guards). A switched-off guard
+/// stays in the world; its `user_data` says it is off and the contact hook skips its pairs.
 pub(crate) fn pose_guards(
     world: &mut PhysicsWorld,
     model: &TrackedRobot,
-    guards: &[GuardCollider],
+    guards: &mut [GuardCollider],
 ) {
-    for g in guards {
-        if let (Some(f), Some(c)) = (g.flipper, world.colliders.get_mut(g.handle)) {
+    for (belt, g) in guards.iter_mut().enumerate() {
+        let Some(c) = world.colliders.get_mut(g.handle) else {
+            continue;
+        };
+        let needed = model.side_faces_near(belt);
+        if needed != g.enabled {
+            c.user_data = if needed {
+                GUARD_TAG | GUARD_ON
+            } else {
+                GUARD_TAG
+            };
+            g.enabled = needed;
+        }
+        if let (Some(f), true) = (g.flipper, needed) {
             c.set_position_wrt_parent(super::pose_of(&model.flipper_motion(f)));
         }
     }
@@ -160,7 +182,7 @@ impl GuardHook {
         collider: ColliderHandle,
     ) -> Option<Vector> {
         let c = colliders.get(collider)?;
-        if c.user_data != GUARD_TAG {
+        if c.user_data & !GUARD_ON != GUARD_TAG {
             return None;
         }
         let body = bodies.get(c.parent()?)?;
@@ -169,8 +191,18 @@ impl GuardHook {
 }
 
 impl PhysicsHooks for GuardHook {
-    fn filter_contact_pair(&self, _context: &PairFilterContext) -> Option<SolverFlags> {
-        Some(SolverFlags::default())
+    fn filter_contact_pair(&self, context: &PairFilterContext) -> Option<SolverFlags> {
+        let off = |h: ColliderHandle| {
+            context
+                .colliders
+                .get(h)
+                .is_some_and(|c| c.user_data == GUARD_TAG)
+        };
+        if off(context.collider1) || off(context.collider2) {
+            None
+        } else {
+            Some(SolverFlags::default())
+        }
     }
 
     fn filter_intersection_pair(&self, _context: &PairFilterContext) -> bool {

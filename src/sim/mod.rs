@@ -371,7 +371,7 @@ impl Simulation {
                 body.add_force(v32(&wrench.force), true);
                 body.add_torque(v32(&wrench.torque), true);
             }
-            pose_guards(&mut self.world, &r.model, &r.guards);
+            pose_guards(&mut self.world, &r.model, &mut r.guards);
         }
         // 4: integrate.
         self.world.step_with_events(&GuardHook, &());

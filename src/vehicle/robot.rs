@@ -25,7 +25,15 @@ struct CandidateCache {
     /// The searched volume: this plane's region, ± `half` along its normal.
     volume: Option<(CutPlane, f64)>,
     triangles: Vec<u32>,
+    /// Whether a candidate face could meet the belt's side: its normal within
+    /// [`SIDE_NEAR_COS`] of the belt's across direction (then the belt's side guard is on).
+    side_faces_near: bool,
 }
+
+/// A face whose normal is this close to a belt's across direction (|n · across| at least this,
+/// ≈ 60° off it) counts as near the belt's side: wider than the guards' 45° so a belt turning
+/// by a few degrees before its candidates are searched again is still covered.
+const SIDE_NEAR_COS: f64 = 0.5;
 
 impl CandidateCache {
     /// Whether the slab (`plane`'s region, ± `half`) lies inside the searched volume.
@@ -66,6 +74,13 @@ impl CandidateCache {
             );
             terrain.candidates(&grown, half + m, &mut self.triangles);
             self.volume = Some((grown, half + m));
+            let across = plane.normal();
+            let normals = terrain.normals();
+            self.side_faces_near = self.triangles.iter().any(|&t| {
+                normals
+                    .get(t as usize)
+                    .is_some_and(|n| n.dot(&across).abs() >= SIDE_NEAR_COS)
+            });
         }
         &self.triangles
     }
@@ -477,6 +492,14 @@ impl TrackedRobot {
     /// 5 % of its free speed because the terrain resists with about its torque limit.
     pub fn flipper_stalled(&self, f: usize) -> bool {
         self.flipper_stalled[f]
+    }
+
+    /// Whether terrain that could meet the side of belt `belt` is near it (a face within ≈ 60°
+    /// of square to the belt's side among its candidate triangles): its side guard is needed.
+    /// Belts are numbered as [`crate::vehicle::guard::belt_guards`] numbers them: main tracks,
+    /// then flippers.
+    pub fn side_faces_near(&self, belt: usize) -> bool {
+        self.caches.get(belt).is_some_and(|c| c.side_faces_near)
     }
 
     /// The rigid motion of flipper `f`'s belt from angle 0 to its current angle, body frame
