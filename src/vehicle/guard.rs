@@ -17,7 +17,9 @@
 //! its bottom lies about one support radius above the belt's bottom. The simulation attaches
 //! these solids to the hull as rapier colliders whose contacts are kept only where the contact
 //! normal is within 45° of the body's y axis (`sim::hull`): lateral contact is the guards'
-//! job, in-plane contact the track model's. So terrain lower than about the support radius
+//! job, in-plane contact the track model's. A guard is switched on only while a face that
+//! could meet its belt's side is among the belt's candidate triangles (`sim::hull`). So terrain
+//! lower than about the support radius
 //! beside a belt (a low curb, the lip of a plate) is still taken by the strip split and can be
 //! climbed sideways, while anything that reaches higher up the belt's side blocks it, as the
 //! rigid side of a real track does.
