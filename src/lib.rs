@@ -2,6 +2,7 @@
 //! robots. See `ARCHITECTURE.md` for the module map and the dependency rule.
 
 pub mod config;
+pub mod control;
 pub mod exercise;
 pub mod input;
 mod rng;
