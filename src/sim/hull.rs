@@ -22,7 +22,12 @@ const GUARD_TAG: u128 = 0x67_7561_7264; // "guard" in ASCII
 const GUARD_ON: u128 = 1 << 64;
 
 /// A guard contact is kept when |n · body y| is at least this (within 45° of lateral).
-pub const GUARD_MIN_LATERAL: f32 = std::f32::consts::FRAC_1_SQRT_2;
+const GUARD_MIN_LATERAL: f32 = std::f32::consts::FRAC_1_SQRT_2;
+
+/// Whether a collider is a side guard, and if so whether it is switched on.
+pub(crate) fn guard_state(collider: &Collider) -> Option<bool> {
+    (collider.user_data & !GUARD_ON == GUARD_TAG).then_some(collider.user_data & GUARD_ON != 0)
+}
 
 /// One belt's side-guard collider on a robot's hull.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,8 +36,6 @@ pub(crate) struct GuardCollider {
     pub handle: ColliderHandle,
     /// The flipper it turns with, if any.
     pub flipper: Option<usize>,
-    /// Whether the guard takes part in collisions now.
-    pub enabled: bool,
 }
 
 /// The scene's terrain as a rapier trimesh collider (internal edges fixed so bodies slide
@@ -132,7 +135,6 @@ pub(crate) fn insert_robot_body(
         guards.push(GuardCollider {
             handle,
             flipper: guard.flipper,
-            enabled: true,
         });
     }
     pose_guards(world, model, guards);
@@ -148,21 +150,27 @@ pub(crate) fn insert_robot_body(
 pub(crate) fn pose_guards(
     world: &mut PhysicsWorld,
     model: &TrackedRobot,
-    guards: &mut [GuardCollider],
+    guards: &[GuardCollider],
 ) {
-    for (belt, g) in guards.iter_mut().enumerate() {
-        let Some(c) = world.colliders.get_mut(g.handle) else {
+    for (belt, g) in guards.iter().enumerate() {
+        let Some(on) = world.colliders.get(g.handle).and_then(guard_state) else {
             continue;
         };
         let needed = model.side_faces_near(belt);
-        if needed != g.enabled {
-            c.user_data = if needed {
-                GUARD_TAG | GUARD_ON
-            } else {
-                GUARD_TAG
-            };
-            g.enabled = needed;
+        // A switched-on flipper guard follows its flipper; any other guard is touched only
+        // when it switches (`get_mut` marks a collider as changed for rapier).
+        let turns = needed && g.flipper.is_some();
+        if on == needed && !turns {
+            continue;
         }
+        let Some(c) = world.colliders.get_mut(g.handle) else {
+            continue;
+        };
+        c.user_data = if needed {
+            GUARD_TAG | GUARD_ON
+        } else {
+            GUARD_TAG
+        };
         if let (Some(f), true) = (g.flipper, needed) {
             c.set_position_wrt_parent(super::pose_of(&model.flipper_motion(f)));
         }
@@ -182,9 +190,7 @@ impl GuardHook {
         collider: ColliderHandle,
     ) -> Option<Vector> {
         let c = colliders.get(collider)?;
-        if c.user_data & !GUARD_ON != GUARD_TAG {
-            return None;
-        }
+        guard_state(c)?;
         let body = bodies.get(c.parent()?)?;
         Some(body.rotation() * Vector::Y)
     }
@@ -192,12 +198,7 @@ impl GuardHook {
 
 impl PhysicsHooks for GuardHook {
     fn filter_contact_pair(&self, context: &PairFilterContext) -> Option<SolverFlags> {
-        let off = |h: ColliderHandle| {
-            context
-                .colliders
-                .get(h)
-                .is_some_and(|c| c.user_data == GUARD_TAG)
-        };
+        let off = |h: ColliderHandle| context.colliders.get(h).and_then(guard_state) == Some(false);
         if off(context.collider1) || off(context.collider2) {
             None
         } else {

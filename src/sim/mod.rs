@@ -50,9 +50,8 @@ pub use script::DriveScript;
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 
-pub use hull::GUARD_MIN_LATERAL;
+use hull::{guard_state, insert_robot_body, pose_guards, GuardCollider, GuardHook};
 pub(crate) use hull::{insert_hull, terrain_collider};
-use hull::{insert_robot_body, pose_guards, GuardCollider, GuardHook};
 
 use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
@@ -371,7 +370,7 @@ impl Simulation {
                 body.add_force(v32(&wrench.force), true);
                 body.add_torque(v32(&wrench.torque), true);
             }
-            pose_guards(&mut self.world, &r.model, &mut r.guards);
+            pose_guards(&mut self.world, &r.model, &r.guards);
         }
         // 4: integrate.
         self.world.step_with_events(&GuardHook, &());
@@ -686,10 +685,15 @@ impl Simulation {
         let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
             return false;
         };
-        let guards = &self.robots[id.0].guards;
         body.colliders()
             .iter()
-            .filter(|c| !guards.iter().any(|g| g.handle == **c))
+            .filter(|c| {
+                self.world
+                    .colliders
+                    .get(**c)
+                    .and_then(guard_state)
+                    .is_none()
+            })
             .any(|c| {
                 self.world
                     .narrow_phase
