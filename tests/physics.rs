@@ -478,7 +478,7 @@ fn hold_cell(name: &str, yaw: f64) -> (f64, f64, bool) {
 /// load 390 N of 1993 N) lifting off every cycle; the sliding friction's roll moment pumped
 /// ~20 W into it, which the load-proportional Hunt–Crossley damping of the unloaded track
 /// could not remove. The rubber's Kelvin–Voigt damping (proportional to the contact's
-/// stiffness, `track::contact::normal_damping_factor`) stops the bounce within 0.5 s.
+/// stiffness, `track::load::normal_damping_factor`) stops the bounce within 0.5 s.
 #[test]
 fn parked_hold_table_sample() {
     for (name, yaw) in [

@@ -5,4 +5,5 @@
 pub mod area;
 pub mod contact;
 pub mod friction;
+pub mod load;
 pub mod outline;

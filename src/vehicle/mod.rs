@@ -1,5 +1,6 @@
 //! Robots: description files, the track model at run time, drive motors and flippers.
 
+mod candidates;
 pub mod drive;
 pub mod guard;
 pub mod robot;

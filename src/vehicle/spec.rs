@@ -30,7 +30,7 @@ pub struct BeltSpec {
     pub damping: f64,
     /// Kelvin–Voigt relaxation time τ of the belt's rubber, s: the normal force gains
     /// τ·k·δ̇ (k = dF/dδ, the contact's tangent stiffness), damping every contact
-    /// vibration at ζ = ω·τ/2 whatever its load (see `track::contact::normal_damping_factor`).
+    /// vibration at ζ = ω·τ/2 whatever its load (see `track::load::normal_damping_factor`).
     pub relaxation_time: f64,
     /// Run stiffness at mid-run as a fraction of κ (0 < f ≤ 1): the belt between two wheels
     /// is softest half-way (seed 004 §3.4, Fig. 8–9).

@@ -33,7 +33,7 @@
 use nalgebra::Vector3;
 
 use crate::terrain::{CutPlane, Terrain, SIDE_FACE_MIN_COS};
-use crate::track::contact::ElementLoad;
+use crate::track::load::ElementLoad;
 
 /// The cosine from which a side face is split exactly (faces steeper than 60° from the plane);
 /// between [`SIDE_FACE_MIN_COS`] and this the split blends in.
