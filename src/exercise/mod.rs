@@ -88,6 +88,14 @@ pub fn summary(exercise: &Exercise) -> String {
     out
 }
 
+/// The error `message` at the place `location` points to (a field of the exercise file).
+fn located(location: &ConfigError, message: String) -> ConfigError {
+    ConfigError {
+        message,
+        ..location.clone()
+    }
+}
+
 /// An exercise with its scene and robot loaded and its goals resolved.
 #[derive(Debug, Clone)]
 pub struct Exercise {
@@ -109,34 +117,24 @@ impl Exercise {
         let scene = Scene::load(&spec.scene)?;
         let robot = load_robot(&spec.robot)?;
         let spawn = match &spec.spawn {
-            Some(name) => scene.spawn(name).cloned().ok_or_else(|| {
+            Some((name, location)) => scene.spawn(name).cloned().ok_or_else(|| {
                 let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
-                let mut error = spec.spawn_location.clone().unwrap_or_else(|| ConfigError {
-                    path: spec.path.clone(),
-                    line: 1,
-                    column: 1,
-                    field: "exercise.spawn".into(),
-                    message: String::new(),
-                });
-                error.message = format!(
-                    "the scene {} has no spawn '{name}' (it has: {})",
-                    spec.scene.display(),
-                    names.join(", ")
-                );
-                error
+                located(
+                    location,
+                    format!(
+                        "the scene {} has no spawn '{name}' (it has: {})",
+                        spec.scene.display(),
+                        names.join(", ")
+                    ),
+                )
             })?,
             None => scene.spawns[0].clone(),
-        };
-        let located = |goal: usize, message: String| {
-            let mut error = spec.goal_locations[goal].clone();
-            error.message = message;
-            error
         };
         for (goal, name) in &spec.checkpoint_refs {
             let Some(checkpoint) = scene.checkpoint(name) else {
                 let names: Vec<&str> = scene.checkpoints.iter().map(|c| c.name.as_str()).collect();
                 return Err(located(
-                    *goal,
+                    &spec.goal_locations[*goal],
                     format!(
                         "the scene {} has no checkpoint '{name}' (it has: {})",
                         spec.scene.display(),
@@ -166,7 +164,7 @@ impl Exercise {
             if let Some(p) = points.iter().find(|p| !scene.bounds.contains_xy(p)) {
                 let b = &scene.bounds;
                 return Err(located(
-                    i,
+                    &spec.goal_locations[i],
                     format!(
                         "({:.2}, {:.2}) lies outside the scene's bounds x {:.2}..{:.2}, y {:.2}..{:.2}",
                         p.x, p.y, b.min[0], b.max[0], b.min[1], b.max[1]

@@ -226,10 +226,9 @@ pub struct ExerciseSpec {
     pub scene: PathBuf,
     /// The robot file (resolved against the exercise file's folder).
     pub robot: PathBuf,
-    /// Spawn name in the scene (`None`: the first).
-    pub spawn: Option<String>,
-    /// Where `spawn` is written: the location of an error found when the scene is loaded.
-    pub spawn_location: Option<ConfigError>,
+    /// Spawn name in the scene (`None`: the first), and where it is written: the location of
+    /// the error if the scene has no such spawn.
+    pub spawn: Option<(String, ConfigError)>,
     /// The route, in order.
     pub goals: Vec<GoalSpec>,
     /// Repetitions of the route required.
@@ -275,8 +274,9 @@ impl ExerciseSpec {
         let description = head.opt_str("description")?.unwrap_or_default();
         let scene = file.dir().join(head.str("scene")?);
         let robot = file.dir().join(head.str("robot")?);
-        let spawn = head.opt_str("spawn")?;
-        let spawn_location = spawn.as_ref().map(|_| head.error("spawn", ""));
+        let spawn = head
+            .opt_str("spawn")?
+            .map(|name| (name, head.error("spawn", "")));
         let repetitions = head.opt_int("repetitions", 1, 1000)?.unwrap_or(1) as u32;
         let round_trip = head.opt_bool("round_trip")?.unwrap_or(false);
         let start_radius = head.opt_positive("start_radius", 100.0)?.unwrap_or(0.6);
@@ -326,7 +326,6 @@ impl ExerciseSpec {
             scene,
             robot,
             spawn,
-            spawn_location,
             goals,
             repetitions,
             round_trip,

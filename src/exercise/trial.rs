@@ -21,7 +21,7 @@
 
 use nalgebra::{Point2, Point3, Vector3};
 
-use super::spec::{GoalKind, GoalSpec};
+use super::spec::{ExerciseSpec, GoalKind, ZoneSpec};
 use super::Exercise;
 use crate::scene::Spawn;
 use crate::sim::{RobotId, SimEvent, Simulation};
@@ -160,16 +160,12 @@ pub struct TrialResult {
 /// The live state of one trial.
 #[derive(Debug, Clone)]
 pub struct Trial {
-    name: String,
-    goals: Vec<GoalSpec>,
-    repetitions: u32,
-    round_trip: bool,
+    /// The exercise: route, repetitions, limits, rules, penalties.
+    spec: ExerciseSpec,
+    /// Where the robot starts and is put back.
     start: Spawn,
-    start_radius: f64,
-    time_limit: f64,
-    pass_mark: f64,
-    rules: super::spec::ExerciseRules,
-    penalties: super::spec::Penalties,
+    /// The zone a round trip ends in: around the start.
+    start_zone: ZoneSpec,
     cameras: Vec<crate::vehicle::spec::CameraSpec>,
     tip: TipLimits,
     stall: StallMonitor,
@@ -212,16 +208,13 @@ impl Trial {
         sim.reset_robot(id, &exercise.spawn);
         let robot = sim.robot(id).spec().clone();
         Self {
-            name: spec.name.clone(),
-            goals: spec.goals.clone(),
-            repetitions: spec.repetitions,
-            round_trip: spec.round_trip,
+            spec: spec.clone(),
             start: exercise.spawn.clone(),
-            start_radius: spec.start_radius,
-            time_limit: spec.time_limit,
-            pass_mark: spec.pass_mark,
-            rules: spec.rules.clone(),
-            penalties: spec.penalties,
+            start_zone: ZoneSpec {
+                position: exercise.spawn.position,
+                radius: spec.start_radius,
+                half_height: START_HALF_HEIGHT,
+            },
             cameras: robot.cameras.clone(),
             tip: TipLimits::from_spec(&robot),
             stall: StallMonitor::new(robot.tracks.len()),
@@ -267,7 +260,7 @@ impl Trial {
         if self.finished.is_some() {
             return None;
         }
-        match self.goals.get(self.next_goal) {
+        match self.spec.goals.get(self.next_goal) {
             Some(g) => Some((self.next_goal, g.name.as_str())),
             None => Some((self.next_goal, "start")),
         }
@@ -276,7 +269,7 @@ impl Trial {
     /// Where the current goal is (world, m), for the station's direction overlay.
     pub fn current_target(&self) -> Option<Point3<f64>> {
         self.finished.as_ref()?;
-        Some(match self.goals.get(self.next_goal).map(|g| &g.kind) {
+        Some(match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
             Some(GoalKind::Zone(z)) => z.position,
             Some(GoalKind::Gate { a, b, .. }) => {
                 let m = Point2::from((a.coords + b.coords) / 2.0);
@@ -302,7 +295,7 @@ impl Trial {
     /// The station showed a view other than an onboard camera while the rules allow only
     /// those: the trial fails at once.
     pub fn forbidden_view(&mut self, sim: &Simulation, view: &str) {
-        if self.rules.trainee && self.finished.is_none() {
+        if self.spec.rules.trainee && self.finished.is_none() {
             self.finish(
                 sim,
                 false,
@@ -341,17 +334,17 @@ impl Trial {
         }
         // Stall.
         self.stall.update(sim.robot(id), dt);
-        if self.stall.longest() >= self.rules.stall_limit {
+        if self.stall.longest() >= self.spec.rules.stall_limit {
             self.fault(sim, id, FaultKind::Stall);
             return;
         }
         self.rule_penalties(sim, id, &tilt);
         self.route(sim, id);
-        if self.finished.is_none() && self.clock >= self.time_limit {
-            self.penalty(sim, "time over".into(), self.penalties.time_over);
+        if self.finished.is_none() && self.clock >= self.spec.time_limit {
+            self.penalty(sim, "time over".into(), self.spec.penalties.time_over);
             let reason = format!(
                 "time over: {} of {} repetitions in {:.0} s",
-                self.completed, self.repetitions, self.time_limit
+                self.completed, self.spec.repetitions, self.spec.time_limit
             );
             self.finish(sim, false, reason);
         }
@@ -378,31 +371,34 @@ impl Trial {
                 self.penalty(
                     sim,
                     "hull collision with the scene".into(),
-                    self.penalties.hull_collision,
+                    self.spec.penalties.hull_collision,
                 );
             }
             self.hull_free = 0.0;
         } else {
             self.hull_free += dt;
         }
-        for i in 0..self.rules.forbidden.len() {
-            let inside = self.rules.forbidden[i].contains(&body.com);
+        for i in 0..self.spec.rules.forbidden.len() {
+            let inside = self.spec.rules.forbidden[i].contains(&body.com);
             if inside && !self.in_forbidden[i] {
-                let reason = format!("entered forbidden zone '{}'", self.rules.forbidden[i].name);
-                self.penalty(sim, reason, self.penalties.forbidden_zone);
+                let reason = format!(
+                    "entered forbidden zone '{}'",
+                    self.spec.rules.forbidden[i].name
+                );
+                self.penalty(sim, reason, self.spec.penalties.forbidden_zone);
             }
             self.in_forbidden[i] = inside;
         }
-        if let Some(limit) = self.rules.speed_limit {
+        if let Some(limit) = self.spec.rules.speed_limit {
             let speed = Vector3::new(body.linvel.x, body.linvel.y, 0.0).norm();
             let over = speed > limit;
             if over && !self.speeding {
                 let reason = format!("speed {speed:.2} m/s over the limit {limit} m/s");
-                self.penalty(sim, reason, self.penalties.speed);
+                self.penalty(sim, reason, self.spec.penalties.speed);
             }
             self.speeding = over;
         }
-        if let Some(limit) = self.rules.max_tilt {
+        if let Some(limit) = self.spec.rules.max_tilt {
             let worst = tilt.nose_up.abs().max(tilt.left_up.abs());
             let over = worst > limit;
             if over && !self.over_tilt {
@@ -411,7 +407,7 @@ impl Trial {
                     worst.to_degrees(),
                     limit.to_degrees()
                 );
-                self.penalty(sim, reason, self.penalties.tilt);
+                self.penalty(sim, reason, self.spec.penalties.tilt);
             }
             self.over_tilt = over;
         }
@@ -423,15 +419,11 @@ impl Trial {
         let body = sim.body_state(id);
         let position = body.com;
         let previous = self.last_position.replace(position);
-        let start_zone = super::spec::ZoneSpec {
-            position: self.start.position,
-            radius: self.start_radius,
-            half_height: START_HALF_HEIGHT,
-        };
+        let start_zone = self.start_zone;
         if !start_zone.contains(&position) {
             self.left_start = true;
         }
-        let met = match self.goals.get(self.next_goal) {
+        let met = match self.spec.goals.get(self.next_goal) {
             Some(goal) => match &goal.kind {
                 GoalKind::Zone(zone) => zone.contains(&position),
                 GoalKind::Gate { a, b, heading } => previous.is_some_and(|p| {
@@ -462,13 +454,13 @@ impl Trial {
             // The way back of a round trip.
             None => self.left_start && start_zone.contains(&position),
         };
-        let dwell = self.goals.get(self.next_goal).map_or(0.0, |g| g.dwell);
+        let dwell = self.spec.goals.get(self.next_goal).map_or(0.0, |g| g.dwell);
         self.dwell = if met { self.dwell + dt } else { 0.0 };
         if !met || self.dwell + 0.5 * dt < dwell {
             return;
         }
         self.dwell = 0.0;
-        if let Some(goal) = self.goals.get(self.next_goal) {
+        if let Some(goal) = self.spec.goals.get(self.next_goal) {
             let event = ExerciseEvent::GoalReached {
                 time: sim.time(),
                 clock: self.clock,
@@ -478,7 +470,7 @@ impl Trial {
             };
             self.events.push(event);
             self.next_goal += 1;
-            if self.next_goal < self.goals.len() || self.round_trip {
+            if self.next_goal < self.spec.goals.len() || self.spec.round_trip {
                 return;
             }
         }
@@ -493,14 +485,14 @@ impl Trial {
             completed: self.completed,
             duration: self.clock - self.repetition_start,
         });
-        if self.completed >= self.repetitions {
+        if self.completed >= self.spec.repetitions {
             let score = self.score();
-            let (passed, reason) = if score + 1e-9 >= self.pass_mark {
+            let (passed, reason) = if score + 1e-9 >= self.spec.pass_mark {
                 (
                     true,
                     format!(
                         "{} of {} repetitions, score {score:.0} (pass mark {:.0})",
-                        self.completed, self.repetitions, self.pass_mark
+                        self.completed, self.spec.repetitions, self.spec.pass_mark
                     ),
                 )
             } else {
@@ -508,7 +500,7 @@ impl Trial {
                     false,
                     format!(
                         "score {score:.0} below the pass mark {:.0} ({} penalty points)",
-                        self.pass_mark, self.penalty_points
+                        self.spec.pass_mark, self.penalty_points
                     ),
                 )
             };
@@ -516,7 +508,7 @@ impl Trial {
             return;
         }
         self.restart_repetition();
-        if !self.round_trip {
+        if !self.spec.round_trip {
             // One-way routes: the robot is carried back to the start, clock paused.
             sim.reset_robot(id, &self.start);
             self.paused = true;
@@ -542,11 +534,11 @@ impl Trial {
             repetition: self.completed + 1,
         });
         let points = match kind {
-            FaultKind::TipOver => self.penalties.tip_over,
-            FaultKind::RollOver => self.penalties.roll_over,
-            FaultKind::Fell | FaultKind::OutOfBounds => self.penalties.fall,
-            FaultKind::Stall => self.penalties.stall,
-            FaultKind::Reset => self.penalties.reset,
+            FaultKind::TipOver => self.spec.penalties.tip_over,
+            FaultKind::RollOver => self.spec.penalties.roll_over,
+            FaultKind::Fell | FaultKind::OutOfBounds => self.spec.penalties.fall,
+            FaultKind::Stall => self.spec.penalties.stall,
+            FaultKind::Reset => self.spec.penalties.reset,
         };
         self.penalty(sim, kind.name().to_string(), points);
         sim.reset_robot(id, &self.start);
@@ -582,7 +574,7 @@ impl Trial {
 
     /// `100 · completed / required − penalty points`, within 0..100.
     pub fn score(&self) -> f64 {
-        let base = 100.0 * f64::from(self.completed) / f64::from(self.repetitions.max(1));
+        let base = 100.0 * f64::from(self.completed) / f64::from(self.spec.repetitions.max(1));
         (base - self.penalty_points).clamp(0.0, 100.0)
     }
 
@@ -590,9 +582,9 @@ impl Trial {
     pub fn result(&self) -> TrialResult {
         let (passed, reason) = self.finished.clone().unwrap_or((false, String::new()));
         TrialResult {
-            exercise: self.name.clone(),
+            exercise: self.spec.name.clone(),
             completed: self.completed,
-            required: self.repetitions,
+            required: self.spec.repetitions,
             faults: self.faults,
             elapsed: self.clock,
             repetitions_per_minute: if self.clock > 0.0 {
