@@ -6,11 +6,14 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
-use treadsim::exercise::{headless, report, Exercise};
+use treadsim::exercise::Exercise;
 use treadsim::scene::Scene;
-use treadsim::sim::soak::{self, ScriptDriver};
-use treadsim::sim::{DriveScript, SimConfig, Simulation, TelemetryWriter};
+use treadsim::session::soak;
 use treadsim::vehicle::robot_file::load_robot;
+
+mod cli;
+use cli::log::{replay_command, ReplayArgs};
+use cli::run::{run, run_exercise, RunArgs};
 
 /// Real-time simulator for training the operators of tracked and wheeled mobile robots.
 #[derive(Parser)]
@@ -51,8 +54,13 @@ enum Command {
         json: bool,
     },
     /// Run a robot headless on a scene with a drive script and write telemetry as CSV; prints
-    /// every event (blow-ups, resets, out of bounds, falls).
+    /// every event (blow-ups, resets, out of bounds, falls). Writes a log (MCAP) unless
+    /// --no-log.
     Run(RunArgs),
+    /// Re-simulate a log from its recorded inputs; with --verify compare every state
+    /// snapshot bit for bit and report the first divergence (time and quantity). Exits 1 on a
+    /// divergence, 2 when the log cannot be replayed.
+    Replay(ReplayArgs),
     /// Seeded random aggressive driving over scenes x robots for N simulated minutes each;
     /// prints blow-ups, out-of-bounds and fall events, max speed, spin and normal-force jump
     /// per combination, writes the drive script of every failing combination (replay it with
@@ -159,6 +167,16 @@ fn main() -> ExitCode {
             }
         }
         Command::Run(args) => run(&args),
+        Command::Replay(args) => {
+            return match replay_command(&args) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::FAILURE,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Soak(args) => soak_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station {
@@ -237,42 +255,6 @@ fn check(paths: &[PathBuf]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Arguments of `treadsim run`.
-#[derive(clap::Args)]
-struct RunArgs {
-    /// An exercise file: run and score a trial (its scene, robot and spawn; the script is
-    /// optional), print the score table, write OUT.score.json, exit 0 on pass, 1 on fail,
-    /// 2 when it cannot run.
-    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn", "auto_reset", "duration"])]
-    exercise: Option<PathBuf>,
-    /// Scene file (TOML).
-    #[arg(long, required_unless_present = "exercise")]
-    scene: Option<PathBuf>,
-    /// Robot file (TOML), e.g. scenes/robots/scout.toml.
-    #[arg(long, required_unless_present = "exercise")]
-    robot: Option<PathBuf>,
-    /// Drive script (TOML, `[[command]]` tables with at/left/right/flipper).
-    #[arg(long, required_unless_present = "exercise")]
-    script: Option<PathBuf>,
-    /// Simulated time to run, s.
-    #[arg(long, default_value_t = 10.0)]
-    duration: f64,
-    /// Telemetry output (CSV); written to FILE.part and renamed when complete. With
-    /// --exercise: the base name of the score file (default logs/<exercise name>).
-    #[arg(long, required_unless_present = "exercise")]
-    out: Option<PathBuf>,
-    /// Spawn point name (default: the scene's first).
-    #[arg(long)]
-    spawn: Option<String>,
-    /// Telemetry rows per simulated second (0 = every step).
-    #[arg(long, default_value_t = 100.0)]
-    rate: f64,
-    /// Reset the robot to its spawn whenever it goes out of bounds, falls or is disabled,
-    /// and go on with the script (as `treadsim soak` does; for replaying its scripts).
-    #[arg(long)]
-    auto_reset: bool,
-}
-
 /// Arguments of `treadsim soak`.
 #[derive(clap::Args)]
 struct SoakArgs {
@@ -294,130 +276,6 @@ struct SoakArgs {
     /// Print one JSON object per combination instead of the table.
     #[arg(long)]
     json: bool,
-}
-
-/// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
-fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
-    let Some(path) = &a.exercise else {
-        bail!("--exercise is missing");
-    };
-    let exercise = Exercise::load(path)?;
-    let script = a.script.as_deref().map(DriveScript::load).transpose()?;
-    let out = a.out.clone().unwrap_or_else(|| {
-        let stem = path
-            .file_stem()
-            .map_or("exercise".into(), |s| s.to_string_lossy());
-        PathBuf::from("logs").join(stem.as_ref())
-    });
-    let start = Instant::now();
-    let run = headless::run_trial(&exercise, script, SimConfig::default(), |_, _| {})?;
-    let wall = start.elapsed().as_secs_f64();
-    print!("{}", report::score_table(&run.result));
-    println!(
-        "simulated {:.1} s in {wall:.1} s wall ({:.0}x real time)",
-        run.sim.time(),
-        run.sim.time() / wall.max(1e-9)
-    );
-    let json_path = PathBuf::from(format!("{}.score.json", out.display()));
-    if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    let text = serde_json::to_string_pretty(&report::result_json(&run.result))?;
-    std::fs::write(&json_path, text + "\n")
-        .with_context(|| format!("cannot write {}", json_path.display()))?;
-    println!("score: {}", json_path.display());
-    Ok(run.result.passed)
-}
-
-fn run(a: &RunArgs) -> anyhow::Result<()> {
-    if !(a.duration.is_finite() && a.duration > 0.0 && a.duration <= 86_400.0) {
-        bail!(
-            "--duration must be between 0 and 86400 s, got {}",
-            a.duration
-        );
-    }
-    if !(a.rate.is_finite() && a.rate >= 0.0) {
-        bail!("--rate must be a non-negative number, got {}", a.rate);
-    }
-    let (Some(scene_path), Some(robot_path), Some(script_path), Some(out)) =
-        (&a.scene, &a.robot, &a.script, &a.out)
-    else {
-        bail!("run needs --scene, --robot, --script and --out (or --exercise)");
-    };
-    let scene = Scene::load(scene_path)?;
-    let robot = load_robot(robot_path)?;
-    let script = DriveScript::load(script_path)?;
-    let spawn = match &a.spawn {
-        Some(name) => scene.spawn(name).cloned().with_context(|| {
-            let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
-            format!(
-                "{}: no spawn named '{name}' (have: {})",
-                scene_path.display(),
-                names.join(", ")
-            )
-        })?,
-        None => scene.spawns[0].clone(),
-    };
-    let mut sim = Simulation::new(scene, SimConfig::default())?;
-    let id = sim.add_robot(robot, &spawn)?;
-    let mut driver = ScriptDriver::new(script, spawn, a.auto_reset);
-    let part = out.with_extension("csv.part");
-    let file = std::fs::File::create(&part)
-        .with_context(|| format!("cannot create {}", part.display()))?;
-    let mut writer = TelemetryWriter::new(std::io::BufWriter::new(file), sim.robot(id))?;
-    let dt = sim.config().dt;
-    let steps = (a.duration / dt).round() as u64;
-    let every = if a.rate > 0.0 {
-        ((1.0 / a.rate) / dt).round().max(1.0) as u64
-    } else {
-        1
-    };
-    let start = Instant::now();
-    writer.write(&sim.telemetry(id))?;
-    for i in 1..=steps {
-        driver.before_step(&mut sim, id);
-        sim.step();
-        if i % every == 0 {
-            writer.write(&sim.telemetry(id))?;
-        }
-    }
-    writer.finish()?;
-    std::fs::rename(&part, out)
-        .with_context(|| format!("cannot move {} to {}", part.display(), out.display()))?;
-    let wall = start.elapsed().as_secs_f64();
-    let r = sim.telemetry(id);
-    println!(
-        "ran {:.2} s ({steps} steps of {:.1} ms) in {:.2} s wall: {:.0}x real time",
-        sim.time(),
-        dt * 1e3,
-        wall,
-        sim.time() / wall.max(1e-9)
-    );
-    println!(
-        "final: x {:.3} y {:.3} z {:.3} m, roll {:.1} pitch {:.1} yaw {:.1} deg",
-        r.position[0],
-        r.position[1],
-        r.position[2],
-        r.rpy[0].to_degrees(),
-        r.rpy[1].to_degrees(),
-        r.rpy[2].to_degrees()
-    );
-    for e in sim.events() {
-        if e.is_blow_up() {
-            eprintln!("warning: {e}");
-        } else {
-            println!("event: {e}");
-        }
-    }
-    if driver.resets() > 0 {
-        println!("auto-reset to the spawn {} time(s)", driver.resets());
-    }
-    let status = sim.robot_status(id);
-    if status.is_halted() {
-        println!("final status: {status:?} (stopped until reset)");
-    }
-    println!("telemetry: {}", out.display());
-    Ok(())
 }
 
 /// The `.toml` files directly in `dir`, sorted.

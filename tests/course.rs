@@ -7,10 +7,12 @@
 //! the mistake causes on the way (`tip-over`, `roll-over`, `fall`, `out of bounds`, `motor
 //! stall`).
 
+mod common;
+use common::run_trial;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use treadsim::exercise::headless::run_trial;
 use treadsim::exercise::{Exercise, ExerciseEvent};
 use treadsim::sim::{DriveScript, SimConfig};
 

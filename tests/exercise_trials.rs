@@ -9,7 +9,6 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use treadsim::config::SourceFile;
-use treadsim::exercise::headless::run_trial;
 use treadsim::exercise::{Exercise, ExerciseEvent, ExerciseSpec, FaultKind, Trial};
 use treadsim::sim::{DriveScript, SimConfig, Simulation};
 
@@ -140,7 +139,7 @@ fn driving_off_a_platform_is_a_fall_fault() {
     assert_eq!(faults(&r.events)[0], FaultKind::Fell, "{:?}", r.events);
     assert!(!r.passed && r.reason.contains("time over"), "{}", r.reason);
     // Back on the platform at the start after the fault, at rest (the script stopped at 4 s).
-    let b = run.sim.body_state(run.robot);
+    let b = run.session.sim().body_state(run.session.robot());
     assert!(b.com.z > 1.0 && b.com.x.abs() < 1.6, "{:?}", b.com);
 }
 

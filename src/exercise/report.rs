@@ -41,7 +41,15 @@ pub fn score_table(result: &TrialResult) -> String {
 
 /// One line for an event in the table (`None` for the final one, shown as the result).
 fn event_line(event: &ExerciseEvent) -> Option<String> {
-    Some(match event {
+    match event {
+        ExerciseEvent::Finished { .. } => None,
+        _ => Some(event_text(event)),
+    }
+}
+
+/// One line for an event: the clock and what happened.
+pub fn event_text(event: &ExerciseEvent) -> String {
+    match event {
         ExerciseEvent::GoalReached {
             clock,
             repetition,
@@ -69,8 +77,16 @@ fn event_line(event: &ExerciseEvent) -> Option<String> {
             points,
             ..
         } => format!("{clock:7.1} s  penalty {points:.0}: {reason}"),
-        ExerciseEvent::Finished { .. } => return None,
-    })
+        ExerciseEvent::Finished {
+            clock,
+            passed,
+            reason,
+            ..
+        } => format!(
+            "{clock:7.1} s  {}: {reason}",
+            if *passed { "PASS" } else { "FAIL" }
+        ),
+    }
 }
 
 /// One event as JSON.

@@ -24,7 +24,7 @@ use nalgebra::{Point2, Point3, Vector3};
 use super::spec::{ExerciseSpec, GoalKind, ZoneSpec};
 use super::Exercise;
 use crate::scene::Spawn;
-use crate::sim::{RobotId, SimEvent, Simulation};
+use crate::sim::{RobotId, SimEvent, Simulation, StateSnapshot};
 use crate::vehicle::stability::{Tilt, TipLimits};
 use crate::vehicle::stall::StallMonitor;
 
@@ -131,7 +131,7 @@ pub enum ExerciseEvent {
 }
 
 /// The trial's results.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TrialResult {
     /// Exercise name.
     pub exercise: String,
@@ -239,6 +239,11 @@ impl Trial {
         }
     }
 
+    /// The exercise.
+    pub fn spec(&self) -> &ExerciseSpec {
+        &self.spec
+    }
+
     /// Whether the trial has ended.
     pub fn is_finished(&self) -> bool {
         self.finished.is_some()
@@ -268,7 +273,9 @@ impl Trial {
 
     /// Where the current goal is (world, m), for the station's direction overlay.
     pub fn current_target(&self) -> Option<Point3<f64>> {
-        self.finished.as_ref()?;
+        if self.finished.is_some() {
+            return None;
+        }
         Some(match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
             Some(GoalKind::Zone(z)) => z.position,
             Some(GoalKind::Gate { a, b, .. }) => {
@@ -278,6 +285,28 @@ impl Trial {
             Some(GoalKind::Observe { target, .. }) => *target,
             None => self.start.position,
         })
+    }
+
+    /// Adds the trial's evolving quantities to a state snapshot, named `trial.…` (clock s,
+    /// route progress, counts, penalty points, timers s).
+    pub fn capture_state(&self, out: &mut StateSnapshot) {
+        for (name, value) in [
+            ("trial.clock", self.clock),
+            ("trial.next_goal", self.next_goal as f64),
+            ("trial.dwell", self.dwell),
+            ("trial.left_start", f64::from(u8::from(self.left_start))),
+            ("trial.repetition_start", self.repetition_start),
+            ("trial.completed", f64::from(self.completed)),
+            ("trial.faults", f64::from(self.faults)),
+            ("trial.penalty_points", self.penalty_points),
+            ("trial.events", self.events.len() as f64),
+            ("trial.tipping", self.tipping),
+            ("trial.hull_free", self.hull_free),
+            ("trial.finished", f64::from(u8::from(self.finished.is_some()))),
+        ] {
+            out.push(name, value);
+        }
+        out.push("trial.stall", self.stall.longest());
     }
 
     /// The events so far.

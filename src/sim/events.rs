@@ -92,6 +92,18 @@ impl SimEvent {
         }
     }
 
+    /// A short name of the kind of event (`blow-up`, `out of bounds`, `fell`, `reset`,
+    /// `disabled`).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            SimEvent::BlowUp { .. } => "blow-up",
+            SimEvent::OutOfBounds { .. } => "out of bounds",
+            SimEvent::Fell { .. } => "fell",
+            SimEvent::Reset { .. } => "reset",
+            SimEvent::Disabled { .. } => "disabled",
+        }
+    }
+
     /// Whether the physics of the robot failed (a blow-up, recovered, escalated or disabling).
     pub fn is_blow_up(&self) -> bool {
         matches!(
@@ -187,6 +199,23 @@ impl RobotStatus {
     /// Whether the robot is stopped and ignores commands until reset.
     pub fn is_halted(&self) -> bool {
         !matches!(self, RobotStatus::Active)
+    }
+
+    /// A number for the status in state snapshots: 0 active, 1 out of bounds, 2 fell,
+    /// 3 fell below the scene, 4 disabled.
+    pub fn code(&self) -> u8 {
+        match self {
+            RobotStatus::Active => 0,
+            RobotStatus::OutOfBounds { .. } => 1,
+            RobotStatus::Fell {
+                below_scene: false,
+                ..
+            } => 2,
+            RobotStatus::Fell {
+                below_scene: true, ..
+            } => 3,
+            RobotStatus::Disabled { .. } => 4,
+        }
     }
 
     /// Whether the hull is frozen in place (no physics) until reset.

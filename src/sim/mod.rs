@@ -42,11 +42,12 @@ mod hull;
 pub mod link;
 pub mod pacing;
 mod script;
-pub mod soak;
+mod state;
 mod telemetry;
 
 pub use events::{RobotStatus, SimEvent};
 pub use script::DriveScript;
+pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 

@@ -175,6 +175,14 @@ pub struct DriveState {
     bristles: Vec<Vector2<f64>>,
 }
 
+impl DriveState {
+    /// Deflection of each belt element's friction bristle (stick–slip state), m, in the
+    /// element's contact plane.
+    pub fn bristle_deflections(&self) -> &[Vector2<f64>] {
+        &self.bristles
+    }
+}
+
 /// A robot's track model.
 #[derive(Debug, Clone)]
 pub struct TrackedRobot {

@@ -3,13 +3,14 @@
 //! one robot while counting blow-ups, out-of-bounds and fall events and measuring the largest
 //! speed, spin and one-step change of any track's normal force. A robot that goes out of
 //! bounds, falls or is disabled is reset to its spawn, as an instructor would, and driving
-//! goes on; [`ScriptDriver`] does the same for `treadsim run --auto-reset`, so a failing
+//! goes on; [`ScriptDriver`](super::ScriptDriver) does the same for `treadsim run --auto-reset`, so a failing
 //! combination's script replays bit for bit.
 
 use std::time::Instant;
 
-use super::{DriveScript, RobotId, SimConfig, SimError, SimEvent, Simulation};
-use crate::scene::{Scene, Spawn};
+use super::{ScriptDriver, Session};
+use crate::scene::Scene;
+use crate::sim::{DriveScript, SimConfig, SimError, SimEvent};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 use crate::rng::SplitMix64;
@@ -92,59 +93,6 @@ pub fn random_script(spec: &RobotSpec, duration: f64, seed: u64) -> DriveScript 
     DriveScript { commands }
 }
 
-/// Follows a [`DriveScript`] for one robot: sends a command when the script's command in force
-/// changes, and with `auto_reset` puts a halted robot (out of bounds, fell, disabled) back at
-/// `spawn` and resends the command in force.
-#[derive(Debug, Clone)]
-pub struct ScriptDriver {
-    script: DriveScript,
-    spawn: Spawn,
-    auto_reset: bool,
-    current: Option<usize>,
-    resets: u32,
-}
-
-impl ScriptDriver {
-    /// A driver at the start of `script`.
-    pub fn new(script: DriveScript, spawn: Spawn, auto_reset: bool) -> Self {
-        Self {
-            script,
-            spawn,
-            auto_reset,
-            current: None,
-            resets: 0,
-        }
-    }
-
-    /// Call before every [`Simulation::step`]; returns whether it reset the robot.
-    pub fn before_step(&mut self, sim: &mut Simulation, id: RobotId) -> bool {
-        let mut reset = false;
-        if self.auto_reset && sim.robot_status(id).is_halted() {
-            sim.reset_robot(id, &self.spawn);
-            self.current = None;
-            self.resets += 1;
-            reset = true;
-        }
-        let t = sim.time();
-        let k = self.script.index_at(t);
-        if k != self.current {
-            self.current = k;
-            sim.set_command(id, self.script.command_at(t));
-        }
-        reset
-    }
-
-    /// How many times it reset the robot.
-    pub fn resets(&self) -> u32 {
-        self.resets
-    }
-
-    /// The script.
-    pub fn script(&self) -> &DriveScript {
-        &self.script
-    }
-}
-
 /// What one soak run measured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoakStats {
@@ -224,20 +172,20 @@ pub fn soak(
     let scene_name = scene.name.clone();
     let robot_name = spec.name.clone();
     let tracks = spec.tracks.len();
-    let mut sim = Simulation::new(scene, SimConfig::default())?;
-    let id = sim.add_robot(spec, &spawn)?;
-    let mut driver = ScriptDriver::new(script, spawn, true);
-    let steps = (duration / sim.config().dt).round().max(0.0) as u64;
+    let mut session = Session::free(scene, spec, spawn, SimConfig::default())?;
+    let mut driver = ScriptDriver::new(script, true);
+    let steps = (duration / session.sim().config().dt).round().max(0.0) as u64;
     let mut prev_normal = vec![0.0; tracks];
     let mut normal_valid = false;
     let (mut max_speed, mut max_spin, mut max_jump, mut jump_time) = (0.0f64, 0.0f64, 0.0, 0.0);
     let mut nan_states = 0u32;
     let mut seen_events = 0;
     for _ in 0..steps {
-        if driver.before_step(&mut sim, id) {
+        if driver.before_step(&mut session) {
             normal_valid = false;
         }
-        sim.step();
+        session.step();
+        let (sim, id) = (session.sim(), session.robot());
         if sim.events().len() != seen_events {
             seen_events = sim.events().len();
             normal_valid = false;
@@ -260,6 +208,7 @@ pub fn soak(
         }
         normal_valid = !sim.robot_status(id).is_halted();
     }
+    let sim = session.sim();
     let mut stats = SoakStats {
         scene: scene_name,
         robot: robot_name,

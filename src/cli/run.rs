@@ -1,0 +1,299 @@
+//! `treadsim run`: a robot driven by a script on a scene (telemetry CSV), or a scored
+//! exercise trial; both write a log unless told not to.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use treadsim::exercise::{headless, report, Exercise};
+use treadsim::record::{LogHeader, LogWriter};
+use treadsim::scene::Scene;
+use treadsim::session::{ScriptDriver, Session};
+use treadsim::sim::{DriveScript, SimConfig, TelemetryWriter};
+use treadsim::vehicle::robot_file::load_robot;
+
+/// Arguments of `treadsim run`.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// An exercise file: run and score a trial (its scene, robot and spawn; the script is
+    /// optional), print the score table, write OUT.score.json, exit 0 on pass, 1 on fail,
+    /// 2 when it cannot run.
+    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn", "auto_reset", "duration"])]
+    pub exercise: Option<PathBuf>,
+    /// Scene file (TOML).
+    #[arg(long, required_unless_present = "exercise")]
+    pub scene: Option<PathBuf>,
+    /// Robot file (TOML), e.g. scenes/robots/scout.toml.
+    #[arg(long, required_unless_present = "exercise")]
+    pub robot: Option<PathBuf>,
+    /// Drive script (TOML, `[[command]]` tables with at/left/right/flipper).
+    #[arg(long, required_unless_present = "exercise")]
+    pub script: Option<PathBuf>,
+    /// Simulated time to run, s.
+    #[arg(long, default_value_t = 10.0)]
+    pub duration: f64,
+    /// Telemetry output (CSV); written to FILE.part and renamed when complete. With
+    /// --exercise: the base name of the score file (default logs/<exercise name>).
+    #[arg(long, required_unless_present = "exercise")]
+    pub out: Option<PathBuf>,
+    /// Spawn point name (default: the scene's first).
+    #[arg(long)]
+    pub spawn: Option<String>,
+    /// Telemetry rows per simulated second (0 = every step).
+    #[arg(long, default_value_t = 100.0)]
+    pub rate: f64,
+    /// Reset the robot to its spawn whenever it goes out of bounds, falls or is disabled,
+    /// and go on with the script (as `treadsim soak` does; for replaying its scripts).
+    #[arg(long)]
+    pub auto_reset: bool,
+    /// The run's log (MCAP) [default: logs/<exercise or scene>-<date>-<time>.mcap].
+    #[arg(long, conflicts_with = "no_log")]
+    pub log: Option<PathBuf>,
+    /// Write no log.
+    #[arg(long)]
+    pub no_log: bool,
+}
+
+/// The file stem of `path`, or `fallback`.
+fn stem(path: &Path, fallback: &str) -> String {
+    path.file_stem()
+        .map_or_else(|| fallback.to_owned(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Where the log goes: `--log`, nothing with `--no-log`, else `logs/<stem>-<date>-<time>.mcap`.
+pub fn log_path(log: &Option<PathBuf>, no_log: bool, stem: &str) -> Option<PathBuf> {
+    if no_log {
+        return None;
+    }
+    Some(log.clone().unwrap_or_else(|| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        PathBuf::from("logs").join(format!("{stem}-{}.mcap", utc_stamp(now)))
+    }))
+}
+
+/// `YYYYMMDD-HHMMSS` (UTC) of a Unix time, s.
+fn utc_stamp(unix_s: u64) -> String {
+    let days = (unix_s / 86_400) as i64;
+    let secs = unix_s % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+/// Starts a session's log at `path`: its journal and the header.
+pub fn start_log(
+    session: &mut Session,
+    path: &Path,
+    kind: &str,
+    files: &[(&str, &Path)],
+) -> anyhow::Result<LogWriter> {
+    session.start_journal();
+    let header = LogHeader::new(session, kind, files, path)?;
+    Ok(LogWriter::create(path, &header)?)
+}
+
+/// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
+pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
+    let Some(path) = &a.exercise else {
+        bail!("--exercise is missing");
+    };
+    let exercise = Exercise::load(path)?;
+    let script = a.script.as_deref().map(DriveScript::load).transpose()?;
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("logs").join(stem(path, "exercise")));
+    let mut session = Session::exercise(&exercise, SimConfig::default())?;
+    let log_file = log_path(&a.log, a.no_log, &stem(path, "exercise"));
+    let mut log = match &log_file {
+        Some(file) => {
+            let mut files = vec![
+                ("exercise", path.as_path()),
+                ("scene", exercise.spec.scene.as_path()),
+                ("robot", exercise.spec.robot.as_path()),
+            ];
+            if let Some(s) = &a.script {
+                files.push(("script", s.as_path()));
+            }
+            Some(start_log(&mut session, file, "run", &files)?)
+        }
+        None => None,
+    };
+    let start = Instant::now();
+    let mut log_error = None;
+    let mut run = headless::run_trial(session, script, |session| {
+        if let (Some(writer), None) = (&mut log, &log_error) {
+            if let Err(e) = writer.record(session) {
+                log_error = Some(e);
+            }
+        }
+    });
+    let wall = start.elapsed().as_secs_f64();
+    print!("{}", report::score_table(&run.result));
+    println!(
+        "simulated {:.1} s in {wall:.1} s wall ({:.0}x real time)",
+        run.session.sim().time(),
+        run.session.sim().time() / wall.max(1e-9)
+    );
+    let json_path = PathBuf::from(format!("{}.score.json", out.display()));
+    if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(&report::result_json(&run.result))?;
+    std::fs::write(&json_path, text + "\n")
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    println!("score: {}", json_path.display());
+    if let Some(e) = log_error {
+        return Err(e.into());
+    }
+    if let Some(writer) = log {
+        writer.finish(&mut run.session)?;
+        if let Some(file) = &log_file {
+            println!("log: {}", file.display());
+        }
+    }
+    Ok(run.result.passed)
+}
+
+/// `treadsim run` with a scene, a robot and a script.
+pub fn run(a: &RunArgs) -> anyhow::Result<()> {
+    if !(a.duration.is_finite() && a.duration > 0.0 && a.duration <= 86_400.0) {
+        bail!(
+            "--duration must be between 0 and 86400 s, got {}",
+            a.duration
+        );
+    }
+    if !(a.rate.is_finite() && a.rate >= 0.0) {
+        bail!("--rate must be a non-negative number, got {}", a.rate);
+    }
+    let (Some(scene_path), Some(robot_path), Some(script_path), Some(out)) =
+        (&a.scene, &a.robot, &a.script, &a.out)
+    else {
+        bail!("run needs --scene, --robot, --script and --out (or --exercise)");
+    };
+    let scene = Scene::load(scene_path)?;
+    let robot = load_robot(robot_path)?;
+    let script = DriveScript::load(script_path)?;
+    let spawn = match &a.spawn {
+        Some(name) => scene.spawn(name).cloned().with_context(|| {
+            let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
+            format!(
+                "{}: no spawn named '{name}' (have: {})",
+                scene_path.display(),
+                names.join(", ")
+            )
+        })?,
+        None => scene.spawns[0].clone(),
+    };
+    let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
+    let log_file = log_path(&a.log, a.no_log, &stem(scene_path, "run"));
+    let mut log = match &log_file {
+        Some(file) => Some(start_log(
+            &mut session,
+            file,
+            "run",
+            &[
+                ("scene", scene_path.as_path()),
+                ("robot", robot_path.as_path()),
+                ("script", script_path.as_path()),
+            ],
+        )?),
+        None => None,
+    };
+    let mut driver = ScriptDriver::new(script, a.auto_reset);
+    let part = out.with_extension("csv.part");
+    let file = std::fs::File::create(&part)
+        .with_context(|| format!("cannot create {}", part.display()))?;
+    let id = session.robot();
+    let mut writer = TelemetryWriter::new(std::io::BufWriter::new(file), session.sim().robot(id))?;
+    let dt = session.sim().config().dt;
+    let steps = (a.duration / dt).round() as u64;
+    let every = if a.rate > 0.0 {
+        ((1.0 / a.rate) / dt).round().max(1.0) as u64
+    } else {
+        1
+    };
+    let start = Instant::now();
+    writer.write(&session.sim().telemetry(id))?;
+    for i in 1..=steps {
+        driver.before_step(&mut session);
+        session.step();
+        if i % every == 0 {
+            writer.write(&session.sim().telemetry(id))?;
+        }
+        if let Some(log) = &mut log {
+            log.record(&mut session)?;
+        }
+    }
+    writer.finish()?;
+    std::fs::rename(&part, out)
+        .with_context(|| format!("cannot move {} to {}", part.display(), out.display()))?;
+    let wall = start.elapsed().as_secs_f64();
+    let sim = session.sim();
+    let r = sim.telemetry(id);
+    println!(
+        "ran {:.2} s ({steps} steps of {:.1} ms) in {:.2} s wall: {:.0}x real time",
+        sim.time(),
+        dt * 1e3,
+        wall,
+        sim.time() / wall.max(1e-9)
+    );
+    println!(
+        "final: x {:.3} y {:.3} z {:.3} m, roll {:.1} pitch {:.1} yaw {:.1} deg",
+        r.position[0],
+        r.position[1],
+        r.position[2],
+        r.rpy[0].to_degrees(),
+        r.rpy[1].to_degrees(),
+        r.rpy[2].to_degrees()
+    );
+    for e in sim.events() {
+        if e.is_blow_up() {
+            eprintln!("warning: {e}");
+        } else {
+            println!("event: {e}");
+        }
+    }
+    if driver.resets() > 0 {
+        println!("auto-reset to the spawn {} time(s)", driver.resets());
+    }
+    let status = sim.robot_status(id);
+    if status.is_halted() {
+        println!("final status: {status:?} (stopped until reset)");
+    }
+    println!("telemetry: {}", out.display());
+    if let (Some(log), Some(file)) = (log, &log_file) {
+        log.finish(&mut session)?;
+        println!("log: {}", file.display());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_stamps_are_civil_dates() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        // 2026-11-22 21:32:19 UTC.
+        assert_eq!(utc_stamp(1_795_383_139), "20261122-213219");
+        // A leap day.
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
+    }
+}

@@ -1,0 +1,111 @@
+//! Recording, deterministic replay and the after-action report.
+//!
+//! Every session can be logged to an MCAP file (the open robotics log format; Foxglove,
+//! PlotJuggler and Rerun open it). Channels, all JSON with a JSON schema so Foxglove plots them
+//! without plugins:
+//!
+//! | topic | what | when |
+//! |---|---|---|
+//! | `/header` | program version, the scene, robot and exercise files' text and SHA-256, the simulation settings, spawn | once, first |
+//! | `/input` | every input at its step (drive commands, reset, pause, speed, view) | as applied |
+//! | `/snapshot` | every evolving quantity, exactly ([`StateSnapshot`](crate::sim::StateSnapshot)) | every simulated second |
+//! | `/telemetry` | pose, velocities, belt speeds commanded and actual, motor torques, per-track normal force, flippers | 100 Hz |
+//! | `/event` | simulation events and exercise events (goals, faults, penalties, the end) | as they happen |
+//! | `/end` | the last step and the trial's result | once, last |
+//!
+//! Log time is simulation time (ns). The file is written in chunks closed and flushed at
+//! every snapshot, so a process killed at any moment leaves a file that reads up to its last
+//! complete second ([`reader`] recovers truncated files).
+//!
+//! - [`header`]: the header and the files it carries.
+//! - [`writer`]: the recorder draining a session's journal into the file.
+//! - [`reader`]: reading a log back, truncated or not.
+//! - [`replay`]: re-simulating a log from its inputs and checking every snapshot.
+//! - [`report`]: the after-action report (HTML with plots).
+//! - [`progress`]: a progress bar on the terminal.
+
+pub mod header;
+pub mod progress;
+pub mod reader;
+pub mod replay;
+
+pub mod writer;
+
+pub use header::{LogHeader, LoggedFile};
+pub use reader::Log;
+pub use replay::{replay, ReplayOutcome};
+pub use writer::LogWriter;
+
+use std::path::PathBuf;
+
+/// Topic of the header.
+pub const TOPIC_HEADER: &str = "/header";
+/// Topic of the inputs.
+pub const TOPIC_INPUT: &str = "/input";
+/// Topic of the state snapshots.
+pub const TOPIC_SNAPSHOT: &str = "/snapshot";
+/// Topic of the telemetry.
+pub const TOPIC_TELEMETRY: &str = "/telemetry";
+/// Topic of the events.
+pub const TOPIC_EVENT: &str = "/event";
+/// Topic of the end record.
+pub const TOPIC_END: &str = "/end";
+
+/// What can go wrong with a log.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The log file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The MCAP layer refused to write.
+    #[error("{path}: writing MCAP: {message}")]
+    Write {
+        /// The log file.
+        path: PathBuf,
+        /// What the `mcap` crate said.
+        message: String,
+    },
+    /// The file is not a readable treadsim log.
+    #[error("{path}: {message}")]
+    Malformed {
+        /// The log file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        message: String,
+    },
+    /// The log was written by another version of the program, whose physics may differ.
+    #[error("{path}: recorded by treadsim {recorded}, this is treadsim {running}: a replay would not reproduce it")]
+    Version {
+        /// The log file.
+        path: PathBuf,
+        /// Version that wrote it.
+        recorded: String,
+        /// This program's version.
+        running: String,
+    },
+    /// An input file of the run has changed (or is gone) since it was recorded.
+    #[error("{path}: the {role} file {file} {problem}")]
+    FileChanged {
+        /// The log file.
+        path: PathBuf,
+        /// Scene, robot or exercise.
+        role: String,
+        /// The input file as recorded.
+        file: PathBuf,
+        /// How it differs.
+        problem: String,
+    },
+    /// The run cannot be set up again.
+    #[error("{path}: {message}")]
+    Setup {
+        /// The log file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+}

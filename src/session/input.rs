@@ -1,0 +1,152 @@
+//! What the operator (or the instructor, or a script) does to a session, and its JSON form in
+//! logs. Numbers are written in their shortest round-trip form, so a replayed input is the
+//! recorded one bit for bit.
+
+use serde_json::{json, Value};
+
+use crate::sim::{f64_of_json, json_f64};
+use crate::vehicle::DriveCommand;
+
+/// One input to a [`Session`](super::Session).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// The operator's drive command (belt speeds m/s, flipper target rad), held until the
+    /// next; it reaches the robot through the link.
+    Drive(DriveCommand),
+    /// A reset asked for: in a trial under way a fault (the robot back at the start);
+    /// otherwise the robot back at its spawn.
+    Reset,
+    /// Pause (`true`) or go on (`false`): no steps are taken while paused.
+    Pause(bool),
+    /// The real-time factor the front end runs at (no effect on the physics).
+    Speed(f64),
+    /// The view shown to the operator: an onboard camera's name, `chase` or `free` (in a
+    /// trainee-mode trial any view but an onboard camera fails the trial).
+    View(String),
+}
+
+/// An input applied before step `step` (at simulation time `time`, s).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepInput {
+    /// Steps taken when it was applied.
+    pub step: u64,
+    /// Simulation time when it was applied, s.
+    pub time: f64,
+    /// The input.
+    pub input: Input,
+}
+
+/// A logged input that cannot be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("input: {0}")]
+pub struct InputError(pub String);
+
+impl StepInput {
+    /// The JSON form: `{"step", "time", "kind", …}` with the kind's fields.
+    pub fn to_json(&self) -> Value {
+        let mut v = match &self.input {
+            Input::Drive(c) => json!({
+                "kind": "drive",
+                "left": json_f64(c.left),
+                "right": json_f64(c.right),
+                "flipper": c.flipper.map(json_f64),
+            }),
+            Input::Reset => json!({"kind": "reset"}),
+            Input::Pause(p) => json!({"kind": "pause", "paused": p}),
+            Input::Speed(s) => json!({"kind": "speed", "speed": json_f64(*s)}),
+            Input::View(view) => json!({"kind": "view", "view": view}),
+        };
+        v["step"] = json!(self.step);
+        v["time"] = json_f64(self.time);
+        v
+    }
+
+    /// Reads [`StepInput::to_json`]'s form.
+    pub fn from_json(v: &Value) -> Result<Self, InputError> {
+        let num = |key: &str| {
+            v.get(key)
+                .and_then(f64_of_json)
+                .ok_or_else(|| InputError(format!("'{key}' is missing or not a number")))
+        };
+        let step = v
+            .get("step")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| InputError("'step' is missing or not a whole number".into()))?;
+        let time = num("time")?;
+        let kind = v
+            .get("kind")
+            .and_then(Value::as_str)
+            .ok_or_else(|| InputError("'kind' is missing".into()))?;
+        let input = match kind {
+            "drive" => Input::Drive(DriveCommand {
+                left: num("left")?,
+                right: num("right")?,
+                flipper: match v.get("flipper") {
+                    None | Some(Value::Null) => None,
+                    Some(f) => Some(f64_of_json(f).ok_or_else(|| {
+                        InputError("'flipper' is not a number".into())
+                    })?),
+                },
+            }),
+            "reset" => Input::Reset,
+            "pause" => Input::Pause(
+                v.get("paused")
+                    .and_then(Value::as_bool)
+                    .ok_or_else(|| InputError("'paused' is not true or false".into()))?,
+            ),
+            "speed" => Input::Speed(num("speed")?),
+            "view" => Input::View(
+                v.get("view")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| InputError("'view' is not text".into()))?
+                    .to_owned(),
+            ),
+            other => return Err(InputError(format!("unknown kind '{other}'"))),
+        };
+        Ok(Self { step, time, input })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_reads_back_bit_for_bit() {
+        for input in [
+            Input::Drive(DriveCommand {
+                left: 0.1 + 0.2,
+                right: -1.0 / 3.0,
+                flipper: Some(1e-300),
+            }),
+            Input::Drive(DriveCommand::STOP),
+            Input::Reset,
+            Input::Pause(true),
+            Input::Speed(0.25),
+            Input::View("front".into()),
+        ] {
+            let s = StepInput {
+                step: 12_345,
+                time: 24.69,
+                input,
+            };
+            let text = s.to_json().to_string();
+            let back = StepInput::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+            assert_eq!(back, s, "{text}");
+        }
+    }
+
+    #[test]
+    fn malformed_inputs_say_what_is_wrong() {
+        for (text, want) in [
+            (r#"{"time":0,"kind":"reset"}"#, "'step'"),
+            (r#"{"step":1,"time":0,"kind":"jump"}"#, "unknown kind 'jump'"),
+            (r#"{"step":1,"time":0,"kind":"drive","left":1}"#, "'right'"),
+            (r#"{"step":1,"time":0,"kind":"pause","paused":1}"#, "'paused'"),
+            (r#"{"step":1,"kind":"reset"}"#, "'time'"),
+        ] {
+            let e = StepInput::from_json(&serde_json::from_str(text).unwrap()).unwrap_err();
+            assert!(e.to_string().contains(want), "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! A driving session: one robot on a scene — free driving, or a scored exercise trial —
+//! advanced one fixed step at a time from the operator's inputs. This is the one driver loop:
+//! the station, `treadsim run`, `treadsim soak`, headless trials and replay all feed
+//! [`Input`]s to a [`Session`] and call [`Session::step`], so a recorded input sequence
+//! replays through exactly the code that produced it.
+//!
+//! Each step: the operator's command in force enters the link ([`CommandLink`]: latency,
+//! dropouts) and what comes out reaches the robot; the simulation steps; the trial (if any)
+//! scores the step. With a [`Journal`] switched on, the session also keeps what a recorder
+//! logs: the inputs at their steps, telemetry at [`TELEMETRY_RATE`], a [`StateSnapshot`] every
+//! simulated second and the events of the simulation and the trial.
+//!
+//! - [`input`]: the inputs and their JSON form.
+//! - [`driver`]: a drive script as a source of inputs.
+//! - [`soak`]: seeded random aggressive driving with blow-up statistics.
+
+pub mod driver;
+pub mod input;
+mod journal;
+pub mod soak;
+
+pub use driver::ScriptDriver;
+pub use input::{Input, InputError, StepInput};
+pub use journal::{Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE};
+
+use crate::exercise::{Exercise, Trial};
+use crate::scene::{Scene, Spawn};
+use crate::sim::link::{CommandLink, LinkConditions};
+use crate::sim::{RobotId, SimConfig, SimError, Simulation, StateSnapshot};
+use crate::vehicle::{DriveCommand, RobotSpec};
+
+/// Slowest and fastest real-time factors the station runs at.
+pub const SPEED_RANGE: (f64, f64) = (0.25, 8.0);
+
+/// One robot on a scene, driven by inputs; optionally a trial of an exercise.
+#[derive(Debug)]
+pub struct Session {
+    sim: Simulation,
+    robot: RobotId,
+    /// Where a reset puts the robot (outside a trial).
+    spawn: Spawn,
+    trial: Option<Trial>,
+    link: CommandLink,
+    /// The operator's command in force (before the link).
+    operator: DriveCommand,
+    paused: bool,
+    /// Real-time factor the front end runs at (no effect on the physics).
+    speed: f64,
+    /// The view the operator sees (a camera name, `chase` or `free`).
+    view: String,
+    /// What a recorder logs, when switched on.
+    journal: Option<Journal>,
+}
+
+impl Session {
+    /// Free driving: `robot` at `spawn` on `scene`, a perfect link, no trial.
+    pub fn free(
+        scene: Scene,
+        robot: RobotSpec,
+        spawn: Spawn,
+        config: SimConfig,
+    ) -> Result<Self, SimError> {
+        Self::build(scene, robot, spawn, None, LinkConditions::default(), config)
+    }
+
+    /// A trial of `exercise`: its scene, robot and spawn, its link conditions, scored.
+    pub fn exercise(exercise: &Exercise, config: SimConfig) -> Result<Self, SimError> {
+        Self::build(
+            exercise.scene.clone(),
+            exercise.robot.clone(),
+            exercise.spawn.clone(),
+            Some(exercise),
+            exercise.spec.link.clone(),
+            config,
+        )
+    }
+
+    fn build(
+        scene: Scene,
+        robot: RobotSpec,
+        spawn: Spawn,
+        exercise: Option<&Exercise>,
+        link: LinkConditions,
+        config: SimConfig,
+    ) -> Result<Self, SimError> {
+        let view = robot
+            .cameras
+            .first()
+            .map_or_else(|| "chase".to_owned(), |c| c.name.clone());
+        let mut sim = Simulation::new(scene, config)?;
+        let id = sim.add_robot(robot, &spawn)?;
+        let trial = exercise.map(|e| Trial::new(e, &mut sim, id));
+        Ok(Self {
+            sim,
+            robot: id,
+            spawn,
+            trial,
+            link: CommandLink::new(link, config.dt),
+            operator: DriveCommand::STOP,
+            paused: false,
+            speed: 1.0,
+            view,
+            journal: None,
+        })
+    }
+
+    /// Starts keeping a [`Journal`] (for a recorder), beginning with a snapshot of the
+    /// current state.
+    pub fn start_journal(&mut self) {
+        let mut journal = Journal::new(self.sim.config().dt, self.sim.events().len());
+        journal.snapshots.push(self.snapshot());
+        self.journal = Some(journal);
+    }
+
+    /// The journal, if kept; a recorder drains it.
+    pub fn journal_mut(&mut self) -> Option<&mut Journal> {
+        self.journal.as_mut()
+    }
+
+    /// Applies one input before the next step.
+    pub fn apply(&mut self, input: Input) {
+        match &input {
+            Input::Drive(command) => {
+                self.operator = if command.is_finite() {
+                    *command
+                } else {
+                    DriveCommand::STOP
+                }
+            }
+            Input::Reset => match &mut self.trial {
+                Some(trial) if !trial.is_finished() => trial.request_reset(&mut self.sim, self.robot),
+                _ => self.sim.reset_robot(self.robot, &self.spawn),
+            },
+            Input::Pause(paused) => self.paused = *paused,
+            Input::Speed(speed) => {
+                if speed.is_finite() {
+                    self.speed = speed.clamp(SPEED_RANGE.0, SPEED_RANGE.1);
+                }
+            }
+            Input::View(view) => {
+                let onboard = self
+                    .sim
+                    .robot(self.robot)
+                    .spec()
+                    .cameras
+                    .iter()
+                    .any(|c| &c.name == view);
+                if let Some(trial) = &mut self.trial {
+                    if !onboard {
+                        trial.forbidden_view(&self.sim, view);
+                    }
+                }
+                self.view.clone_from(view);
+            }
+        }
+        if let Some(journal) = &mut self.journal {
+            journal.inputs.push(StepInput {
+                step: self.sim.steps(),
+                time: self.sim.time(),
+                input,
+            });
+        }
+        self.journal_events();
+    }
+
+    /// Advances one fixed step unless paused; returns whether it stepped.
+    pub fn step(&mut self) -> bool {
+        if self.paused {
+            return false;
+        }
+        let command = self.link.transmit(self.sim.time(), self.operator);
+        self.sim.set_command(self.robot, command);
+        self.sim.step();
+        if let Some(trial) = &mut self.trial {
+            trial.update(&mut self.sim, self.robot);
+        }
+        let steps = self.sim.steps();
+        let (telemetry_due, snapshot_due) = match &self.journal {
+            Some(j) => (j.telemetry_due(steps), j.snapshot_due(steps)),
+            None => (false, false),
+        };
+        if telemetry_due {
+            let mut sample = TelemetrySample::capture(&self.sim, self.robot, self.operator);
+            sample.clock = self.trial.as_ref().map(Trial::clock);
+            if let Some(j) = &mut self.journal {
+                j.telemetry.push(sample);
+            }
+        }
+        self.journal_events();
+        if snapshot_due {
+            let snapshot = self.snapshot();
+            if let Some(j) = &mut self.journal {
+                j.snapshots.push(snapshot);
+            }
+        }
+        true
+    }
+
+    /// Moves new simulation and trial events into the journal.
+    fn journal_events(&mut self) {
+        if let Some(journal) = &mut self.journal {
+            journal.take_events(&self.sim, self.trial.as_ref());
+        }
+    }
+
+    /// Every evolving quantity of the session now: the robot's and the trial's.
+    pub fn snapshot(&self) -> StateSnapshot {
+        let mut out = StateSnapshot::new(self.sim.steps(), self.sim.time());
+        self.sim.capture_state(self.robot, &mut out);
+        if let Some(trial) = &self.trial {
+            trial.capture_state(&mut out);
+        }
+        out
+    }
+
+    /// The simulation.
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// The robot.
+    pub fn robot(&self) -> RobotId {
+        self.robot
+    }
+
+    /// Where a reset puts the robot outside a trial.
+    pub fn spawn(&self) -> &Spawn {
+        &self.spawn
+    }
+
+    /// The trial, if this session is one.
+    pub fn trial(&self) -> Option<&Trial> {
+        self.trial.as_ref()
+    }
+
+    /// Whether a trial has ended (`false` for free driving).
+    pub fn trial_finished(&self) -> bool {
+        self.trial.as_ref().is_some_and(Trial::is_finished)
+    }
+
+    /// The link's conditions.
+    pub fn link(&self) -> &LinkConditions {
+        self.link.conditions()
+    }
+
+    /// The operator's command in force (before the link).
+    pub fn operator_command(&self) -> DriveCommand {
+        self.operator
+    }
+
+    /// Whether the session is paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Real-time factor the front end runs at.
+    pub fn speed(&self) -> f64 {
+        self.speed
+    }
+
+    /// The view the operator sees.
+    pub fn view(&self) -> &str {
+        &self.view
+    }
+
+    /// Ends the session, returning the simulation and the trial.
+    pub fn into_parts(self) -> (Simulation, RobotId, Option<Trial>) {
+        (self.sim, self.robot, self.trial)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Session tests: inputs, journal cadence, determinism of a recorded input sequence.
