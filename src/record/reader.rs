@@ -87,6 +87,16 @@ impl Log {
             path: path.to_path_buf(),
             message,
         };
+        if bytes.is_empty() {
+            return Err(malformed("the file is empty".into()));
+        }
+        if !bytes.starts_with(mcap::MAGIC) {
+            return Err(malformed(if mcap::MAGIC.starts_with(bytes) {
+                "cut short before its header was complete (only part of the MCAP magic)".into()
+            } else {
+                "not an MCAP file (it does not begin with the MCAP magic bytes)".into()
+            }));
+        }
         let stream = mcap::MessageStream::new(bytes).map_err(|e| {
             malformed(format!("not an MCAP file ({e})"))
         })?;
