@@ -12,7 +12,7 @@ use treadsim::session::soak;
 use treadsim::vehicle::robot_file::load_robot;
 
 mod cli;
-use cli::log::{replay_command, ReplayArgs};
+use cli::log::{replay_command, report_command, ReplayArgs, ReportArgs};
 use cli::run::{run, run_exercise, RunArgs};
 
 /// Real-time simulator for training the operators of tracked and wheeled mobile robots.
@@ -61,6 +61,11 @@ enum Command {
     /// snapshot bit for bit and report the first divergence (time and quantity). Exits 1 on a
     /// divergence, 2 when the log cannot be replayed.
     Replay(ReplayArgs),
+    /// Write the after-action report of one or more logs into a folder: index.html with the
+    /// path from above over the scene, pitch and roll with the tip-over limits, belt speeds
+    /// and motor loads (PNG and SVG), the score table and the timeline of events; several
+    /// logs of one exercise are compared attempt by attempt.
+    Report(ReportArgs),
     /// Seeded random aggressive driving over scenes x robots for N simulated minutes each;
     /// prints blow-ups, out-of-bounds and fall events, max speed, spin and normal-force jump
     /// per combination, writes the drive script of every failing combination (replay it with
@@ -167,6 +172,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Run(args) => run(&args),
+        Command::Report(args) => report_command(&args),
         Command::Replay(args) => {
             return match replay_command(&args) {
                 Ok(true) => ExitCode::SUCCESS,

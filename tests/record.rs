@@ -162,7 +162,10 @@ fn a_different_input_is_caught_as_a_divergence_naming_time_and_quantity() {
     c.right = f64::from_bits(c.right.to_bits() + 1);
     let outcome = replay(&log, true, |_| {}).expect("replay");
     let d = outcome.divergence.clone().expect("diverges");
-    assert_eq!(d.time, 2.0, "the first snapshot after step 700 is at 2 s: {d}");
+    assert_eq!(
+        d.time, 2.0,
+        "the first snapshot after step 700 is at 2 s: {d}"
+    );
     assert!(d.quantity.starts_with("robot0."), "{d}");
     assert!(!outcome.reproduced());
 }
@@ -218,10 +221,17 @@ fn a_log_cut_at_any_byte_replays_up_to_its_last_complete_second() {
         assert_eq!(outcome.divergence, None, "cut at {cut}");
         assert_eq!(outcome.steps, log.last_complete_step(), "cut at {cut}");
         assert_eq!(outcome.steps % 500, 0, "a whole second, cut at {cut}");
-        assert_eq!(outcome.snapshots_checked, log.snapshots.len(), "cut at {cut}");
+        assert_eq!(
+            outcome.snapshots_checked,
+            log.snapshots.len(),
+            "cut at {cut}"
+        );
         replayed += 1;
     }
-    assert!(replayed >= 100, "{replayed} cuts replayed, {refused} refused");
+    assert!(
+        replayed >= 100,
+        "{replayed} cuts replayed, {refused} refused"
+    );
 }
 
 #[test]
@@ -234,7 +244,10 @@ fn a_changed_scene_file_or_another_version_is_refused() {
     match replay(&log, true, |_| {}) {
         Err(e @ LogError::FileChanged { .. }) => {
             let text = e.to_string();
-            assert!(text.contains("scene file") && text.contains("has changed"), "{text}");
+            assert!(
+                text.contains("scene file") && text.contains("has changed"),
+                "{text}"
+            );
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -284,9 +297,17 @@ fn malformed_logs_get_clear_errors() {
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("empty file", vec![], "the file is empty"),
         ("text", b"hello, world".to_vec(), "not an MCAP file"),
-        ("no header", mcap_with(&[("/input", input)]), "comes before the header"),
+        (
+            "no header",
+            mcap_with(&[("/input", input)]),
+            "comes before the header",
+        ),
         ("nothing", mcap_with(&[]), "no /header message"),
-        ("header not JSON", mcap_with(&[("/header", "{oops")]), "not JSON"),
+        (
+            "header not JSON",
+            mcap_with(&[("/header", "{oops")]),
+            "not JSON",
+        ),
         (
             "header of something else",
             mcap_with(&[("/header", r#"{"program":"other"}"#)]),
@@ -392,7 +413,135 @@ fn the_mcap_file_reads_back_with_the_mcap_crate() {
     for m in mcap::MessageStream::new(&bytes).expect("stream") {
         let m = m.expect("message");
         let _: serde_json::Value = serde_json::from_slice(&m.data).expect("JSON message");
-        let prev = last.insert(m.channel.topic.clone(), m.log_time).unwrap_or(0);
+        let prev = last
+            .insert(m.channel.topic.clone(), m.log_time)
+            .unwrap_or(0);
         assert!(m.log_time >= prev, "{}", m.channel.topic);
     }
+}
+
+/// Records a trial of a shipped exercise driven by one of its scripts, as `treadsim run
+/// --exercise` does.
+fn record_trial(stem: &str, script: &str, log: &Path) -> treadsim::exercise::TrialResult {
+    use treadsim::exercise::{headless, Exercise};
+    let path = PathBuf::from(format!("scenes/exercises/{stem}.toml"));
+    let exercise = Exercise::load(&path).expect("exercise");
+    let script_path = PathBuf::from(format!("scenes/exercises/scripts/{stem}.{script}.toml"));
+    let script = treadsim::sim::DriveScript::load(&script_path).expect("script");
+    let mut s = Session::exercise(&exercise, SimConfig::default()).expect("session");
+    s.start_journal();
+    let header = LogHeader::new(
+        &s,
+        "run",
+        &[
+            ("exercise", path.as_path()),
+            ("scene", exercise.spec.scene.as_path()),
+            ("robot", exercise.spec.robot.as_path()),
+            ("script", script_path.as_path()),
+        ],
+        log,
+    )
+    .expect("header");
+    let mut writer = LogWriter::create(log, &header).expect("create");
+    let mut run = headless::run_trial(s, Some(script), |s| writer.record(s).expect("record"));
+    writer.finish(&mut run.session).expect("finish");
+    run.result
+}
+
+/// Share of pixels that are not white, and the number of distinct colours, of a PNG.
+fn ink(png: &Path) -> (f64, usize) {
+    let img = image::open(png).expect("PNG decodes").to_rgb8();
+    let mut colours = std::collections::BTreeSet::new();
+    let mut inked = 0usize;
+    for p in img.pixels() {
+        if p.0 != [255, 255, 255] {
+            inked += 1;
+        }
+        colours.insert(p.0);
+    }
+    (
+        inked as f64 / (img.width() * img.height()) as f64,
+        colours.len(),
+    )
+}
+
+#[test]
+fn a_trial_log_replays_with_its_result_and_a_report_renders_and_compares_attempts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fail_log = dir.path().join("attempt1.mcap");
+    let pass_log = dir.path().join("attempt2.mcap");
+    let failed = record_trial("curb_climb", "fail", &fail_log);
+    let passed = record_trial("curb_climb", "pass", &pass_log);
+    assert!(!failed.passed && passed.passed);
+    let logs: Vec<Log> = [&fail_log, &pass_log]
+        .iter()
+        .map(|p| Log::read(p).expect("read"))
+        .collect();
+    // The trial replays to the same snapshots and the same result.
+    let outcome = replay(&logs[1], true, |_| {}).expect("replay");
+    assert!(outcome.reproduced(), "{outcome:?}");
+    assert_eq!(outcome.result_matches, Some(true));
+    // Exercise events are logged with the trial's own text.
+    let goal_events = logs[1]
+        .events
+        .iter()
+        .filter(|e| e.source == "exercise" && e.detail["type"] == "goal")
+        .count();
+    assert_eq!(goal_events, 2, "one goal per repetition, 2 repetitions");
+
+    let out = dir.path().join("report");
+    let mut fractions = Vec::new();
+    let files =
+        treadsim::record::report::write_report(logs, &out, |f| fractions.push(f)).expect("report");
+    assert_eq!(fractions.last(), Some(&1.0));
+    let html = std::fs::read_to_string(&files.index).expect("index");
+    for want in [
+        "Attempts at “Curb 0.20 m, up and back”",
+        "<span class=\"fail\">FAIL</span>",
+        "<span class=\"pass\">PASS</span>",
+        "attempt1-trajectory.png",
+        "attempt2-belts.svg",
+        "Timeline",
+        "reached whole robot on the curb",
+    ] {
+        assert!(html.contains(want), "index.html lacks {want}");
+    }
+    // Two runs x 3 figures + the comparison, each as PNG and SVG.
+    assert_eq!(files.figures.len(), 14);
+    for f in &files.figures {
+        let bytes = std::fs::metadata(f).expect("figure written").len();
+        assert!(bytes > 2_000, "{} is {bytes} bytes", f.display());
+        if f.extension().is_some_and(|e| e == "png") {
+            let (share, colours) = ink(f);
+            assert!(
+                share > 0.02 && colours > 8,
+                "{} is blank: {share} inked, {colours} colours",
+                f.display()
+            );
+        } else {
+            let svg = std::fs::read_to_string(f).expect("svg");
+            assert!(
+                svg.starts_with("<svg") && svg.contains("<polyline"),
+                "{}",
+                f.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_free_driving_log_reports_without_an_exercise() {
+    let f = files();
+    let path = f.dir.path().join("drive.mcap");
+    record(&f, &path, 1200);
+    let out = f.dir.path().join("report");
+    let files =
+        treadsim::record::report::write_report(vec![Log::read(&path).expect("read")], &out, |_| {})
+            .expect("report");
+    let html = std::fs::read_to_string(&files.index).expect("index");
+    assert!(html.contains("scout on record test"), "{html}");
+    assert!(!html.contains("Attempts at"));
+    assert_eq!(files.figures.len(), 6);
+    let (share, _) = ink(&out.join("01-drive-trajectory.png"));
+    assert!(share > 0.5, "the plan is shaded: {share}");
 }

@@ -1,10 +1,11 @@
-//! `treadsim replay` and `treadsim report`: what can be done with a log.
+//! `treadsim replay` and `treadsim report`: what can be done with logs.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::bail;
 use treadsim::record::progress::Progress;
+use treadsim::record::report::write_report;
 use treadsim::record::{replay, Log};
 
 /// Arguments of `treadsim replay`.
@@ -77,4 +78,41 @@ pub fn replay_command(a: &ReplayArgs) -> anyhow::Result<bool> {
         }
     );
     Ok(true)
+}
+
+/// Arguments of `treadsim report`.
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// Logs (MCAP) to report on; several logs of one exercise are compared.
+    #[arg(required = true)]
+    pub logs: Vec<PathBuf>,
+    /// Folder for index.html and the plots (PNG and SVG).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// `treadsim report LOG... --out DIR`.
+pub fn report_command(a: &ReportArgs) -> anyhow::Result<()> {
+    let mut bar = Progress::new("report");
+    let mut logs = Vec::new();
+    let total = a.logs.len() as f64;
+    for (i, path) in a.logs.iter().enumerate() {
+        let log = Log::read(path)?;
+        if let Some(why) = &log.truncated {
+            eprintln!(
+                "note: {} is cut short ({why}); reporting up to {:.1} s",
+                path.display(),
+                log.last_complete_time()
+            );
+        }
+        logs.push(log);
+        bar.set(0.5 * (i + 1) as f64 / total);
+    }
+    let files = write_report(logs, &a.out, |f| bar.set(0.5 + 0.5 * f))?;
+    println!(
+        "report: {} ({} figures, PNG and SVG)",
+        files.index.display(),
+        files.figures.len() / 2
+    );
+    Ok(())
 }

@@ -75,24 +75,8 @@ pub fn log_path(log: &Option<PathBuf>, no_log: bool, stem: &str) -> Option<PathB
 
 /// `YYYYMMDD-HHMMSS` (UTC) of a Unix time, s.
 fn utc_stamp(unix_s: u64) -> String {
-    let days = (unix_s / 86_400) as i64;
-    let secs = unix_s % 86_400;
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    )
+    let [year, month, day, hour, minute, second] = treadsim::record::utc_date(unix_s);
+    format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}")
 }
 
 /// Starts a session's log at `path`: its journal and the header.
@@ -289,11 +273,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn utc_stamps_are_civil_dates() {
-        assert_eq!(utc_stamp(0), "19700101-000000");
-        // 2026-11-22 21:32:19 UTC.
+    fn log_names_carry_the_utc_time() {
         assert_eq!(utc_stamp(1_795_383_139), "20261122-213219");
-        // A leap day.
-        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
     }
 }

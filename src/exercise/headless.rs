@@ -38,9 +38,6 @@ pub fn run_trial(
         session.step();
         each_step(&mut session);
     }
-    let result = session
-        .trial()
-        .map(Trial::result)
-        .unwrap_or_default();
+    let result = session.trial().map(Trial::result).unwrap_or_default();
     HeadlessRun { result, session }
 }

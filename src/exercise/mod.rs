@@ -113,9 +113,20 @@ impl Exercise {
     /// Reads an exercise file and the scene and robot files it names. Errors name the file,
     /// line and field: the exercise's own, or the scene's or robot's.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let mut spec = ExerciseSpec::load(path)?;
+        let spec = ExerciseSpec::load(path)?;
         let scene = Scene::load(&spec.scene)?;
         let robot = load_robot(&spec.robot)?;
+        Self::resolve(spec, scene, robot)
+    }
+
+    /// An exercise from its file's content and the scene and robot it names, already read
+    /// (a log's report reads them from the log): resolves the spawn and the checkpoint goals
+    /// and checks that every goal lies within the scene's bounds.
+    pub fn resolve(
+        mut spec: ExerciseSpec,
+        scene: Scene,
+        robot: RobotSpec,
+    ) -> Result<Self, ConfigError> {
         let spawn = match &spec.spawn {
             Some((name, location)) => scene.spawn(name).cloned().ok_or_else(|| {
                 let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();

@@ -302,7 +302,10 @@ impl Trial {
             ("trial.events", self.events.len() as f64),
             ("trial.tipping", self.tipping),
             ("trial.hull_free", self.hull_free),
-            ("trial.finished", f64::from(u8::from(self.finished.is_some()))),
+            (
+                "trial.finished",
+                f64::from(u8::from(self.finished.is_some())),
+            ),
         ] {
             out.push(name, value);
         }

@@ -49,8 +49,11 @@ impl LoggedFile {
             file: self.path.clone(),
             problem,
         };
-        let bytes = std::fs::read(&self.path)
-            .map_err(|e| changed(format!("cannot be read ({e}); replay from the folder the run was recorded in")))?;
+        let bytes = std::fs::read(&self.path).map_err(|e| {
+            changed(format!(
+                "cannot be read ({e}); replay from the folder the run was recorded in"
+            ))
+        })?;
         let now = sha256_hex(&bytes);
         if now != self.sha256 {
             return Err(changed(format!(

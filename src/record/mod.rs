@@ -28,7 +28,7 @@ pub mod header;
 pub mod progress;
 pub mod reader;
 pub mod replay;
-
+pub mod report;
 pub mod writer;
 
 pub use header::{LogHeader, LoggedFile};
@@ -108,4 +108,35 @@ pub enum LogError {
         /// Why.
         message: String,
     },
+}
+
+/// The UTC calendar date and time of a Unix time (s): `[year, month, day, hour, minute,
+/// second]` (Howard Hinnant's days-to-civil algorithm; logs are named and reports dated with
+/// it without a calendar library).
+pub fn utc_date(unix_s: u64) -> [i64; 6] {
+    let days = (unix_s / 86_400) as i64;
+    let secs = (unix_s % 86_400) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    [year, month, day, secs / 3600, secs / 60 % 60, secs % 60]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_are_civil_dates() {
+        assert_eq!(utc_date(0), [1970, 1, 1, 0, 0, 0]);
+        // 2026-11-22 21:32:19 UTC and a leap day.
+        assert_eq!(utc_date(1_795_383_139), [2026, 11, 22, 21, 32, 19]);
+        assert_eq!(utc_date(951_782_400), [2000, 2, 29, 0, 0, 0]);
+    }
 }

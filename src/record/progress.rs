@@ -71,7 +71,9 @@ mod tests {
     fn the_bar_fills_with_the_fraction_and_clamps() {
         let p = Progress::new("replay");
         assert!(p.line(0.0).contains(&"-".repeat(WIDTH)));
-        assert!(p.line(0.5).contains(&format!("{}{}", "#".repeat(20), "-".repeat(20))));
+        assert!(p
+            .line(0.5)
+            .contains(&format!("{}{}", "#".repeat(20), "-".repeat(20))));
         assert!(p.line(2.0).ends_with("100%"));
         assert!(p.line(f64::NAN).ends_with("  0%"));
     }

@@ -97,9 +97,8 @@ impl Log {
                 "not an MCAP file (it does not begin with the MCAP magic bytes)".into()
             }));
         }
-        let stream = mcap::MessageStream::new(bytes).map_err(|e| {
-            malformed(format!("not an MCAP file ({e})"))
-        })?;
+        let stream = mcap::MessageStream::new(bytes)
+            .map_err(|e| malformed(format!("not an MCAP file ({e})")))?;
         let mut header: Option<LogHeader> = None;
         let mut log_parts = Parts::default();
         let mut truncated = None;
@@ -112,9 +111,8 @@ impl Log {
                 }
             };
             let topic = message.channel.topic.as_str();
-            let json: Value = serde_json::from_slice(&message.data).map_err(|e| {
-                malformed(format!("message {index} on {topic} is not JSON: {e}"))
-            })?;
+            let json: Value = serde_json::from_slice(&message.data)
+                .map_err(|e| malformed(format!("message {index} on {topic} is not JSON: {e}")))?;
             let bad = |what: String| malformed(format!("message {index} on {topic}: {what}"));
             if topic == TOPIC_HEADER {
                 if header.is_some() {

@@ -89,7 +89,9 @@ pub fn replay(
     loop {
         let steps = session.sim().steps();
         // Inputs of this step; for a log cut short, none past its last complete second.
-        while let Some(input) = inputs.next_if(|i| i.step <= steps && (i.step < end || log.end.is_some())) {
+        while let Some(input) =
+            inputs.next_if(|i| i.step <= steps && (i.step < end || log.end.is_some()))
+        {
             session.apply(input.input.clone());
         }
         if verify {

@@ -126,9 +126,7 @@ impl LogWriter {
             path: path.to_path_buf(),
             message: e.to_string(),
         };
-        let mut mcap = options
-            .create(BufWriter::new(file))
-            .map_err(mcap_err)?;
+        let mut mcap = options.create(BufWriter::new(file)).map_err(mcap_err)?;
         let meta = BTreeMap::new();
         let mut channel = |topic: &str, title: &str, data: Vec<u8>| -> Result<u16, LogError> {
             let schema = mcap
@@ -143,7 +141,11 @@ impl LogWriter {
                 "treadsim.Header",
                 schema(
                     "treadsim.Header",
-                    &[("program", "string"), ("version", "string"), ("files", "array")],
+                    &[
+                        ("program", "string"),
+                        ("version", "string"),
+                        ("files", "array"),
+                    ],
                 ),
             )?,
             input: channel(

@@ -83,9 +83,10 @@ impl StepInput {
                 right: num("right")?,
                 flipper: match v.get("flipper") {
                     None | Some(Value::Null) => None,
-                    Some(f) => Some(f64_of_json(f).ok_or_else(|| {
-                        InputError("'flipper' is not a number".into())
-                    })?),
+                    Some(f) => Some(
+                        f64_of_json(f)
+                            .ok_or_else(|| InputError("'flipper' is not a number".into()))?,
+                    ),
                 },
             }),
             "reset" => Input::Reset,
@@ -140,9 +141,15 @@ mod tests {
     fn malformed_inputs_say_what_is_wrong() {
         for (text, want) in [
             (r#"{"time":0,"kind":"reset"}"#, "'step'"),
-            (r#"{"step":1,"time":0,"kind":"jump"}"#, "unknown kind 'jump'"),
+            (
+                r#"{"step":1,"time":0,"kind":"jump"}"#,
+                "unknown kind 'jump'",
+            ),
             (r#"{"step":1,"time":0,"kind":"drive","left":1}"#, "'right'"),
-            (r#"{"step":1,"time":0,"kind":"pause","paused":1}"#, "'paused'"),
+            (
+                r#"{"step":1,"time":0,"kind":"pause","paused":1}"#,
+                "'paused'",
+            ),
             (r#"{"step":1,"kind":"reset"}"#, "'time'"),
         ] {
             let e = StepInput::from_json(&serde_json::from_str(text).unwrap()).unwrap_err();

@@ -76,7 +76,8 @@ impl TelemetrySample {
                 )
             })
             .collect();
-        let xyz = |v: &[f64; 3]| json!({"x": json_f64(v[0]), "y": json_f64(v[1]), "z": json_f64(v[2])});
+        let xyz =
+            |v: &[f64; 3]| json!({"x": json_f64(v[0]), "y": json_f64(v[1]), "z": json_f64(v[2])});
         json!({
             "time": json_f64(r.t),
             "position": xyz(&r.position),

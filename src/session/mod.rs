@@ -128,7 +128,9 @@ impl Session {
                 }
             }
             Input::Reset => match &mut self.trial {
-                Some(trial) if !trial.is_finished() => trial.request_reset(&mut self.sim, self.robot),
+                Some(trial) if !trial.is_finished() => {
+                    trial.request_reset(&mut self.sim, self.robot)
+                }
                 _ => self.sim.reset_robot(self.robot, &self.spawn),
             },
             Input::Pause(paused) => self.paused = *paused,

@@ -208,8 +208,7 @@ impl RobotStatus {
             RobotStatus::Active => 0,
             RobotStatus::OutOfBounds { .. } => 1,
             RobotStatus::Fell {
-                below_scene: false,
-                ..
+                below_scene: false, ..
             } => 2,
             RobotStatus::Fell {
                 below_scene: true, ..

@@ -161,11 +161,7 @@ impl StateSnapshot {
             .collect::<Option<_>>()
             .ok_or("'values' holds something other than numbers")?;
         if names.len() != values.len() {
-            return Err(format!(
-                "{} names but {} values",
-                names.len(),
-                values.len()
-            ));
+            return Err(format!("{} names but {} values", names.len(), values.len()));
         }
         Ok(Self {
             step,
@@ -315,7 +311,10 @@ mod tests {
         for (text, want) in [
             (r#"{"time":1,"names":[],"values":[]}"#, "step"),
             (r#"{"step":1,"time":"x","names":[],"values":[]}"#, "time"),
-            (r#"{"step":1,"time":1,"names":["a"],"values":[]}"#, "names but"),
+            (
+                r#"{"step":1,"time":1,"names":["a"],"values":[]}"#,
+                "names but",
+            ),
             (r#"{"step":1,"time":1,"names":[1],"values":[1]}"#, "names"),
         ] {
             let e = StateSnapshot::from_json(&serde_json::from_str(text).unwrap()).unwrap_err();
