@@ -84,6 +84,17 @@ enum Command {
         /// Spawn point name (default: the scene's first).
         #[arg(long)]
         spawn: Option<String>,
+        /// Run an exercise as a scored trial (its scene, robot and spawn): the goal's
+        /// direction and distance over the view, repetitions, faults, clock, penalties, and
+        /// the result at the end.
+        #[arg(long, conflicts_with_all = ["scene", "robot", "spawn"])]
+        exercise: Option<PathBuf>,
+        /// The session's log (MCAP) [default: logs/<exercise or scene>-<date>-<time>.mcap].
+        #[arg(long, conflicts_with = "no_log")]
+        log: Option<PathBuf>,
+        /// Write no log.
+        #[arg(long)]
+        no_log: bool,
         /// Input mapping (TOML; default: scenes/input/default_mapping.toml, built in).
         #[arg(long)]
         mapping: Option<PathBuf>,
@@ -189,6 +200,9 @@ fn main() -> ExitCode {
             scene,
             robot,
             spawn,
+            exercise,
+            log,
+            no_log,
             mapping,
             trainee,
             script,
@@ -203,6 +217,9 @@ fn main() -> ExitCode {
             scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
             robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
             spawn,
+            exercise,
+            log,
+            no_log,
             mapping,
             trainee,
             script,
@@ -572,6 +589,12 @@ fn station(options: treadsim::viewer::station::StationOptions) -> anyhow::Result
     );
     if let Some(p) = r.screenshot {
         println!("screenshot: {}", p.display());
+    }
+    if let Some(result) = &r.result {
+        print!("{}", treadsim::exercise::report::score_table(result));
+    }
+    if let Some(p) = r.log {
+        println!("log: {}", p.display());
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use treadsim::exercise::{headless, report, Exercise};
-use treadsim::record::{LogHeader, LogWriter};
+use treadsim::record::{default_log_path, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{ScriptDriver, Session};
 use treadsim::sim::{DriveScript, SimConfig, TelemetryWriter};
@@ -60,35 +60,12 @@ fn stem(path: &Path, fallback: &str) -> String {
         .map_or_else(|| fallback.to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
-/// Where the log goes: `--log`, nothing with `--no-log`, else `logs/<stem>-<date>-<time>.mcap`.
+/// Where the log goes: `--log`, nothing with `--no-log`, else the default for `stem`.
 pub fn log_path(log: &Option<PathBuf>, no_log: bool, stem: &str) -> Option<PathBuf> {
     if no_log {
         return None;
     }
-    Some(log.clone().unwrap_or_else(|| {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        PathBuf::from("logs").join(format!("{stem}-{}.mcap", utc_stamp(now)))
-    }))
-}
-
-/// `YYYYMMDD-HHMMSS` (UTC) of a Unix time, s.
-fn utc_stamp(unix_s: u64) -> String {
-    let [year, month, day, hour, minute, second] = treadsim::record::utc_date(unix_s);
-    format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}")
-}
-
-/// Starts a session's log at `path`: its journal and the header.
-pub fn start_log(
-    session: &mut Session,
-    path: &Path,
-    kind: &str,
-    files: &[(&str, &Path)],
-) -> anyhow::Result<LogWriter> {
-    session.start_journal();
-    let header = LogHeader::new(session, kind, files, path)?;
-    Ok(LogWriter::create(path, &header)?)
+    Some(log.clone().unwrap_or_else(|| default_log_path(stem)))
 }
 
 /// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
@@ -114,7 +91,7 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
             if let Some(s) = &a.script {
                 files.push(("script", s.as_path()));
             }
-            Some(start_log(&mut session, file, "run", &files)?)
+            Some(LogWriter::start(&mut session, file, "run", &files)?)
         }
         None => None,
     };
@@ -187,7 +164,7 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
     let log_file = log_path(&a.log, a.no_log, &stem(scene_path, "run"));
     let mut log = match &log_file {
-        Some(file) => Some(start_log(
+        Some(file) => Some(LogWriter::start(
             &mut session,
             file,
             "run",
@@ -266,14 +243,4 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
         println!("log: {}", file.display());
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn log_names_carry_the_utc_time() {
-        assert_eq!(utc_stamp(1_795_383_139), "20261122-213219");
-    }
 }

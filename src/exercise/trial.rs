@@ -259,6 +259,26 @@ impl Trial {
         self.completed
     }
 
+    /// Faults so far (voided repetitions).
+    pub fn faults(&self) -> u32 {
+        self.faults
+    }
+
+    /// Penalty points so far.
+    pub fn penalty_points(&self) -> f64 {
+        self.penalty_points
+    }
+
+    /// Whether the clock is stopped while the robot is put back at the start.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// How the trial ended, once it has: passed, and why.
+    pub fn outcome(&self) -> Option<(bool, &str)> {
+        self.finished.as_ref().map(|(p, r)| (*p, r.as_str()))
+    }
+
     /// The goal the robot is heading for, and its index (`None` once finished; the start
     /// zone's name is `"start"` on the way back of a round trip).
     pub fn current_goal(&self) -> Option<(usize, &str)> {

@@ -110,6 +110,17 @@ pub enum LogError {
     },
 }
 
+/// Where a session's log goes by default: `logs/<stem>-<YYYYMMDD>-<HHMMSS>.mcap` (UTC now).
+pub fn default_log_path(stem: &str) -> PathBuf {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let [year, month, day, hour, minute, second] = utc_date(now);
+    PathBuf::from("logs").join(format!(
+        "{stem}-{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}.mcap"
+    ))
+}
+
 /// The UTC calendar date and time of a Unix time (s): `[year, month, day, hour, minute,
 /// second]` (Howard Hinnant's days-to-civil algorithm; logs are named and reports dated with
 /// it without a calendar library).

@@ -207,6 +207,20 @@ impl LogWriter {
         Ok(writer)
     }
 
+    /// Starts logging `session` at `path`: the session keeps a journal from now on and the
+    /// header names its input files (`(role, path)`: `exercise`, `scene`, `robot`, `script`).
+    /// `kind` is `run` or `station`.
+    pub fn start(
+        session: &mut Session,
+        path: &Path,
+        kind: &str,
+        files: &[(&str, &Path)],
+    ) -> Result<Self, LogError> {
+        session.start_journal();
+        let header = LogHeader::new(session, kind, files, path)?;
+        Self::create(path, &header)
+    }
+
     /// The log file.
     pub fn path(&self) -> &Path {
         &self.path

@@ -44,6 +44,12 @@ impl ScriptDriver {
         reset
     }
 
+    /// Applies the script's command in force again before the next step (after the station
+    /// reset the robot, which stops it).
+    pub fn resend(&mut self) {
+        self.current = None;
+    }
+
     /// How many times it reset the robot.
     pub fn resets(&self) -> u32 {
         self.resets

@@ -1,1 +1,159 @@
-//! Session tests: inputs, journal cadence, determinism of a recorded input sequence.
+//! Session tests: pause, reset, views in a trainee trial, the journal's cadence, determinism.
+
+use std::path::Path;
+
+use super::*;
+use crate::config::SourceFile;
+use crate::exercise::{Exercise, ExerciseSpec, FaultKind};
+use crate::vehicle::robot_file::load_robot;
+
+const FLOOR: &str = "[[element]]\ntype = \"box\"\nsize = [20, 20, 0.2]\nposition = [0, 0, -0.2]\n\
+    [[spawn]]\nname = \"start\"\nposition = [0, 0, 0]\n";
+
+fn scout() -> RobotSpec {
+    load_robot(Path::new("scenes/robots/scout.toml")).expect("scout")
+}
+
+fn floor() -> Scene {
+    Scene::from_source(&SourceFile::from_text(
+        Path::new("floor.toml"),
+        FLOOR.into(),
+    ))
+    .expect("scene")
+}
+
+fn free() -> Session {
+    let scene = floor();
+    let spawn = scene.spawns[0].clone();
+    Session::free(scene, scout(), spawn, SimConfig::default()).expect("session")
+}
+
+fn trial(extra: &str) -> Session {
+    let text = format!(
+        "[exercise]\nname = \"t\"\nscene = \"floor.toml\"\nrobot = \"scout.toml\"\ntime_limit = 30\n{extra}\
+         [[goal]]\nname = \"far\"\nposition = [5.0, 0, 0.1]\nradius = 0.5\n"
+    );
+    let spec = ExerciseSpec::from_source(&SourceFile::from_text(Path::new("t.toml"), text))
+        .expect("exercise");
+    let exercise = Exercise::resolve(spec, floor(), scout()).expect("resolve");
+    Session::exercise(&exercise, SimConfig::default()).expect("session")
+}
+
+fn go(v: f64) -> Input {
+    Input::Drive(DriveCommand {
+        left: v,
+        right: v,
+        flipper: None,
+    })
+}
+
+#[test]
+fn a_paused_session_does_not_step_and_resumes_where_it_stopped() {
+    let mut s = free();
+    s.apply(go(0.5));
+    for _ in 0..100 {
+        assert!(s.step());
+    }
+    s.apply(Input::Pause(true));
+    let before = s.snapshot();
+    for _ in 0..50 {
+        assert!(!s.step());
+    }
+    assert_eq!(s.snapshot().first_difference(&before), None);
+    s.apply(Input::Pause(false));
+    assert!(s.step());
+    assert_eq!(s.sim().steps(), 101);
+}
+
+#[test]
+fn a_reset_puts_a_free_robot_back_at_its_spawn_and_is_a_fault_in_a_trial() {
+    let mut s = free();
+    s.apply(go(0.5));
+    for _ in 0..1000 {
+        s.step();
+    }
+    let x = s.sim().body_state(s.robot()).pose.translation.x;
+    assert!(x > 0.4, "drove {x} m");
+    s.apply(Input::Reset);
+    let x = s.sim().body_state(s.robot()).pose.translation.x;
+    assert!(x.abs() < 1e-6, "back at the spawn: {x}");
+
+    let mut t = trial("");
+    t.apply(go(0.5));
+    for _ in 0..500 {
+        t.step();
+    }
+    t.apply(Input::Reset);
+    let trial = t.trial().expect("trial");
+    assert_eq!(trial.faults(), 1);
+    assert!(matches!(
+        trial.events().last(),
+        Some(crate::exercise::ExerciseEvent::Fault {
+            kind: FaultKind::Reset,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_third_person_view_fails_a_trainee_trial_and_an_onboard_one_does_not() {
+    let mut t = trial("[rules]\ntrainee = true\n");
+    t.apply(Input::View("rear".into()));
+    t.step();
+    assert!(!t.trial_finished());
+    t.apply(Input::View("chase".into()));
+    let outcome = t.trial().and_then(|tr| tr.outcome()).expect("ended");
+    assert!(
+        !outcome.0 && outcome.1.contains("forbidden view 'chase'"),
+        "{outcome:?}"
+    );
+    // Without the rule any view is fine.
+    let mut free_view = trial("");
+    free_view.apply(Input::View("chase".into()));
+    assert!(!free_view.trial_finished());
+}
+
+#[test]
+fn the_journal_keeps_inputs_at_their_steps_and_samples_on_its_cadence() {
+    let mut s = free();
+    s.start_journal();
+    s.apply(go(0.3));
+    for _ in 0..1000 {
+        s.step();
+    }
+    s.apply(Input::Speed(100.0));
+    let j = s.journal_mut().expect("journal");
+    let steps: Vec<u64> = j.inputs.iter().map(|i| i.step).collect();
+    assert_eq!(steps, [0, 1000]);
+    // The speed is clamped to the station's range.
+    assert_eq!(j.inputs[1].input, Input::Speed(100.0));
+    let snapshot_steps: Vec<u64> = j.snapshots.iter().map(|s| s.step).collect();
+    assert_eq!(snapshot_steps, [0, 500, 1000]);
+    assert_eq!(j.telemetry.len(), 200);
+    assert_eq!(j.telemetry[0].row.t, 0.01);
+    j.clear();
+    assert!(j.is_empty());
+    assert_eq!(s.speed(), SPEED_RANGE.1);
+}
+
+#[test]
+fn the_same_inputs_give_the_same_state_bit_for_bit_and_a_different_one_does_not() {
+    let run = |v: f64| {
+        let mut s = free();
+        s.apply(Input::Drive(DriveCommand {
+            left: v,
+            right: 0.4,
+            flipper: Some(0.3),
+        }));
+        for _ in 0..1500 {
+            s.step();
+        }
+        s.snapshot()
+    };
+    let a = run(0.5);
+    assert_eq!(run(0.5).first_difference(&a), None);
+    let d = run(f64::from_bits(0.5f64.to_bits() + 1))
+        .first_difference(&a)
+        .expect("one ulp of command changes the state");
+    assert!(d.quantity.starts_with("robot0."), "{d}");
+}

@@ -29,6 +29,7 @@
 //! [`TrackedRobot::plane_outline`]: crate::vehicle::TrackedRobot::plane_outline
 
 pub mod cameras;
+pub mod exercise_hud;
 pub mod hud;
 pub mod keys;
 pub mod robot_view;
@@ -87,6 +88,9 @@ pub enum ViewerError {
     /// The input mapping is inconsistent.
     #[error("input mapping: {0}")]
     Mapping(String),
+    /// The session's log could not be written.
+    #[error(transparent)]
+    Log(#[from] crate::record::LogError),
     /// `--camera` names no camera of the robot.
     #[error("robot '{robot}' has no camera '{name}' (have: {have})")]
     UnknownCamera {

@@ -32,15 +32,19 @@ use nalgebra::Point3;
 use super::cameras::{
     chase_eye, cycle, heading, onboard_pose, views, StationCamera, View, ViewKind,
 };
+use super::exercise_hud::{self, ExerciseReadout};
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
 use super::view_scene::{configure, software_renderer, ViewScene};
 use super::{catch_quietly, find_spawn, point3, ViewerError};
+use crate::exercise::Exercise;
 use crate::input::{
     load_mapping, Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet,
     MappingConfig, RawInput,
 };
+use crate::record::{default_log_path, LogWriter};
 use crate::scene::Scene;
+use crate::session::{Input, ScriptDriver, Session};
 use crate::sim::pacing::{Pacer, RateMeter};
 use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
 use crate::vehicle::robot_file::load_robot;
@@ -85,6 +89,13 @@ pub struct StationOptions {
     /// Picture-in-picture view at start: a view name or `off` (default: `rear`, else the
     /// next view).
     pub pip: Option<String>,
+    /// An exercise to run as a scored trial (its scene, robot and spawn replace the ones
+    /// above; trainee-mode rules lock trainee mode).
+    pub exercise: Option<PathBuf>,
+    /// The session's log (MCAP); `None`: `logs/<exercise or scene>-<date>-<time>.mcap`.
+    pub log: Option<PathBuf>,
+    /// Write no log.
+    pub no_log: bool,
     /// Resolution of the 3D views relative to the window, (0, 1]; `None`: 1 on a GPU,
     /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
     /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
@@ -120,6 +131,10 @@ pub struct StationReport {
     pub render_scale: f64,
     /// Whether kiss3d runs on a software (CPU) renderer.
     pub software_renderer: bool,
+    /// The log written, if any.
+    pub log: Option<PathBuf>,
+    /// The trial's result, for an exercise.
+    pub result: Option<crate::exercise::TrialResult>,
 }
 
 /// Whether a display server is configured (X11 or Wayland).
@@ -131,11 +146,13 @@ pub fn display_available() -> bool {
 
 /// Everything loaded before a window opens, so file errors come out first and clearly.
 struct Setup {
-    sim: Simulation,
-    id: RobotId,
+    session: Session,
     mapper: InputMapper,
     script: Option<DriveScript>,
-    spawn: crate::scene::Spawn,
+    /// The session's log, started.
+    log: Option<LogWriter>,
+    /// Trainee mode is required (by the options or the exercise's rules).
+    trainee: bool,
 }
 
 fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
@@ -159,15 +176,33 @@ fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
             )));
         }
     }
-    let scene = Scene::load(&o.scene)?;
-    let robot = load_robot(&o.robot)?;
+    let (session, files, trainee) = match &o.exercise {
+        Some(path) => {
+            let exercise = Exercise::load(path)?;
+            let session = Session::exercise(&exercise, SimConfig::default())?;
+            let files = vec![
+                ("exercise", path.clone()),
+                ("scene", exercise.spec.scene.clone()),
+                ("robot", exercise.spec.robot.clone()),
+            ];
+            (session, files, o.trainee || exercise.spec.rules.trainee)
+        }
+        None => {
+            let scene = Scene::load(&o.scene)?;
+            let robot = load_robot(&o.robot)?;
+            let spawn = find_spawn(&scene, o.spawn.as_deref())?;
+            let session = Session::free(scene, robot, spawn, SimConfig::default())?;
+            let files = vec![("scene", o.scene.clone()), ("robot", o.robot.clone())];
+            (session, files, o.trainee)
+        }
+    };
+    let robot = session.sim().robot(session.robot()).spec().clone();
     let mapping = match &o.mapping {
         Some(p) => load_mapping(p)?,
         None => MappingConfig::default(),
     };
     let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
     let script = o.script.as_deref().map(DriveScript::load).transpose()?;
-    let spawn = find_spawn(&scene, o.spawn.as_deref())?;
     let pip = o.pip.as_ref().filter(|p| p.as_str() != "off");
     for v in [o.view.as_ref(), pip].into_iter().flatten() {
         let names = views(&robot);
@@ -182,21 +217,35 @@ fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
                     .join(", "),
             });
         };
-        if o.trainee && view.kind.is_third_person() {
+        if trainee && view.kind.is_third_person() {
             return Err(ViewerError::Argument(format!(
                 "{v} is a third-person view, hidden in trainee mode"
             )));
         }
     }
     sync_flippers(&mut mapper, &robot);
-    let mut sim = Simulation::new(scene, SimConfig::default())?;
-    let id = sim.add_robot(robot, &spawn)?;
+    let mut session = session;
+    let stem = files.first().and_then(|(_, p)| p.file_stem()).map_or_else(
+        || "station".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let log = if o.no_log {
+        None
+    } else {
+        let path = o.log.clone().unwrap_or_else(|| default_log_path(&stem));
+        let mut named: Vec<(&str, &std::path::Path)> =
+            files.iter().map(|(r, p)| (*r, p.as_path())).collect();
+        if let Some(s) = &o.script {
+            named.push(("script", s.as_path()));
+        }
+        Some(LogWriter::start(&mut session, &path, "station", &named)?)
+    };
     Ok(Setup {
-        sim,
-        id,
+        session,
         mapper,
         script,
-        spawn,
+        log,
+        trainee,
     })
 }
 
@@ -229,8 +278,8 @@ pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
     }
     let title = format!(
         "treadsim — {} — {}",
-        s.sim.scene().name,
-        s.sim.robot(s.id).spec().name
+        s.session.sim().scene().name,
+        s.session.sim().robot(s.session.robot()).spec().name
     );
     // The window itself only shows the panel over the camera image (rendered off-screen),
     // so it needs no multisampling.
@@ -347,14 +396,17 @@ async fn station_loop(
     o: &StationOptions,
 ) -> Result<StationReport, ViewerError> {
     let Setup {
-        mut sim,
-        id,
+        mut session,
         mut mapper,
         script,
-        spawn,
+        mut log,
+        trainee,
     } = s;
+    let id = session.robot();
+    let mut driver = script.map(|sc| ScriptDriver::new(sc, false));
+    let mut log_error = None;
     configure(&mut window);
-    let mut scene = ViewScene::new(&sim, id);
+    let mut scene = ViewScene::new(session.sim(), id);
     let software = software_renderer();
     let scale = o
         .render_scale
@@ -403,17 +455,17 @@ async fn station_loop(
     // The window renders this empty scene: its own pass only carries the panel.
     let mut empty = SceneNode3d::empty();
 
-    let spec = sim.robot(id).spec().clone();
+    let spec = session.sim().robot(id).spec().clone();
     let all_views = views(&spec);
     let mut st = Station {
         view_names: all_views.iter().map(|v| v.name.clone()).collect(),
         views: all_views,
         main: 0,
         pip: None,
-        trainee: o.trainee,
-        locked: o.trainee,
+        trainee,
+        locked: trainee,
         help: false,
-        chase_yaw: heading(&sim.body_state(id).pose),
+        chase_yaw: heading(&session.sim().body_state(id).pose),
         free_anchor: None,
     };
     st.main = o
@@ -443,15 +495,16 @@ async fn station_loop(
     let mut events: Vec<InputEvent> = Vec::with_capacity(64);
     let mut deferred: Vec<InputEvent> = Vec::with_capacity(16);
     let mut warnings: Vec<Warning> = Vec::with_capacity(16);
-    let mut pacer = Pacer::new(sim.config().dt);
-    let dt = sim.config().dt;
+    let mut pacer = Pacer::new(session.sim().config().dt);
+    let dt = session.sim().config().dt;
+    // The view the session (and its log, and a trainee-mode trial) knows the operator sees.
+    session.apply(Input::View(st.views[st.main].name.clone()));
     let mut hud_data = HudData::new(&spec, mapper.update(&raw, 0.0).status);
     let mut frame_rate = RateMeter::default();
     let mut step_rate = RateMeter::default();
     let mut history = vec![0f32; FRAME_HISTORY];
     let (mut frames, mut steps_total, mut sum_ms, mut counted) = (0u64, 0u64, 0.0f64, 0u64);
     let mut requests = UiRequests::default();
-    let mut script_index = None;
     let start = Instant::now();
     let mut last = start;
     let mut screenshot = None;
@@ -519,22 +572,19 @@ async fn station_loop(
         let t_physics = Instant::now();
         let n = pacer.advance(wall);
         let mut actions = Actions::default();
-        let sim_before = sim.time();
-        let mut command = |mapper: &mut InputMapper, sim: &mut Simulation, dt: f64| {
+        let sim_before = session.sim().time();
+        // Before each step: the script's command, or the mapper's (applied when it changes,
+        // so the log holds each command once).
+        let mut command = |mapper: &mut InputMapper, session: &mut Session, dt: f64| {
             let m = mapper.update(&raw, dt);
-            let drive = match &script {
-                Some(sc) => {
-                    let k = sc.index_at(sim.time());
-                    if k != script_index {
-                        script_index = k;
-                        sim.set_command(id, sc.command_at(sim.time()));
-                    }
-                    None
+            match &mut driver {
+                Some(d) => {
+                    d.before_step(session);
                 }
-                None => Some(m.drive),
-            };
-            if let Some(d) = drive {
-                sim.set_command(id, d);
+                None if m.drive != session.operator_command() => {
+                    session.apply(Input::Drive(m.drive));
+                }
+                None => {}
             }
             m
         };
@@ -544,10 +594,10 @@ async fn station_loop(
             hud_data.set_input(m.status);
         }
         for _ in 0..n {
-            let m = command(&mut mapper, &mut sim, dt);
+            let m = command(&mut mapper, &mut session, dt);
             or_actions(&mut actions, &m.actions);
             hud_data.set_input(m.status);
-            sim.step();
+            session.step();
             steps_total += 1;
             if m.actions.toggle_pause {
                 // Stop right where the operator asked.
@@ -561,26 +611,30 @@ async fn station_loop(
         let trainee_before = st.trainee;
         if actions.toggle_pause || requests.toggle_pause {
             pacer.set_paused(!pacer.is_paused());
+            session.apply(Input::Pause(pacer.is_paused()));
         }
         if (actions.single_step || requests.single_step) && pacer.is_paused() {
-            command(&mut mapper, &mut sim, dt);
-            sim.step();
+            // One step of a paused session: resume, step, pause again (so the log replays it).
+            session.apply(Input::Pause(false));
+            command(&mut mapper, &mut session, dt);
+            session.step();
+            session.apply(Input::Pause(true));
             steps_total += 1;
         }
         if actions.reset || requests.reset {
-            sim.reset_robot(id, &spawn);
+            // In a trial a reset is a fault: the trial puts the robot back at the start.
+            session.apply(Input::Reset);
             mapper.reset();
             sync_flippers(&mut mapper, &spec);
             let initial = mapper.flipper_target();
-            sim.set_command(
-                id,
-                DriveCommand {
-                    flipper: initial,
-                    ..DriveCommand::STOP
-                },
-            );
-            script_index = None;
-            st.chase_yaw = heading(&sim.body_state(id).pose);
+            session.apply(Input::Drive(DriveCommand {
+                flipper: initial,
+                ..DriveCommand::STOP
+            }));
+            if let Some(d) = &mut driver {
+                d.resend();
+            }
+            st.chase_yaw = heading(&session.sim().body_state(id).pose);
         }
         if actions.next_camera || actions.prev_camera {
             let step = if actions.next_camera { 1 } else { -1 };
@@ -605,6 +659,7 @@ async fn station_loop(
             st.enforce_mode();
         }
         if !st.trainee {
+            let speed_before = pacer.speed();
             match speed_step {
                 Some(up) => {
                     pacer.step_speed(up);
@@ -617,11 +672,26 @@ async fn station_loop(
                 }
                 None => {}
             }
+            if pacer.speed() != speed_before {
+                session.apply(Input::Speed(pacer.speed()));
+            }
+        }
+        if st.views[st.main].name != session.view() {
+            session.apply(Input::View(st.views[st.main].name.clone()));
+        }
+        if let Some(writer) = &mut log {
+            if let Err(e) = writer.record(&mut session) {
+                // The drive goes on; the log stops here (it stays readable to this point).
+                eprintln!("warning: the session log stopped: {e}");
+                log_error = Some(e);
+                log = None;
+            }
         }
 
         // 4. Views.
+        let sim = session.sim();
         let sim_dt = sim.time() - sim_before;
-        scene.update(&sim, id, sim_dt);
+        scene.update(sim, id, sim_dt);
         let body = sim.body_state(id).pose;
         let target = heading(&body);
         let k = 1.0 - (-wall / CHASE_LAG).exp();
@@ -631,7 +701,7 @@ async fn station_loop(
         place(
             &mut main_cam,
             st.views[st.main].kind,
-            &sim,
+            sim,
             id,
             st.chase_yaw,
             &mut st.free_anchor,
@@ -651,7 +721,7 @@ async fn station_loop(
             place(
                 &mut pip_cam,
                 st.views[p].kind,
-                &sim,
+                sim,
                 id,
                 st.chase_yaw,
                 &mut pip_anchor,
@@ -665,7 +735,8 @@ async fn station_loop(
         let t_window = Instant::now();
         frame_rate.add(1.0, wall);
         step_rate.add((sim_dt / dt).round(), wall);
-        hud_data.update(&sim, id, sim_dt);
+        hud_data.update(sim, id, sim_dt);
+        let readout = session.trial().map(|t| ExerciseReadout::of(t, sim, id));
         hud_data.paused = pacer.is_paused();
         hud_data.speed = pacer.speed();
         hud_data.fps = frame_rate.rate();
@@ -695,6 +766,9 @@ async fn station_loop(
         let mut req = UiRequests::default();
         window.draw_ui(|ctx| {
             req = hud::draw(ctx, &hud_data, &frame, &mut warnings);
+            if let Some(r) = &readout {
+                exercise_hud::draw(ctx, r);
+            }
         });
         requests = req;
         // Trainee mode forbids third-person views, whoever asked.
@@ -723,6 +797,17 @@ async fn station_loop(
         }
     }
 
+    let log_path = match log {
+        Some(writer) => {
+            let path = writer.path().to_path_buf();
+            writer.finish(&mut session)?;
+            Some(path)
+        }
+        None => None,
+    };
+    if let Some(e) = log_error {
+        eprintln!("the session log is incomplete: {e}");
+    }
     let kept = (frames.saturating_sub(1) as usize).min(FRAME_HISTORY);
     let mut recent: Vec<f32> = history[..kept].to_vec();
     recent.sort_by(f32::total_cmp);
@@ -743,7 +828,7 @@ async fn station_loop(
         },
         median_frame_ms: pick(0.5),
         p95_frame_ms: pick(0.95),
-        sim_time: sim.time(),
+        sim_time: session.sim().time(),
         steps: steps_total,
         screenshot,
         phases_ms: {
@@ -757,5 +842,7 @@ async fn station_loop(
         },
         render_scale: scale,
         software_renderer: software,
+        log: log_path,
+        result: session.trial().map(crate::exercise::Trial::result),
     })
 }
