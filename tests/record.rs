@@ -102,7 +102,7 @@ fn record(f: &Files, log: &Path, steps: u64) -> usize {
             }
         }
         assert!(s.step());
-        if step % 8 == 0 {
+        if step.is_multiple_of(8) {
             writer.record(&mut s).expect("record");
         }
     }

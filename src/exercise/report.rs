@@ -9,7 +9,14 @@ use super::trial::{ExerciseEvent, TrialResult};
 /// The score table printed at the end of a trial.
 pub fn score_table(result: &TrialResult) -> String {
     let mut out = String::new();
-    let verdict = if result.passed { "PASS" } else { "FAIL" };
+    let verdict = if result.passed {
+        "PASS"
+    } else if result.reason.is_empty() {
+        // A trial stopped before it ended (the station closed): no verdict.
+        "UNFINISHED"
+    } else {
+        "FAIL"
+    };
     let _ = writeln!(out, "exercise: {}", result.exercise);
     let rows = [
         (
@@ -24,7 +31,14 @@ pub fn score_table(result: &TrialResult) -> String {
         ),
         ("penalties", format!("{:.0} points", result.penalty_points)),
         ("score", format!("{:.0} / 100", result.score)),
-        ("result", format!("{verdict}: {}", result.reason)),
+        (
+            "result",
+            if result.reason.is_empty() {
+                verdict.to_owned()
+            } else {
+                format!("{verdict}: {}", result.reason)
+            },
+        ),
     ];
     for (name, value) in rows {
         let _ = writeln!(out, "  {name:<16} {value}");

@@ -123,6 +123,8 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
                             let turn = r.bearing.to_degrees();
                             let side_text = if turn.abs() < 5.0 {
                                 "ahead".to_owned()
+                            } else if turn.abs() > 150.0 {
+                                "behind".to_owned()
                             } else if turn > 0.0 {
                                 format!("{:.0}° left", turn.abs())
                             } else {
