@@ -95,6 +95,10 @@ enum Command {
         /// Write no log.
         #[arg(long)]
         no_log: bool,
+        /// Replay a log (MCAP) instead of driving: any view, play/pause (Space or the
+        /// button), speed (F3/F4), seek on the timeline, reset restarts it.
+        #[arg(long, conflicts_with_all = ["scene", "robot", "spawn", "exercise", "script", "trainee", "log"])]
+        replay: Option<PathBuf>,
         /// Input mapping (TOML; default: scenes/input/default_mapping.toml, built in).
         #[arg(long)]
         mapping: Option<PathBuf>,
@@ -203,6 +207,7 @@ fn main() -> ExitCode {
             exercise,
             log,
             no_log,
+            replay,
             mapping,
             trainee,
             script,
@@ -220,6 +225,7 @@ fn main() -> ExitCode {
             exercise,
             log,
             no_log,
+            replay,
             mapping,
             trainee,
             script,

@@ -43,8 +43,8 @@ fn pacer_tracks_real_time_at_any_frame_rate() {
 #[test]
 fn pacer_speed_pause_and_catch_up_cap() {
     let mut p = Pacer::new(0.002);
-    assert_eq!(p.set_speed(4.0), MAX_SPEED);
-    assert_eq!(p.advance(0.1), 200, "0.1 s at 4x is 0.4 s of steps");
+    assert_eq!(p.set_speed(8.0), MAX_SPEED);
+    assert_eq!(p.advance(0.1), 400, "0.1 s at 8x is 0.8 s of steps");
     assert_eq!(p.step_speed(true), MAX_SPEED, "speed is capped");
     p.set_speed(1.0);
     for _ in 0..4 {
@@ -400,4 +400,60 @@ fn out_of_bounds_shows_a_reset_banner_until_reset() {
     hud.update(&sim, id, 0.002);
     hud.warnings(&mut w);
     assert!(!w.iter().any(|x| matches!(x, Warning::Halted(_))), "{w:?}");
+}
+
+#[test]
+fn a_station_replay_seeks_forwards_and_backwards_to_the_logged_state() {
+    use treadsim::exercise::{headless, Exercise};
+    use treadsim::record::LogWriter;
+    use treadsim::session::Session;
+    use treadsim::sim::{DriveScript, SimConfig};
+    use treadsim::viewer::replay::ReplayCursor;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::env::set_current_dir(root).expect("cd");
+    let exercise_path = Path::new("scenes/exercises/curb_climb.toml");
+    let exercise = Exercise::load(exercise_path).expect("exercise");
+    let script = DriveScript::load(Path::new("scenes/exercises/scripts/curb_climb.pass.toml"))
+        .expect("script");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log_path = dir.path().join("curb.mcap");
+    let mut session = Session::exercise(&exercise, SimConfig::default()).expect("session");
+    let mut writer = LogWriter::start(
+        &mut session,
+        &log_path,
+        "run",
+        &[
+            ("exercise", exercise_path),
+            ("scene", exercise.spec.scene.as_path()),
+            ("robot", exercise.spec.robot.as_path()),
+        ],
+    )
+    .expect("log");
+    let mut run = headless::run_trial(session, Some(script), |s| writer.record(s).expect("record"));
+    writer.finish(&mut run.session).expect("finish");
+
+    let (mut cursor, mut replayed) = ReplayCursor::open(&log_path).expect("open");
+    fn cursor_snapshot(path: &Path, t: f64) -> treadsim::sim::StateSnapshot {
+        let log = treadsim::record::Log::read(path).expect("read");
+        log.snapshots
+            .into_iter()
+            .find(|s| (s.time - t).abs() < 1e-9)
+            .expect("a snapshot at that second")
+    }
+    for t in [20.0, 7.0, 31.0, 0.0] {
+        cursor.seek(&mut replayed, t).expect("seek");
+        assert_eq!(
+            replayed
+                .snapshot()
+                .first_difference(&cursor_snapshot(&log_path, t)),
+            None,
+            "after seeking to {t} s"
+        );
+    }
+    // Played to its end it stops there with the logged result.
+    cursor.seek(&mut replayed, 1e9).expect("seek to the end");
+    assert!(cursor.at_end(&replayed));
+    assert_eq!(replayed.trial().map(|t| t.result().passed), Some(true));
+    assert_eq!(cursor.events().len(), run.result.events.len());
 }

@@ -29,8 +29,8 @@ use crate::sim::link::{CommandLink, LinkConditions};
 use crate::sim::{RobotId, SimConfig, SimError, Simulation, StateSnapshot};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
-/// Slowest and fastest real-time factors the station runs at.
-pub const SPEED_RANGE: (f64, f64) = (0.25, 8.0);
+/// Slowest and fastest real-time factors the station runs at (the pacer's).
+pub const SPEED_RANGE: (f64, f64) = (crate::sim::pacing::MIN_SPEED, crate::sim::pacing::MAX_SPEED);
 
 /// One robot on a scene, driven by inputs; optionally a trial of an exercise.
 #[derive(Debug)]

@@ -18,7 +18,7 @@ pub const MAX_CATCH_UP: f64 = 0.25;
 /// Slowest simulation speed an instructor can choose (× real time).
 pub const MIN_SPEED: f64 = 0.25;
 /// Fastest simulation speed an instructor can choose (× real time).
-pub const MAX_SPEED: f64 = 4.0;
+pub const MAX_SPEED: f64 = 8.0;
 
 /// The accumulator that turns frame times into a number of physics steps.
 #[derive(Debug, Clone, PartialEq)]

@@ -152,7 +152,7 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
             });
     }
     egui::Area::new(egui::Id::new("trial"))
-        .anchor(Align2::LEFT_TOP, Vec2::new(10.0, 150.0))
+        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 80.0))
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::new()

@@ -32,10 +32,12 @@ pub mod cameras;
 pub mod exercise_hud;
 pub mod hud;
 pub mod keys;
+pub mod replay;
 pub mod robot_view;
 pub mod scene_mesh;
 pub mod shot;
 pub mod station;
+mod station_setup;
 pub mod view_scene;
 
 use std::path::{Path, PathBuf};

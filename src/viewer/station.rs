@@ -35,19 +35,16 @@ use super::cameras::{
 use super::exercise_hud::{self, ExerciseReadout};
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
+use super::replay::{self, ReplayCursor, TimelineRequest};
+use super::station_setup::{setup, sync_flippers, Setup};
 use super::view_scene::{configure, software_renderer, ViewScene};
-use super::{catch_quietly, find_spawn, point3, ViewerError};
-use crate::exercise::Exercise;
+use super::{catch_quietly, point3, ViewerError};
 use crate::input::{
-    load_mapping, Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet,
-    MappingConfig, RawInput,
+    Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet, MappedInput, RawInput,
 };
-use crate::record::{default_log_path, LogWriter};
-use crate::scene::Scene;
 use crate::session::{Input, ScriptDriver, Session};
 use crate::sim::pacing::{Pacer, RateMeter};
-use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
-use crate::vehicle::robot_file::load_robot;
+use crate::sim::{RobotId, Simulation};
 use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).
@@ -96,6 +93,8 @@ pub struct StationOptions {
     pub log: Option<PathBuf>,
     /// Write no log.
     pub no_log: bool,
+    /// Replay this log instead of driving (any view; play, pause, speed, seek).
+    pub replay: Option<PathBuf>,
     /// Resolution of the 3D views relative to the window, (0, 1]; `None`: 1 on a GPU,
     /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
     /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
@@ -142,129 +141,6 @@ pub fn display_available() -> bool {
     ["DISPLAY", "WAYLAND_DISPLAY"]
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
-}
-
-/// Everything loaded before a window opens, so file errors come out first and clearly.
-struct Setup {
-    session: Session,
-    mapper: InputMapper,
-    script: Option<DriveScript>,
-    /// The session's log, started.
-    log: Option<LogWriter>,
-    /// Trainee mode is required (by the options or the exercise's rules).
-    trainee: bool,
-}
-
-fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
-    if !(320..=7680).contains(&o.width) || !(240..=4320).contains(&o.height) {
-        return Err(ViewerError::Argument(format!(
-            "window size must be 320..=7680 x 240..=4320 pixels, got {}x{}",
-            o.width, o.height
-        )));
-    }
-    if let Some(r) = o.render_scale {
-        if !(r.is_finite() && r > 0.0 && r <= 1.0) {
-            return Err(ViewerError::Argument(format!(
-                "--render-scale must be in (0, 1], got {r}"
-            )));
-        }
-    }
-    if let Some(q) = o.quit_after {
-        if !(q.is_finite() && q > 0.0) {
-            return Err(ViewerError::Argument(format!(
-                "--quit-after must be a positive number of seconds, got {q}"
-            )));
-        }
-    }
-    let (session, files, trainee) = match &o.exercise {
-        Some(path) => {
-            let exercise = Exercise::load(path)?;
-            let session = Session::exercise(&exercise, SimConfig::default())?;
-            let files = vec![
-                ("exercise", path.clone()),
-                ("scene", exercise.spec.scene.clone()),
-                ("robot", exercise.spec.robot.clone()),
-            ];
-            (session, files, o.trainee || exercise.spec.rules.trainee)
-        }
-        None => {
-            let scene = Scene::load(&o.scene)?;
-            let robot = load_robot(&o.robot)?;
-            let spawn = find_spawn(&scene, o.spawn.as_deref())?;
-            let session = Session::free(scene, robot, spawn, SimConfig::default())?;
-            let files = vec![("scene", o.scene.clone()), ("robot", o.robot.clone())];
-            (session, files, o.trainee)
-        }
-    };
-    let robot = session.sim().robot(session.robot()).spec().clone();
-    let mapping = match &o.mapping {
-        Some(p) => load_mapping(p)?,
-        None => MappingConfig::default(),
-    };
-    let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
-    let script = o.script.as_deref().map(DriveScript::load).transpose()?;
-    let pip = o.pip.as_ref().filter(|p| p.as_str() != "off");
-    for v in [o.view.as_ref(), pip].into_iter().flatten() {
-        let names = views(&robot);
-        let Some(view) = names.iter().find(|n| &n.name == v) else {
-            return Err(ViewerError::UnknownCamera {
-                robot: robot.name.clone(),
-                name: v.clone(),
-                have: names
-                    .iter()
-                    .map(|n| n.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        };
-        if trainee && view.kind.is_third_person() {
-            return Err(ViewerError::Argument(format!(
-                "{v} is a third-person view, hidden in trainee mode"
-            )));
-        }
-    }
-    sync_flippers(&mut mapper, &robot);
-    let mut session = session;
-    let stem = files.first().and_then(|(_, p)| p.file_stem()).map_or_else(
-        || "station".to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    );
-    let log = if o.no_log {
-        None
-    } else {
-        let path = o.log.clone().unwrap_or_else(|| default_log_path(&stem));
-        let mut named: Vec<(&str, &std::path::Path)> =
-            files.iter().map(|(r, p)| (*r, p.as_path())).collect();
-        if let Some(s) = &o.script {
-            named.push(("script", s.as_path()));
-        }
-        Some(LogWriter::start(&mut session, &path, "station", &named)?)
-    };
-    Ok(Setup {
-        session,
-        mapper,
-        script,
-        log,
-        trainee,
-    })
-}
-
-/// Tells the mapper the robot's flipper range and starts its target at the robot's initial
-/// angle, so the first press moves from where the flippers are.
-fn sync_flippers(mapper: &mut InputMapper, robot: &crate::vehicle::RobotSpec) {
-    if robot.flippers.is_empty() {
-        return;
-    }
-    let (lo, hi) = robot
-        .flippers
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), f| {
-            (a.min(f.min_angle), b.max(f.max_angle))
-        });
-    mapper.set_flipper_range(lo, hi);
-    let initial =
-        robot.flippers.iter().map(|f| f.initial_angle).sum::<f64>() / robot.flippers.len() as f64;
-    mapper.set_flipper_target(Some(initial));
 }
 
 /// Opens the station and runs it until the window closes (or `quit_after`).
@@ -381,6 +257,50 @@ fn place(
     *free_anchor = None;
 }
 
+/// Where the robot's inputs come from.
+enum InputSource {
+    /// The operator's sticks and keys, through the mapper.
+    Operator,
+    /// A drive script (demonstrations); station actions still work.
+    Script(ScriptDriver),
+    /// A log being replayed.
+    Replay(ReplayCursor),
+}
+
+impl InputSource {
+    /// Runs the mapper for a step of `dt` s (its actions — pause, camera, reset — count in
+    /// every mode) and gives the session the inputs of its next step: the logged ones, the
+    /// script's, or the mapper's command when it changes (so the log holds each once).
+    fn before_step(
+        &mut self,
+        mapper: &mut InputMapper,
+        raw: &RawInput,
+        session: &mut Session,
+        dt: f64,
+    ) -> MappedInput {
+        let m = mapper.update(raw, dt);
+        match self {
+            InputSource::Replay(cursor) => cursor.before_step(session),
+            InputSource::Script(driver) => {
+                driver.before_step(session);
+            }
+            InputSource::Operator if m.drive != session.operator_command() => {
+                session.apply(Input::Drive(m.drive));
+            }
+            InputSource::Operator => {}
+        }
+        m
+    }
+
+    /// The replay, if this is one.
+    fn replay(&self) -> Option<&ReplayCursor> {
+        match self {
+            InputSource::Replay(cursor) => Some(cursor),
+            _ => None,
+        }
+    }
+}
+
 fn or_actions(a: &mut Actions, b: &Actions) {
     a.next_camera |= b.next_camera;
     a.prev_camera |= b.prev_camera;
@@ -401,9 +321,14 @@ async fn station_loop(
         script,
         mut log,
         trainee,
+        replay,
     } = s;
     let id = session.robot();
-    let mut driver = script.map(|sc| ScriptDriver::new(sc, false));
+    let mut source = match (replay, script) {
+        (Some(cursor), _) => InputSource::Replay(cursor),
+        (None, Some(sc)) => InputSource::Script(ScriptDriver::new(sc, false)),
+        (None, None) => InputSource::Operator,
+    };
     let mut log_error = None;
     configure(&mut window);
     let mut scene = ViewScene::new(session.sim(), id);
@@ -505,6 +430,7 @@ async fn station_loop(
     let mut history = vec![0f32; FRAME_HISTORY];
     let (mut frames, mut steps_total, mut sum_ms, mut counted) = (0u64, 0u64, 0.0f64, 0u64);
     let mut requests = UiRequests::default();
+    let mut timeline = TimelineRequest::default();
     let start = Instant::now();
     let mut last = start;
     let mut screenshot = None;
@@ -573,34 +499,26 @@ async fn station_loop(
         let n = pacer.advance(wall);
         let mut actions = Actions::default();
         let sim_before = session.sim().time();
-        // Before each step: the script's command, or the mapper's (applied when it changes,
-        // so the log holds each command once).
-        let mut command = |mapper: &mut InputMapper, session: &mut Session, dt: f64| {
-            let m = mapper.update(&raw, dt);
-            match &mut driver {
-                Some(d) => {
-                    d.before_step(session);
-                }
-                None if m.drive != session.operator_command() => {
-                    session.apply(Input::Drive(m.drive));
-                }
-                None => {}
-            }
-            m
-        };
         if n == 0 {
             let m = mapper.update(&raw, 0.0);
             or_actions(&mut actions, &m.actions);
             hud_data.set_input(m.status);
         }
+        let n = match &source {
+            InputSource::Replay(cursor) if cursor.at_end(&session) => {
+                pacer.set_paused(true);
+                0
+            }
+            _ => n,
+        };
         for _ in 0..n {
-            let m = command(&mut mapper, &mut session, dt);
+            let m = source.before_step(&mut mapper, &raw, &mut session, dt);
             or_actions(&mut actions, &m.actions);
             hud_data.set_input(m.status);
             session.step();
             steps_total += 1;
-            if m.actions.toggle_pause {
-                // Stop right where the operator asked.
+            if m.actions.toggle_pause || source.replay().is_some_and(|c| c.at_end(&session)) {
+                // Stop right where the operator asked (or where the log ends).
                 break;
             }
         }
@@ -609,19 +527,33 @@ async fn station_loop(
 
         // 3. Actions.
         let trainee_before = st.trainee;
-        if actions.toggle_pause || requests.toggle_pause {
+        let replaying = source.replay().is_some();
+        if actions.toggle_pause || requests.toggle_pause || timeline.toggle_play {
             pacer.set_paused(!pacer.is_paused());
-            session.apply(Input::Pause(pacer.is_paused()));
+            if !replaying {
+                session.apply(Input::Pause(pacer.is_paused()));
+            }
         }
-        if (actions.single_step || requests.single_step) && pacer.is_paused() {
+        if let (InputSource::Replay(cursor), Some(t)) = (&mut source, timeline.seek) {
+            cursor.seek(&mut session, t)?;
+            st.chase_yaw = heading(&session.sim().body_state(id).pose);
+        }
+        if replaying {
+            // Watching: the logged inputs drive; the instructor's own only steer the replay.
+            if actions.reset || requests.reset {
+                if let InputSource::Replay(cursor) = &mut source {
+                    cursor.seek(&mut session, 0.0)?;
+                }
+            }
+        } else if (actions.single_step || requests.single_step) && pacer.is_paused() {
             // One step of a paused session: resume, step, pause again (so the log replays it).
             session.apply(Input::Pause(false));
-            command(&mut mapper, &mut session, dt);
+            source.before_step(&mut mapper, &raw, &mut session, dt);
             session.step();
             session.apply(Input::Pause(true));
             steps_total += 1;
         }
-        if actions.reset || requests.reset {
+        if !replaying && (actions.reset || requests.reset) {
             // In a trial a reset is a fault: the trial puts the robot back at the start.
             session.apply(Input::Reset);
             mapper.reset();
@@ -631,7 +563,7 @@ async fn station_loop(
                 flipper: initial,
                 ..DriveCommand::STOP
             }));
-            if let Some(d) = &mut driver {
+            if let InputSource::Script(d) = &mut source {
                 d.resend();
             }
             st.chase_yaw = heading(&session.sim().body_state(id).pose);
@@ -672,11 +604,11 @@ async fn station_loop(
                 }
                 None => {}
             }
-            if pacer.speed() != speed_before {
+            if pacer.speed() != speed_before && !replaying {
                 session.apply(Input::Speed(pacer.speed()));
             }
         }
-        if st.views[st.main].name != session.view() {
+        if !replaying && st.views[st.main].name != session.view() {
             session.apply(Input::View(st.views[st.main].name.clone()));
         }
         if let Some(writer) = &mut log {
@@ -764,12 +696,23 @@ async fn station_loop(
             help: st.help,
         };
         let mut req = UiRequests::default();
+        let mut next_timeline = TimelineRequest::default();
         window.draw_ui(|ctx| {
             req = hud::draw(ctx, &hud_data, &frame, &mut warnings);
             if let Some(r) = &readout {
                 exercise_hud::draw(ctx, r);
             }
+            if let Some(cursor) = source.replay() {
+                next_timeline = replay::draw_timeline(
+                    ctx,
+                    cursor,
+                    session.sim().time(),
+                    !pacer.is_paused(),
+                    pacer.speed(),
+                );
+            }
         });
+        timeline = next_timeline;
         requests = req;
         // Trainee mode forbids third-person views, whoever asked.
         if st.trainee {

@@ -1,0 +1,157 @@
+//! What the station loads before its window opens (so file errors come out first and
+//! clearly): the session — free driving, an exercise's trial, or a log to replay —, the input
+//! mapper, a drive script and the session's log.
+
+use super::cameras::views;
+use super::replay::ReplayCursor;
+use super::station::StationOptions;
+use super::{find_spawn, ViewerError};
+use crate::exercise::Exercise;
+use crate::input::{load_mapping, InputMapper, MappingConfig};
+use crate::record::{default_log_path, LogWriter};
+use crate::scene::Scene;
+use crate::session::Session;
+use crate::sim::{DriveScript, SimConfig};
+use crate::vehicle::robot_file::load_robot;
+
+/// Everything loaded before a window opens, so file errors come out first and clearly.
+pub(super) struct Setup {
+    pub(super) session: Session,
+    pub(super) mapper: InputMapper,
+    pub(super) script: Option<DriveScript>,
+    /// The session's log, started.
+    pub(super) log: Option<LogWriter>,
+    /// Trainee mode is required (by the options or the exercise's rules).
+    pub(super) trainee: bool,
+    /// The log being replayed (`--replay`).
+    pub(super) replay: Option<ReplayCursor>,
+}
+
+pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
+    if !(320..=7680).contains(&o.width) || !(240..=4320).contains(&o.height) {
+        return Err(ViewerError::Argument(format!(
+            "window size must be 320..=7680 x 240..=4320 pixels, got {}x{}",
+            o.width, o.height
+        )));
+    }
+    if let Some(r) = o.render_scale {
+        if !(r.is_finite() && r > 0.0 && r <= 1.0) {
+            return Err(ViewerError::Argument(format!(
+                "--render-scale must be in (0, 1], got {r}"
+            )));
+        }
+    }
+    if let Some(q) = o.quit_after {
+        if !(q.is_finite() && q > 0.0) {
+            return Err(ViewerError::Argument(format!(
+                "--quit-after must be a positive number of seconds, got {q}"
+            )));
+        }
+    }
+    if let Some(path) = &o.replay {
+        // A replay is watched, not driven: any view, no log of its own.
+        let (cursor, session) = ReplayCursor::open(path)?;
+        let robot = session.sim().robot(session.robot()).spec().clone();
+        let mut mapper = InputMapper::new(MappingConfig::default())
+            .map_err(|e| ViewerError::Mapping(e.to_string()))?;
+        sync_flippers(&mut mapper, &robot);
+        return Ok(Setup {
+            session,
+            mapper,
+            script: None,
+            log: None,
+            trainee: false,
+            replay: Some(cursor),
+        });
+    }
+    let (session, files, trainee) = match &o.exercise {
+        Some(path) => {
+            let exercise = Exercise::load(path)?;
+            let session = Session::exercise(&exercise, SimConfig::default())?;
+            let files = vec![
+                ("exercise", path.clone()),
+                ("scene", exercise.spec.scene.clone()),
+                ("robot", exercise.spec.robot.clone()),
+            ];
+            (session, files, o.trainee || exercise.spec.rules.trainee)
+        }
+        None => {
+            let scene = Scene::load(&o.scene)?;
+            let robot = load_robot(&o.robot)?;
+            let spawn = find_spawn(&scene, o.spawn.as_deref())?;
+            let session = Session::free(scene, robot, spawn, SimConfig::default())?;
+            let files = vec![("scene", o.scene.clone()), ("robot", o.robot.clone())];
+            (session, files, o.trainee)
+        }
+    };
+    let robot = session.sim().robot(session.robot()).spec().clone();
+    let mapping = match &o.mapping {
+        Some(p) => load_mapping(p)?,
+        None => MappingConfig::default(),
+    };
+    let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
+    let script = o.script.as_deref().map(DriveScript::load).transpose()?;
+    let pip = o.pip.as_ref().filter(|p| p.as_str() != "off");
+    for v in [o.view.as_ref(), pip].into_iter().flatten() {
+        let names = views(&robot);
+        let Some(view) = names.iter().find(|n| &n.name == v) else {
+            return Err(ViewerError::UnknownCamera {
+                robot: robot.name.clone(),
+                name: v.clone(),
+                have: names
+                    .iter()
+                    .map(|n| n.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        };
+        if trainee && view.kind.is_third_person() {
+            return Err(ViewerError::Argument(format!(
+                "{v} is a third-person view, hidden in trainee mode"
+            )));
+        }
+    }
+    sync_flippers(&mut mapper, &robot);
+    let mut session = session;
+    let stem = files.first().and_then(|(_, p)| p.file_stem()).map_or_else(
+        || "station".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let log = if o.no_log {
+        None
+    } else {
+        let path = o.log.clone().unwrap_or_else(|| default_log_path(&stem));
+        let mut named: Vec<(&str, &std::path::Path)> =
+            files.iter().map(|(r, p)| (*r, p.as_path())).collect();
+        if let Some(s) = &o.script {
+            named.push(("script", s.as_path()));
+        }
+        Some(LogWriter::start(&mut session, &path, "station", &named)?)
+    };
+    Ok(Setup {
+        session,
+        mapper,
+        script,
+        log,
+        trainee,
+        replay: None,
+    })
+}
+
+/// Tells the mapper the robot's flipper range and starts its target at the robot's initial
+/// angle, so the first press moves from where the flippers are.
+pub(super) fn sync_flippers(mapper: &mut InputMapper, robot: &crate::vehicle::RobotSpec) {
+    if robot.flippers.is_empty() {
+        return;
+    }
+    let (lo, hi) = robot
+        .flippers
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), f| {
+            (a.min(f.min_angle), b.max(f.max_angle))
+        });
+    mapper.set_flipper_range(lo, hi);
+    let initial =
+        robot.flippers.iter().map(|f| f.initial_angle).sum::<f64>() / robot.flippers.len() as f64;
+    mapper.set_flipper_target(Some(initial));
+}
