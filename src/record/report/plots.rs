@@ -219,13 +219,17 @@ pub fn trajectory<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, run: &RunDa
             }
         }
         if let Some(p) = pieces.last_mut() {
-            p.push((*x, *y));
+            // Points closer than 2 cm add nothing at this scale, and many tiny segments
+            // draw as a broken wide line.
+            if p.last().is_none_or(|l| (l.0 - x).hypot(l.1 - y) >= 0.02) {
+                p.push((*x, *y));
+            }
         }
     }
     let path = PALETTE[0];
     for (i, piece) in pieces.into_iter().enumerate() {
         let series = chart
-            .draw_series(LineSeries::new(piece, path.stroke_width(2)))
+            .draw_series(LineSeries::new(piece, path.stroke_width(1)))
             .map_err(err)?;
         if i == 0 {
             series
