@@ -545,3 +545,35 @@ fn a_free_driving_log_reports_without_an_exercise() {
     let (share, _) = ink(&out.join("01-drive-trajectory.png"));
     assert!(share > 0.5, "the plan is shaded: {share}");
 }
+
+#[test]
+fn a_changed_mesh_file_of_the_scene_is_refused() {
+    let f = files();
+    std::fs::copy(
+        "scenes/meshes/jersey_barrier.obj",
+        f.dir.path().join("barrier.obj"),
+    )
+    .expect("copy mesh");
+    let scene_text = format!(
+        "{SCENE}[[element]]\ntype = \"mesh\"\nfile = \"barrier.obj\"\nposition = [4, 0, 0]\n"
+    );
+    std::fs::write(&f.scene, &scene_text).expect("write scene");
+    let path = f.dir.path().join("run.mcap");
+    record(&f, &path, 600);
+    let log = Log::read(&path).expect("read");
+    let mesh = log.header.file("mesh").expect("the mesh is in the header");
+    assert!(
+        mesh.path.ends_with("barrier.obj"),
+        "{}",
+        mesh.path.display()
+    );
+    assert!(replay(&log, true, |_| {}).expect("replay").reproduced());
+    let mut obj = std::fs::read_to_string(f.dir.path().join("barrier.obj")).expect("read mesh");
+    obj.push_str("# edited\n");
+    std::fs::write(f.dir.path().join("barrier.obj"), obj).expect("edit mesh");
+    let e = replay(&log, true, |_| {}).unwrap_err();
+    assert!(
+        e.to_string().contains("mesh file") && e.to_string().contains("has changed"),
+        "{e}"
+    );
+}

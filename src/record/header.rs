@@ -16,7 +16,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// An input file of the run, carried whole in the header.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoggedFile {
-    /// `exercise`, `scene`, `robot` or `script`.
+    /// `exercise`, `scene`, `robot`, `mesh` (a mesh file the scene reads) or `script`.
     pub role: String,
     /// Its path as the run named it (relative to the working folder of the run).
     pub path: PathBuf,
@@ -121,8 +121,12 @@ impl LogHeader {
     ) -> Result<Self, LogError> {
         let sim = session.sim();
         let spec = sim.robot(session.robot()).spec();
+        // The scene's mesh files too: a changed mesh changes the terrain.
+        let meshes = sim.scene().mesh_files.iter().map(|p| ("mesh", p.as_path()));
         let files = files
             .iter()
+            .copied()
+            .chain(meshes)
             .map(|(role, path)| LoggedFile::read(role, path, log))
             .collect::<Result<Vec<_>, _>>()?;
         let created_unix_s = std::time::SystemTime::now()

@@ -168,6 +168,9 @@ pub struct Scene {
     pub bounds: SceneBounds,
     /// Degenerate triangles dropped from imported meshes.
     pub dropped_triangles: usize,
+    /// The mesh files its elements read, resolved against the scene file's folder, each
+    /// once, in file order.
+    pub mesh_files: Vec<PathBuf>,
 }
 
 impl Scene {
@@ -202,7 +205,22 @@ impl Scene {
             return Err(root.table_error("the scene has no [[element]] tables"));
         }
         let mut infos = Vec::with_capacity(elements.len());
+        let mut mesh_files = Vec::new();
         for (i, el) in elements.into_iter().enumerate() {
+            // The mesh files a scene reads belong to it (logs hash them); a bad `file` is
+            // reported by the element itself.
+            if el.opt_str("type").ok().flatten().as_deref() == Some("mesh") {
+                if let Some(path) = el
+                    .opt_str("file")
+                    .ok()
+                    .flatten()
+                    .and_then(|rel| resolve_inside(el.file().dir(), &rel).ok())
+                {
+                    if !mesh_files.contains(&path) {
+                        mesh_files.push(path);
+                    }
+                }
+            }
             infos.push(builder.add_element(i, el, &materials)?);
         }
         let spawns = read_spawns(&root)?;
@@ -241,6 +259,7 @@ impl Scene {
             checkpoints,
             bounds,
             dropped_triangles: builder.dropped,
+            mesh_files,
         })
     }
 
