@@ -113,6 +113,53 @@ impl LinkConditions {
     }
 }
 
+/// What the operator's screen shows of one onboard camera at one time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum VideoFeed {
+    /// No frame has arrived yet (the video latency at the start).
+    Waiting,
+    /// The camera is dead: no signal.
+    NoSignal,
+    /// A picture.
+    Frame {
+        /// When the frame shown was captured, s (simulation time).
+        capture: f64,
+        /// Whether the link is down and the picture frozen.
+        frozen: bool,
+        /// Noise over the picture, 0..1 of full scale.
+        noise: f64,
+        /// Dirt on the lens: blur and dimming, 0..1.
+        dirt: f64,
+    },
+}
+
+impl LinkConditions {
+    /// What camera `name`'s feed shows at `t` (s): a dead camera shows no signal whatever
+    /// the link does; otherwise the frame of [`LinkConditions::video_frame_time`] with the
+    /// camera's noise or dirt.
+    pub fn feed(&self, name: &str, t: f64) -> VideoFeed {
+        let fault = self.camera_fault(name, t);
+        if fault == Some(CameraFaultKind::Dead) {
+            return VideoFeed::NoSignal;
+        }
+        let Some(capture) = self.video_frame_time(t) else {
+            return VideoFeed::Waiting;
+        };
+        VideoFeed::Frame {
+            capture,
+            frozen: !self.link_up(t),
+            noise: match fault {
+                Some(CameraFaultKind::Noise(level)) => level.clamp(0.0, 1.0),
+                _ => 0.0,
+            },
+            dirt: match fault {
+                Some(CameraFaultKind::Dirty(level)) => level.clamp(0.0, 1.0),
+                _ => 0.0,
+            },
+        }
+    }
+}
+
 /// The command path through the link for one robot.
 #[derive(Debug, Clone)]
 pub struct CommandLink {
@@ -234,6 +281,54 @@ mod tests {
         assert!((f - 1.8).abs() < 1e-9, "{f}");
         let f = conditions.video_frame_time(3.25).expect("frame");
         assert!((f - 3.0).abs() < 1e-9, "{f}");
+    }
+
+    #[test]
+    fn a_dead_camera_shows_no_signal_and_a_dropout_freezes_the_others() {
+        let conditions = LinkConditions {
+            video_fps: Some(10.0),
+            dropouts: vec![Dropout {
+                start: 2.0,
+                duration: 1.0,
+            }],
+            camera_faults: vec![
+                CameraFault {
+                    camera: "front".into(),
+                    kind: CameraFaultKind::Dead,
+                    start: 1.0,
+                },
+                CameraFault {
+                    camera: "rear".into(),
+                    kind: CameraFaultKind::Noise(0.4),
+                    start: 0.5,
+                },
+            ],
+            ..Default::default()
+        };
+        assert!(matches!(
+            conditions.feed("front", 0.95),
+            VideoFeed::Frame { frozen: false, .. }
+        ));
+        assert_eq!(conditions.feed("front", 1.0), VideoFeed::NoSignal);
+        assert_eq!(conditions.feed("front", 2.5), VideoFeed::NoSignal);
+        assert_eq!(
+            conditions.feed("rear", 2.5),
+            VideoFeed::Frame {
+                capture: 2.0,
+                frozen: true,
+                noise: 0.4,
+                dirt: 0.0
+            }
+        );
+        assert!(matches!(
+            conditions.feed("mast", 3.05),
+            VideoFeed::Frame { capture, frozen: false, noise, .. } if capture == 3.0 && noise == 0.0
+        ));
+        let late = LinkConditions {
+            video_latency: 0.3,
+            ..Default::default()
+        };
+        assert_eq!(late.feed("front", 0.1), VideoFeed::Waiting);
     }
 
     #[test]

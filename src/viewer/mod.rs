@@ -38,6 +38,7 @@ pub mod scene_mesh;
 pub mod shot;
 pub mod station;
 mod station_setup;
+pub mod video;
 pub mod view_scene;
 
 use std::path::{Path, PathBuf};

@@ -37,12 +37,14 @@ use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
 use super::replay::{self, ReplayCursor, TimelineRequest};
 use super::station_setup::{setup, sync_flippers, Setup};
+use super::video;
 use super::view_scene::{configure, software_renderer, ViewScene};
 use super::{catch_quietly, point3, ViewerError};
 use crate::input::{
     Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet, MappedInput, RawInput,
 };
 use crate::session::{Input, ScriptDriver, Session};
+use crate::sim::link::VideoFeed;
 use crate::sim::pacing::{Pacer, RateMeter};
 use crate::sim::{RobotId, Simulation};
 use crate::vehicle::DriveCommand;
@@ -431,6 +433,7 @@ async fn station_loop(
     let (mut frames, mut steps_total, mut sum_ms, mut counted) = (0u64, 0u64, 0.0f64, 0u64);
     let mut requests = UiRequests::default();
     let mut timeline = TimelineRequest::default();
+    let mut last_frame = None;
     let start = Instant::now();
     let mut last = start;
     let mut screenshot = None;
@@ -646,8 +649,22 @@ async fn station_loop(
                 window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
             feed_dims = want;
         }
+        // An onboard camera shows what the link delivers: a new render only for a new frame.
+        let main_feed = match st.views[st.main].kind {
+            ViewKind::Onboard(_) => session.link().feed(&st.views[st.main].name, sim.time()),
+            _ => VideoFeed::Frame {
+                capture: sim.time(),
+                frozen: false,
+                noise: 0.0,
+                dirt: 0.0,
+            },
+        };
         let t_feed = Instant::now();
-        feed.render_3d(&mut scene.root, &mut main_cam).await;
+        if st.views[st.main].kind.is_third_person()
+            || video::needs_render(&main_feed, (st.main, feed_dims), &mut last_frame)
+        {
+            feed.render_3d(&mut scene.root, &mut main_cam).await;
+        }
         phase[1] += t_feed.elapsed().as_secs_f64();
         if let Some(p) = st.pip {
             place(
@@ -699,6 +716,7 @@ async fn station_loop(
         let mut next_timeline = TimelineRequest::default();
         window.draw_ui(|ctx| {
             req = hud::draw(ctx, &hud_data, &frame, &mut warnings);
+            video::paint(ctx, ctx.viewport_rect(), &main_feed, frames);
             if let Some(r) = &readout {
                 exercise_hud::draw(ctx, r);
             }
