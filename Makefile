@@ -61,6 +61,7 @@ test: deps station-deps
 	$(CARGO) test --no-default-features --all-targets
 	$(CARGO) run --no-default-features --quiet -- check scenes/*.toml scenes/exercises/*.toml > /dev/null
 	$(CARGO) test --test viewer_logic --test viewer_cli --test viewer_render
+	$(CARGO) test --lib viewer::
 
 bench: deps
 	$(CARGO) bench --no-default-features

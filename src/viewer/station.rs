@@ -265,8 +265,8 @@ enum InputSource {
     Operator,
     /// A drive script (demonstrations); station actions still work.
     Script(ScriptDriver),
-    /// A log being replayed.
-    Replay(ReplayCursor),
+    /// A log being replayed (boxed: the log is large, the other sources small).
+    Replay(Box<ReplayCursor>),
 }
 
 impl InputSource {
@@ -327,7 +327,7 @@ async fn station_loop(
     } = s;
     let id = session.robot();
     let mut source = match (replay, script) {
-        (Some(cursor), _) => InputSource::Replay(cursor),
+        (Some(cursor), _) => InputSource::Replay(Box::new(cursor)),
         (None, Some(sc)) => InputSource::Script(ScriptDriver::new(sc, false)),
         (None, None) => InputSource::Operator,
     };
