@@ -1,5 +1,5 @@
 //! Recording and replay: a station-like session (drive commands, pause, reset, speed and view
-//! changes) is logged to MCAP and replays to identical snapshots; a log cut at any byte
+//! changes, instructor link changes) is logged to MCAP and replays to identical snapshots; a log cut at any byte
 //! replays up to its last complete second; logs that cannot be reproduced or read are refused
 //! with a clear message; the MCAP file reads back with the `mcap` crate.
 
@@ -10,6 +10,7 @@ use treadsim::record::header::VERSION;
 use treadsim::record::{replay, Log, LogError, LogHeader, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{Input, Session};
+use treadsim::sim::link::{CameraFaultKind, LinkChange};
 use treadsim::sim::SimConfig;
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::DriveCommand;
@@ -70,6 +71,18 @@ fn station_inputs() -> Vec<(u64, Vec<Input>)> {
         (1300, vec![go(0.4, 0.45, Some(0.0))]),
         (1800, vec![Input::Pause(true), Input::Pause(false)]),
         (2100, vec![go(-0.3, -0.3, None)]),
+        (
+            2200,
+            vec![Input::Link(LinkChange::Dropout { duration: 0.2 })],
+        ),
+        (
+            2250,
+            vec![Input::Link(LinkChange::CameraFault {
+                camera: "front".into(),
+                kind: CameraFaultKind::Dead,
+            })],
+        ),
+        (2350, vec![Input::Link(LinkChange::CommandLatency(0.25))]),
     ]
 }
 

@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use crate::sim::link::{CameraFaultKind, LinkChange};
 use crate::sim::{f64_of_json, json_f64};
 use crate::vehicle::DriveCommand;
 
@@ -23,6 +24,9 @@ pub enum Input {
     /// The view shown to the operator: an onboard camera's name, `chase` or `free` (in a
     /// trainee-mode trial any view but an onboard camera fails the trial).
     View(String),
+    /// The instructor changes the link (a dropout, a camera fault, a latency, a frame-rate
+    /// cap) from now on.
+    Link(LinkChange),
 }
 
 /// An input applied before step `step` (at simulation time `time`, s).
@@ -55,6 +59,7 @@ impl StepInput {
             Input::Pause(p) => json!({"kind": "pause", "paused": p}),
             Input::Speed(s) => json!({"kind": "speed", "speed": json_f64(*s)}),
             Input::View(view) => json!({"kind": "view", "view": view}),
+            Input::Link(change) => link_json(change),
         };
         v["step"] = json!(self.step);
         v["time"] = json_f64(self.time);
@@ -102,10 +107,74 @@ impl StepInput {
                     .ok_or_else(|| InputError("'view' is not text".into()))?
                     .to_owned(),
             ),
+            "link" => Input::Link(link_of_json(v)?),
             other => return Err(InputError(format!("unknown kind '{other}'"))),
         };
         Ok(Self { step, time, input })
     }
+}
+
+/// A link change as JSON: `{"kind": "link", "change": …}` with the change's fields.
+fn link_json(change: &LinkChange) -> Value {
+    match change {
+        LinkChange::Dropout { duration } => {
+            json!({"kind": "link", "change": "dropout", "duration": json_f64(*duration)})
+        }
+        LinkChange::CameraFault { camera, kind } => {
+            let (fault, level) = match kind {
+                CameraFaultKind::Dead => ("dead", None),
+                CameraFaultKind::Noise(l) => ("noise", Some(json_f64(*l))),
+                CameraFaultKind::Dirty(l) => ("dirty", Some(json_f64(*l))),
+                CameraFaultKind::Clear => ("clear", None),
+            };
+            json!({"kind": "link", "change": "camera", "camera": camera, "fault": fault, "level": level})
+        }
+        LinkChange::CommandLatency(s) => {
+            json!({"kind": "link", "change": "command_latency", "seconds": json_f64(*s)})
+        }
+        LinkChange::VideoLatency(s) => {
+            json!({"kind": "link", "change": "video_latency", "seconds": json_f64(*s)})
+        }
+        LinkChange::VideoFps(fps) => {
+            json!({"kind": "link", "change": "video_fps", "fps": fps.map(json_f64)})
+        }
+    }
+}
+
+/// Reads [`link_json`]'s form.
+fn link_of_json(v: &Value) -> Result<LinkChange, InputError> {
+    let num = |key: &str| {
+        v.get(key)
+            .and_then(f64_of_json)
+            .ok_or_else(|| InputError(format!("'{key}' is missing or not a number")))
+    };
+    let text = |key: &str| {
+        v.get(key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| InputError(format!("'{key}' is missing or not text")))
+    };
+    Ok(match text("change")? {
+        "dropout" => LinkChange::Dropout {
+            duration: num("duration")?,
+        },
+        "camera" => LinkChange::CameraFault {
+            camera: text("camera")?.to_owned(),
+            kind: match text("fault")? {
+                "dead" => CameraFaultKind::Dead,
+                "noise" => CameraFaultKind::Noise(num("level")?),
+                "dirty" => CameraFaultKind::Dirty(num("level")?),
+                "clear" => CameraFaultKind::Clear,
+                other => return Err(InputError(format!("unknown camera fault '{other}'"))),
+            },
+        },
+        "command_latency" => LinkChange::CommandLatency(num("seconds")?),
+        "video_latency" => LinkChange::VideoLatency(num("seconds")?),
+        "video_fps" => LinkChange::VideoFps(match v.get("fps") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(num("fps")?),
+        }),
+        other => return Err(InputError(format!("unknown link change '{other}'"))),
+    })
 }
 
 #[cfg(test)]
@@ -125,6 +194,19 @@ mod tests {
             Input::Pause(true),
             Input::Speed(0.25),
             Input::View("front".into()),
+            Input::Link(LinkChange::Dropout { duration: 2.5 }),
+            Input::Link(LinkChange::CameraFault {
+                camera: "rear".into(),
+                kind: CameraFaultKind::Noise(0.35),
+            }),
+            Input::Link(LinkChange::CameraFault {
+                camera: "front".into(),
+                kind: CameraFaultKind::Clear,
+            }),
+            Input::Link(LinkChange::CommandLatency(0.25)),
+            Input::Link(LinkChange::VideoLatency(0.1)),
+            Input::Link(LinkChange::VideoFps(Some(5.0))),
+            Input::Link(LinkChange::VideoFps(None)),
         ] {
             let s = StepInput {
                 step: 12_345,
@@ -151,6 +233,14 @@ mod tests {
                 "'paused'",
             ),
             (r#"{"step":1,"kind":"reset"}"#, "'time'"),
+            (
+                r#"{"step":1,"time":0,"kind":"link","change":"camera","camera":"x","fault":"smoke"}"#,
+                "unknown camera fault 'smoke'",
+            ),
+            (
+                r#"{"step":1,"time":0,"kind":"link","change":"dropout"}"#,
+                "'duration'",
+            ),
         ] {
             let e = StepInput::from_json(&serde_json::from_str(text).unwrap()).unwrap_err();
             assert!(e.to_string().contains(want), "{text}: {e}");

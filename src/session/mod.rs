@@ -154,6 +154,7 @@ impl Session {
                 }
                 self.view.clone_from(view);
             }
+            Input::Link(change) => self.link.change(self.sim.time(), change),
         }
         if let Some(journal) = &mut self.journal {
             journal.inputs.push(StepInput {

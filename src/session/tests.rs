@@ -161,3 +161,25 @@ fn the_same_inputs_give_the_same_state_bit_for_bit_and_a_different_one_does_not(
         .expect("one ulp of command changes the state");
     assert!(d.quantity.starts_with("robot0."), "{d}");
 }
+
+#[test]
+fn an_instructor_dropout_stops_the_robot_within_one_step() {
+    use crate::sim::link::LinkChange;
+    let mut s = free();
+    s.apply(go(0.5));
+    for _ in 0..500 {
+        s.step();
+    }
+    assert_eq!(s.sim().robot(s.robot()).command().left, 0.5);
+    s.apply(Input::Link(LinkChange::Dropout { duration: 1.0 }));
+    s.step();
+    assert_eq!(s.sim().robot(s.robot()).command(), DriveCommand::STOP);
+    for _ in 0..600 {
+        s.step();
+    }
+    assert_eq!(
+        s.sim().robot(s.robot()).command().left,
+        0.5,
+        "driving again after 1 s"
+    );
+}

@@ -42,6 +42,8 @@ pub enum CameraFaultKind {
     Noise(f64),
     /// A dirty lens: the picture blurred and dimmed, 0..1.
     Dirty(f64),
+    /// Working again (an instructor cleared an earlier fault).
+    Clear,
 }
 
 /// A camera fault from a time on.
@@ -103,14 +105,61 @@ impl LinkConditions {
         })
     }
 
-    /// The fault of camera `name` at `t` (s), if any (the latest one that has started).
+    /// The fault of camera `name` at `t` (s), if any (the latest one that has started; of two
+    /// that started together, the later in the list).
     pub fn camera_fault(&self, name: &str, t: f64) -> Option<CameraFaultKind> {
         self.camera_faults
             .iter()
             .filter(|f| f.camera == name && f.start <= t)
-            .max_by(|a, b| a.start.total_cmp(&b.start))
+            .fold(None::<&CameraFault>, |best, f| match best {
+                Some(b) if b.start > f.start => Some(b),
+                _ => Some(f),
+            })
             .map(|f| f.kind)
+            .filter(|k| *k != CameraFaultKind::Clear)
     }
+
+    /// Applies an instructor's change at `t` (s, simulation time).
+    pub fn change(&mut self, t: f64, change: &LinkChange) {
+        match change {
+            LinkChange::Dropout { duration } => self.dropouts.push(Dropout {
+                start: t,
+                duration: duration.max(0.0),
+            }),
+            LinkChange::CameraFault { camera, kind } => self.camera_faults.push(CameraFault {
+                camera: camera.clone(),
+                kind: *kind,
+                start: t,
+            }),
+            LinkChange::CommandLatency(s) => self.command_latency = s.max(0.0),
+            LinkChange::VideoLatency(s) => self.video_latency = s.max(0.0),
+            LinkChange::VideoFps(fps) => self.video_fps = fps.filter(|f| *f > 0.0),
+        }
+    }
+}
+
+/// A change an instructor makes to the link during a session (logged as an input, so a
+/// replay makes it at the same step).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkChange {
+    /// The link drops now for `duration` s.
+    Dropout {
+        /// Length, s.
+        duration: f64,
+    },
+    /// A camera gets a fault from now on (or [`CameraFaultKind::Clear`]: works again).
+    CameraFault {
+        /// Camera name.
+        camera: String,
+        /// The fault.
+        kind: CameraFaultKind,
+    },
+    /// The command latency from now on, s.
+    CommandLatency(f64),
+    /// The video latency from now on, s.
+    VideoLatency(f64),
+    /// The video frame-rate cap from now on (`None`: none), frames/s.
+    VideoFps(Option<f64>),
 }
 
 /// What the operator's screen shows of one onboard camera at one time.
@@ -168,6 +217,8 @@ pub struct CommandLink {
     queue: VecDeque<DriveCommand>,
     /// Latency in whole steps.
     delay: usize,
+    /// Step, s.
+    dt: f64,
 }
 
 impl CommandLink {
@@ -182,12 +233,31 @@ impl CommandLink {
             conditions,
             queue: VecDeque::with_capacity(delay + 1),
             delay,
+            dt,
         }
     }
 
     /// The conditions.
     pub fn conditions(&self) -> &LinkConditions {
         &self.conditions
+    }
+
+    /// Applies an instructor's change at `t` (s). A new command latency takes effect for
+    /// the commands sent from now: a longer one leaves the robot without fresh commands (it
+    /// holds a stop) until the first sent under it arrives, a shorter one drops the oldest
+    /// commands in flight.
+    pub fn change(&mut self, t: f64, change: &LinkChange) {
+        self.conditions.change(t, change);
+        if let LinkChange::CommandLatency(_) = change {
+            self.delay = if self.dt > 0.0 {
+                (self.conditions.command_latency / self.dt).round() as usize
+            } else {
+                0
+            };
+            while self.queue.len() > self.delay {
+                self.queue.pop_front();
+            }
+        }
     }
 
     /// The operator sends `command` at `t` (s); returns what reaches the robot in this step:
@@ -329,6 +399,46 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(late.feed("front", 0.1), VideoFeed::Waiting);
+    }
+
+    #[test]
+    fn instructor_changes_take_effect_from_their_time() {
+        let dt = 0.002;
+        let mut link = CommandLink::new(LinkConditions::default(), dt);
+        assert_eq!(link.transmit(0.0, go()), go());
+        link.change(1.0, &LinkChange::Dropout { duration: 0.5 });
+        assert_eq!(link.transmit(1.0, go()), DriveCommand::STOP, "down at once");
+        assert_eq!(link.transmit(1.6, go()), go(), "back after it");
+        link.change(
+            2.0,
+            &LinkChange::CameraFault {
+                camera: "front".into(),
+                kind: CameraFaultKind::Dead,
+            },
+        );
+        assert_eq!(link.conditions().feed("front", 2.0), VideoFeed::NoSignal);
+        link.change(
+            3.0,
+            &LinkChange::CameraFault {
+                camera: "front".into(),
+                kind: CameraFaultKind::Clear,
+            },
+        );
+        assert_eq!(link.conditions().camera_fault("front", 3.0), None);
+        assert_eq!(
+            link.conditions().camera_fault("front", 2.5),
+            Some(CameraFaultKind::Dead)
+        );
+        // A latency of 0.1 s: the robot holds a stop until the first command sent under it
+        // arrives 50 steps later.
+        link.change(4.0, &LinkChange::CommandLatency(0.1));
+        let arrived = (0..100)
+            .position(|k| link.transmit(4.0 + k as f64 * dt, go()) == go())
+            .expect("arrives");
+        assert_eq!(arrived, 50);
+        link.change(5.0, &LinkChange::CommandLatency(0.0));
+        assert_eq!(link.transmit(5.0, DriveCommand::STOP), DriveCommand::STOP);
+        assert_eq!(link.transmit(5.002, go()), go(), "no delay any more");
     }
 
     #[test]
