@@ -29,6 +29,7 @@
 //! [`TrackedRobot::plane_outline`]: crate::vehicle::TrackedRobot::plane_outline
 
 pub mod cameras;
+pub mod conditions_panel;
 pub mod exercise_hud;
 pub mod hud;
 pub mod keys;

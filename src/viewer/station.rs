@@ -32,6 +32,7 @@ use nalgebra::Point3;
 use super::cameras::{
     chase_eye, cycle, heading, onboard_pose, views, StationCamera, View, ViewKind,
 };
+use super::conditions_panel;
 use super::exercise_hud::{self, ExerciseReadout};
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::keys::translate_event;
@@ -434,6 +435,8 @@ async fn station_loop(
     let mut requests = UiRequests::default();
     let mut timeline = TimelineRequest::default();
     let mut last_frame = None;
+    let camera_names: Vec<String> = spec.cameras.iter().map(|c| c.name.clone()).collect();
+    let mut link_changes = Vec::new();
     let start = Instant::now();
     let mut last = start;
     let mut screenshot = None;
@@ -720,6 +723,15 @@ async fn station_loop(
             if let Some(r) = &readout {
                 exercise_hud::draw(ctx, r);
             }
+            if !frame.trainee && !replaying {
+                conditions_panel::draw(
+                    ctx,
+                    &camera_names,
+                    session.link(),
+                    session.sim().time(),
+                    &mut link_changes,
+                );
+            }
             if let Some(cursor) = source.replay() {
                 next_timeline = replay::draw_timeline(
                     ctx,
@@ -731,6 +743,9 @@ async fn station_loop(
             }
         });
         timeline = next_timeline;
+        for change in link_changes.drain(..) {
+            session.apply(Input::Link(change));
+        }
         requests = req;
         // Trainee mode forbids third-person views, whoever asked.
         if st.trainee {
