@@ -435,6 +435,7 @@ async fn station_loop(
     let mut requests = UiRequests::default();
     let mut timeline = TimelineRequest::default();
     let mut last_frame = None;
+    let mut delay_line = video::DelayLine::default();
     let camera_names: Vec<String> = spec.cameras.iter().map(|c| c.name.clone()).collect();
     let mut link_changes = Vec::new();
     let start = Instant::now();
@@ -644,7 +645,19 @@ async fn station_loop(
             st.chase_yaw,
             &mut st.free_anchor,
         );
-        let want = feed_size(&window);
+        let mut want = feed_size(&window);
+        // The link's resolution cap: an onboard picture no taller than it (shown stretched).
+        if let (ViewKind::Onboard(_), Some(cap)) =
+            (st.views[st.main].kind, session.link().video_height)
+        {
+            if want.1 > cap.max(48) {
+                let k = f64::from(cap.max(48)) / f64::from(want.1);
+                want = (
+                    ((f64::from(want.0) * k).round() as u32).max(64),
+                    cap.max(48),
+                );
+            }
+        }
         if want != feed_dims {
             feed.resize(want.0, want.1);
             window.unregister_egui_texture(feed_texture);
@@ -662,11 +675,31 @@ async fn station_loop(
                 dirt: 0.0,
             },
         };
+        let latency = session.link().video_latency;
+        if latency > 0.0 {
+            delay_line.push(sim.time(), sim.body_state(id), sim.robot(id), latency);
+        } else if !delay_line.is_empty() {
+            delay_line.clear();
+        }
         let t_feed = Instant::now();
         if st.views[st.main].kind.is_third_person()
             || video::needs_render(&main_feed, (st.main, feed_dims), &mut last_frame)
         {
+            // A late frame shows the robot (and so its camera) where it was at capture.
+            let late = match (st.views[st.main].kind, &main_feed) {
+                (ViewKind::Onboard(c), VideoFeed::Frame { capture, .. }) if latency > 0.0 => {
+                    delay_line.at(*capture).zip(spec.cameras.get(c))
+                }
+                _ => None,
+            };
+            if let Some(((body, robot), camera)) = late {
+                scene.robot.update(body, robot, 0.0);
+                main_cam.set_pose(&onboard_pose(&body.pose, camera), camera.fov);
+            }
             feed.render_3d(&mut scene.root, &mut main_cam).await;
+            if late.is_some() {
+                scene.update(sim, id, 0.0);
+            }
         }
         phase[1] += t_feed.elapsed().as_secs_f64();
         if let Some(p) = st.pip {

@@ -1,11 +1,62 @@
 //! The link's video conditions on the station's screen: a dead camera shows NO SIGNAL, a
 //! frame-rate cap or a dropout holds the picture (the station renders a new frame only when
-//! the link delivers one, see [`VideoFeed`]), noise speckles the picture and a dirty lens dims
-//! and smudges it.
+//! the link delivers one, see [`VideoFeed`]), video latency shows the robot's surroundings as
+//! they were when the frame was captured ([`DelayLine`]), noise speckles the picture and a
+//! dirty lens dims and smudges it.
+
+use std::collections::VecDeque;
 
 use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Vec2};
 
 use crate::sim::link::VideoFeed;
+use crate::vehicle::{BodyState, TrackedRobot};
+
+/// The robot's recent states, so an onboard camera with video latency shows the world as it
+/// was when its frame was captured (the scene is static; only the robot moves).
+#[derive(Default)]
+pub struct DelayLine {
+    /// `(simulation time s, hull state, track model)`, oldest first.
+    states: VecDeque<(f64, BodyState, TrackedRobot)>,
+}
+
+impl DelayLine {
+    /// Keeps the state at `t` (s), forgetting what is more than `keep` s older than the
+    /// newest state still needed (the newest at or before `t − keep`).
+    pub fn push(&mut self, t: f64, body: BodyState, robot: &TrackedRobot, keep: f64) {
+        if self.states.back().is_some_and(|s| s.0 >= t) {
+            // Paused or seeking back: start over from here.
+            self.states.clear();
+        }
+        self.states.push_back((t, body, robot.clone()));
+        while self.states.len() > 1 && self.states[1].0 <= t - keep {
+            self.states.pop_front();
+        }
+    }
+
+    /// The newest state at or before `capture` (s).
+    pub fn at(&self, capture: f64) -> Option<(&BodyState, &TrackedRobot)> {
+        self.states
+            .iter()
+            .rev()
+            .find(|s| s.0 <= capture)
+            .map(|s| (&s.1, &s.2))
+    }
+
+    /// Forgets every state.
+    pub fn clear(&mut self) {
+        self.states.clear();
+    }
+
+    /// States kept.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether none are kept.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+}
 
 /// Whether the feed needs a new render: a new frame delivered, or another view or size.
 pub fn needs_render(
@@ -118,6 +169,37 @@ pub fn paint(ctx: &egui::Context, rect: Rect, feed: &VideoFeed, frame: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_delay_line_gives_the_state_of_the_capture_time_and_forgets_older_ones() {
+        let robot = TrackedRobot::new(
+            crate::vehicle::robot_file::load_robot(std::path::Path::new(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/scenes/robots/scout.toml"
+            )))
+            .expect("scout"),
+        )
+        .expect("model");
+        let body = |x: f64| BodyState {
+            pose: nalgebra::Isometry3::translation(x, 0.0, 0.0),
+            com: nalgebra::Point3::new(x, 0.0, 0.1),
+            linvel: nalgebra::Vector3::zeros(),
+            angvel: nalgebra::Vector3::zeros(),
+        };
+        let mut line = DelayLine::default();
+        for k in 0..100 {
+            let t = k as f64 * 0.1;
+            line.push(t, body(t), &robot, 0.5);
+        }
+        // 9.9 s now, 0.5 s late: the state of 9.4 s (the newest at or before 9.4).
+        let (b, _) = line.at(9.9 - 0.5).expect("kept");
+        assert!((b.pose.translation.x - 9.4).abs() < 1e-9);
+        assert!(line.len() <= 7, "{} states kept", line.len());
+        assert!(line.at(1.0).is_none(), "forgotten");
+        // Time going backwards (a replay seeking) starts over.
+        line.push(2.0, body(2.0), &robot, 0.5);
+        assert_eq!(line.len(), 1);
+    }
 
     #[test]
     fn a_frame_renders_once_and_again_for_a_new_frame_view_or_size() {
