@@ -11,8 +11,9 @@ use std::f64::consts::TAU;
 
 use kiss3d::color::Color;
 use kiss3d::glamx::{Quat, Vec3};
+use kiss3d::light::Light;
 use kiss3d::scene::SceneNode3d;
-use nalgebra::{Point2, UnitQuaternion, Vector2};
+use nalgebra::{Isometry3, Point2, UnitQuaternion, Vector2};
 
 use super::{point3, pose3};
 use crate::track::outline::BeltOutline;
@@ -176,6 +177,17 @@ pub struct RobotView {
 }
 
 impl RobotView {
+    /// Mounts a light on the robot at `pose` (body frame; the light shines along the pose's
+    /// x axis, as a camera looks), switched off; returns its node.
+    pub fn add_lamp(&mut self, light: Light, pose: &Isometry3<f64>) -> SceneNode3d {
+        // kiss3d's spot lights shine along their node's −z: turn −z onto the pose's x.
+        let turn = Isometry3::rotation(nalgebra::Vector3::y() * -std::f64::consts::FRAC_PI_2);
+        let mut node = self.root.add_group();
+        node.set_pose(pose3(&(pose * turn)));
+        node.set_light(Some(light.with_enabled(false)));
+        node
+    }
+
     /// Builds the robot's nodes under `parent` from its spec and its current outlines.
     pub fn new(parent: &mut SceneNode3d, robot: &TrackedRobot) -> Self {
         let spec = robot.spec();

@@ -39,7 +39,7 @@ use super::keys::translate_event;
 use super::replay::{self, ReplayCursor, TimelineRequest};
 use super::station_setup::{setup, sync_flippers, Setup};
 use super::video;
-use super::view_scene::{configure, software_renderer, ViewScene};
+use super::view_scene::{configure, configure_light, software_renderer, ViewScene};
 use super::{catch_quietly, point3, ViewerError};
 use crate::input::{
     Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet, MappedInput, RawInput,
@@ -435,6 +435,7 @@ async fn station_loop(
     let mut requests = UiRequests::default();
     let mut timeline = TimelineRequest::default();
     let mut last_frame = None;
+    let mut light_level = None;
     let mut delay_line = video::DelayLine::default();
     let camera_names: Vec<String> = spec.cameras.iter().map(|c| c.name.clone()).collect();
     let mut link_changes = Vec::new();
@@ -675,6 +676,15 @@ async fn station_loop(
                 dirt: 0.0,
             },
         };
+        // Darkness: the scene's light level and the robot's lights follow the link's
+        // `ambient_light` (set per exercise).
+        let level = session.link().ambient_light;
+        if level != light_level {
+            light_level = level;
+            scene.set_light_level(level);
+            configure_light(feed.window_mut(), level);
+            configure_light(pip_surface.window_mut(), level);
+        }
         let latency = session.link().video_latency;
         if latency > 0.0 {
             delay_line.push(sim.time(), sim.body_state(id), sim.robot(id), latency);

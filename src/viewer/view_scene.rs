@@ -6,6 +6,7 @@ use kiss3d::glamx::Vec3;
 use kiss3d::light::Light;
 use kiss3d::scene::SceneNode3d;
 use kiss3d::window::Window;
+use nalgebra::{Isometry3, UnitQuaternion};
 
 use super::robot_view::RobotView;
 use super::scene_mesh::{add_terrain, grid_texture, TerrainView};
@@ -39,6 +40,25 @@ pub struct ViewScene {
     pub robot: RobotView,
     /// The terrain's nodes.
     pub terrain: TerrainView,
+    /// The sun and the fill light, dimmed in the dark.
+    daylight: [SceneNode3d; 2],
+    /// The robot's own lights, one at each onboard camera, on in the dark.
+    lamps: Vec<SceneNode3d>,
+    /// The light level last set (`None`: daylight).
+    level: Option<f64>,
+}
+
+/// Intensities of the sun and the fill light in daylight.
+const DAYLIGHT: [f32; 2] = [2.0, 0.5];
+/// Below this fraction of daylight the robot's lights are on.
+pub const LAMPS_ON_BELOW: f64 = 0.5;
+
+/// Sets a window's or off-screen surface's sky and ambient term for a light level (`None`:
+/// daylight, else a fraction of it).
+pub fn configure_light(window: &mut Window, level: Option<f64>) {
+    let k = level.map_or(1.0, |l| l.clamp(0.0, 1.0) as f32);
+    window.set_background_color(Color::new(SKY.r * k, SKY.g * k, SKY.b * k, 1.0));
+    window.set_ambient(AMBIENT * k.max(0.02));
 }
 
 impl ViewScene {
@@ -50,15 +70,15 @@ impl ViewScene {
         // treads are lit and risers facing an approaching robot stay in shade: each step
         // edge reads as a light/dark boundary. A weak fill from the other side keeps the
         // shaded faces' colours readable.
-        root.add_light(
+        let sun = root.add_light(
             Light::directional(Vec3::new(-0.4, -0.3, -1.0).normalize())
                 .with_color(Color::new(1.0, 0.97, 0.9, 1.0))
-                .with_intensity(2.0),
+                .with_intensity(DAYLIGHT[0]),
         );
-        root.add_light(
+        let fill = root.add_light(
             Light::directional(Vec3::new(0.5, 0.6, -0.5).normalize())
                 .with_color(Color::new(0.75, 0.82, 1.0, 1.0))
-                .with_intensity(0.5)
+                .with_intensity(DAYLIGHT[1])
                 .with_casts_shadows(false),
         );
         // Anisotropic filtering keeps the far floor's grid sharp; on a CPU renderer it
@@ -71,10 +91,50 @@ impl ViewScene {
         );
         let mut robot = RobotView::new(&mut root, sim.robot(id));
         robot.update(&sim.body_state(id), sim.robot(id), 0.0);
+        // Work lights beside each camera: a 60° cone reaching 12 m, as on EOD robots.
+        let lamps = sim
+            .robot(id)
+            .spec()
+            .cameras
+            .iter()
+            .map(|c| {
+                let pose = Isometry3::from_parts(
+                    c.position.coords.into(),
+                    UnitQuaternion::from_euler_angles(c.rpy.x, c.rpy.y, c.rpy.z),
+                );
+                robot.add_lamp(
+                    Light::spot(0.35, 0.55, 12.0)
+                        .with_color(Color::new(1.0, 0.96, 0.88, 1.0))
+                        .with_intensity(3.0)
+                        .with_casts_shadows(false),
+                    &pose,
+                )
+            })
+            .collect();
         Self {
             root,
             robot,
             terrain,
+            daylight: [sun, fill],
+            lamps,
+            level: None,
+        }
+    }
+
+    /// Sets the light level: `None` daylight, else a fraction of it (the link's
+    /// `ambient_light`); the robot's lights come on below [`LAMPS_ON_BELOW`].
+    pub fn set_light_level(&mut self, level: Option<f64>) {
+        if level == self.level {
+            return;
+        }
+        self.level = level;
+        let k = level.map_or(1.0, |l| l.clamp(0.0, 1.0) as f32);
+        for (node, full) in self.daylight.iter_mut().zip(DAYLIGHT) {
+            node.modify_light(|l| l.intensity = full * k);
+        }
+        let on = level.is_some_and(|l| l < LAMPS_ON_BELOW);
+        for lamp in &mut self.lamps {
+            lamp.modify_light(|l| l.enabled = on);
         }
     }
 
