@@ -32,6 +32,7 @@ pub mod cameras;
 pub mod conditions_panel;
 pub mod exercise_hud;
 pub mod hud;
+mod instruments;
 pub mod keys;
 pub mod replay;
 pub mod robot_view;

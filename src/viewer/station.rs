@@ -50,6 +50,14 @@ use crate::sim::pacing::{Pacer, RateMeter};
 use crate::sim::{RobotId, Simulation};
 use crate::vehicle::DriveCommand;
 
+/// A live picture (a third-person view, or no picture-in-picture).
+const LIVE: VideoFeed = VideoFeed::Frame {
+    capture: f64::NAN,
+    frozen: false,
+    noise: 0.0,
+    dirt: 0.0,
+};
+
 /// Picture-in-picture size, pixels (16:9).
 const PIP_SIZE: (u32, u32) = (384, 216);
 /// Picture-in-picture size on a software renderer, pixels: shading cost is per pixel there.
@@ -435,6 +443,7 @@ async fn station_loop(
     let mut requests = UiRequests::default();
     let mut timeline = TimelineRequest::default();
     let mut last_frame = None;
+    let mut last_pip_frame = None;
     let mut light_level = None;
     let mut delay_line = video::DelayLine::default();
     let camera_names: Vec<String> = spec.cameras.iter().map(|c| c.name.clone()).collect();
@@ -712,6 +721,10 @@ async fn station_loop(
             }
         }
         phase[1] += t_feed.elapsed().as_secs_f64();
+        let pip_feed = st.pip.map_or(LIVE, |p| match st.views[p].kind {
+            ViewKind::Onboard(_) => session.link().feed(&st.views[p].name, sim.time()),
+            _ => LIVE,
+        });
         if let Some(p) = st.pip {
             place(
                 &mut pip_cam,
@@ -722,7 +735,11 @@ async fn station_loop(
                 &mut pip_anchor,
             );
             let t_pip = Instant::now();
-            pip_surface.render_3d(&mut scene.root, &mut pip_cam).await;
+            if st.views[p].kind.is_third_person()
+                || video::needs_render(&pip_feed, (p, pip_size), &mut last_pip_frame)
+            {
+                pip_surface.render_3d(&mut scene.root, &mut pip_cam).await;
+            }
             phase[2] += t_pip.elapsed().as_secs_f64();
         }
 
@@ -750,6 +767,8 @@ async fn station_loop(
                 // Shown at the full-size panel's size whatever it renders at.
                 size: [PIP_SIZE.0 as f32, PIP_SIZE.1 as f32],
                 name: &st.views[p].name,
+                feed: pip_feed,
+                frame: frames,
             }),
             trainee: st.trainee,
             locked: st.locked,
@@ -762,7 +781,12 @@ async fn station_loop(
         let mut next_timeline = TimelineRequest::default();
         window.draw_ui(|ctx| {
             req = hud::draw(ctx, &hud_data, &frame, &mut warnings);
-            video::paint(ctx, ctx.viewport_rect(), &main_feed, frames);
+            video::paint(
+                &ctx.layer_painter(kiss3d::egui::LayerId::background()),
+                ctx.viewport_rect(),
+                &main_feed,
+                frames,
+            );
             if let Some(r) = &readout {
                 exercise_hud::draw(ctx, r);
             }

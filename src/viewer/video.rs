@@ -92,15 +92,16 @@ fn hash(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-/// Paints the feed's condition over `rect` (the main view): called after the picture.
-pub fn paint(ctx: &egui::Context, rect: Rect, feed: &VideoFeed, frame: u64) {
-    let painter = ctx.layer_painter(egui::LayerId::background());
+/// Paints the feed's condition over `rect` (the main view or the picture-in-picture) with
+/// `painter`, after the picture.
+pub fn paint(painter: &egui::Painter, rect: Rect, feed: &VideoFeed, frame: u64) {
+    let size = (rect.height() / 8.0).clamp(12.0, 48.0);
     let banner = |text: &str, color: Color32| {
         painter.text(
             rect.center(),
             Align2::CENTER_CENTER,
             text,
-            FontId::proportional(48.0),
+            FontId::proportional(size),
             color,
         );
     };
@@ -140,7 +141,8 @@ pub fn paint(ctx: &egui::Context, rect: Rect, feed: &VideoFeed, frame: u64) {
             }
             if noise > 0.0 {
                 // Speckles that change every frame, as sensor noise does.
-                let count = (noise * 4000.0) as u64;
+                // As dense on a small picture as on the full screen.
+                let count = (noise * 4000.0 * f64::from(rect.area()) / (1280.0 * 720.0)) as u64;
                 for k in 0..count {
                     let h = hash(frame.wrapping_mul(1_000_003).wrapping_add(k));
                     let x = rect.left() + (h % 10_000) as f32 / 10_000.0 * rect.width();
@@ -155,10 +157,10 @@ pub fn paint(ctx: &egui::Context, rect: Rect, feed: &VideoFeed, frame: u64) {
             }
             if frozen {
                 painter.text(
-                    rect.center_top() + Vec2::new(0.0, 120.0),
+                    rect.center_top() + Vec2::new(0.0, rect.height() / 6.0),
                     Align2::CENTER_CENTER,
                     "LINK LOST — picture frozen, robot stopped",
-                    FontId::proportional(24.0),
+                    FontId::proportional(size / 2.0),
                     Color32::from_rgb(255, 176, 32),
                 );
             }
