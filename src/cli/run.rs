@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use treadsim::exercise::{headless, report, Exercise};
 use treadsim::record::{default_log_path, LogWriter};
 use treadsim::scene::Scene;
-use treadsim::session::{ScriptDriver, Session};
+use treadsim::session::{drive, ScriptDriver, Session};
 use treadsim::sim::{DriveScript, SimConfig, TelemetryWriter};
 use treadsim::vehicle::robot_file::load_robot;
 
@@ -191,15 +191,30 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     };
     let start = Instant::now();
     writer.write(&session.sim().telemetry(id))?;
-    for i in 1..=steps {
-        driver.before_step(&mut session);
-        session.step();
-        if i % every == 0 {
-            writer.write(&session.sim().telemetry(id))?;
+    let mut failure: Option<anyhow::Error> = None;
+    drive(&mut session, &mut driver, steps, |s| {
+        let step = s.sim().steps();
+        let written = if step.is_multiple_of(every) {
+            writer
+                .write(&s.sim().telemetry(id))
+                .map_err(anyhow::Error::from)
+        } else {
+            Ok(())
+        };
+        let logged = match &mut log {
+            Some(log) => log.record(s).map_err(anyhow::Error::from),
+            None => Ok(()),
+        };
+        match written.and(logged) {
+            Ok(()) => true,
+            Err(e) => {
+                failure = Some(e);
+                false
+            }
         }
-        if let Some(log) = &mut log {
-            log.record(&mut session)?;
-        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
     }
     writer.finish()?;
     std::fs::rename(&part, out)

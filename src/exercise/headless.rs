@@ -2,7 +2,7 @@
 //! until the trial ends.
 
 use super::{Trial, TrialResult};
-use crate::session::{ScriptDriver, Session};
+use crate::session::{drive, ScriptDriver, Session};
 use crate::sim::DriveScript;
 
 /// Simulated time a headless trial may run past the exercise's time limit before it is cut
@@ -33,10 +33,11 @@ pub fn run_trial(
         .trial()
         .map_or(0.0, |t| t.spec().time_limit + OVERRUN);
     let mut driver = ScriptDriver::new(script.unwrap_or_default(), false);
-    while session.trial().is_some_and(|t| !t.is_finished()) && session.sim().time() < end {
-        driver.before_step(&mut session);
-        session.step();
-        each_step(&mut session);
+    if session.trial().is_some_and(|t| !t.is_finished()) {
+        drive(&mut session, &mut driver, u64::MAX, |s| {
+            each_step(s);
+            !s.trial_finished() && s.sim().time() < end
+        });
     }
     let result = session.trial().map(Trial::result).unwrap_or_default();
     HeadlessRun { result, session }

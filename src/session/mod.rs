@@ -19,7 +19,7 @@ pub mod input;
 mod journal;
 pub mod soak;
 
-pub use driver::ScriptDriver;
+pub use driver::{drive, Driver, ScriptDriver};
 pub use input::{Input, InputError, StepInput};
 pub use journal::{Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE};
 

@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use super::{ScriptDriver, Session};
+use super::{Driver, ScriptDriver, Session};
 use crate::scene::Scene;
 use crate::sim::{DriveScript, SimConfig, SimError, SimEvent};
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -181,7 +181,9 @@ pub fn soak(
     let mut nan_states = 0u32;
     let mut seen_events = 0;
     for _ in 0..steps {
-        if driver.before_step(&mut session) {
+        let resets = driver.resets();
+        driver.before_step(&mut session);
+        if driver.resets() != resets {
             normal_valid = false;
         }
         session.step();

@@ -14,7 +14,7 @@ use super::ViewerError;
 use crate::record::reader::LogEvent;
 use crate::record::replay::session_from_log;
 use crate::record::Log;
-use crate::session::Session;
+use crate::session::{Driver, Session};
 use crate::sim::SimConfig;
 
 /// A log being replayed: where its inputs stand.
@@ -49,18 +49,6 @@ impl ReplayCursor {
         &self.log
     }
 
-    /// Applies the logged inputs of the session's current step (call before each step).
-    pub fn before_step(&mut self, session: &mut Session) {
-        let steps = session.sim().steps();
-        while let Some(input) = self.log.inputs.get(self.next) {
-            if input.step > steps {
-                break;
-            }
-            session.apply(input.input.clone());
-            self.next += 1;
-        }
-    }
-
     /// Whether the session has reached the log's end.
     pub fn at_end(&self, session: &Session) -> bool {
         session.sim().steps() >= self.end
@@ -93,6 +81,20 @@ impl ReplayCursor {
     /// The events, in order.
     pub fn events(&self) -> &[LogEvent] {
         &self.log.events
+    }
+}
+
+impl Driver for ReplayCursor {
+    /// Applies the logged inputs of the session's current step.
+    fn before_step(&mut self, session: &mut Session) {
+        let steps = session.sim().steps();
+        while let Some(input) = self.log.inputs.get(self.next) {
+            if input.step > steps {
+                break;
+            }
+            session.apply(input.input.clone());
+            self.next += 1;
+        }
     }
 }
 

@@ -12,6 +12,7 @@ use super::cameras::{chase_eye, heading, onboard_pose, views, StationCamera, Vie
 use super::view_scene::{configure, ViewScene};
 use super::{catch_quietly, find_spawn, ViewerError};
 use crate::scene::Scene;
+use crate::session::{drive, ScriptDriver, Session};
 use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
 use crate::vehicle::robot_file::load_robot;
 
@@ -154,24 +155,6 @@ pub fn place_camera(camera: &mut StationCamera, sim: &Simulation, id: RobotId, k
     }
 }
 
-/// Runs `sim` until time `until` (s), robot `id` following `script` (stopped if none), as
-/// `treadsim run` does.
-pub fn run_script(sim: &mut Simulation, id: RobotId, script: Option<&DriveScript>, until: f64) {
-    let dt = sim.config().dt;
-    let steps = ((until - sim.time()) / dt).round().max(0.0) as u64;
-    let mut current = None;
-    for _ in 0..steps {
-        if let Some(s) = script {
-            let k = s.index_at(sim.time());
-            if k != current {
-                current = k;
-                sim.set_command(id, s.command_at(sim.time()));
-            }
-        }
-        sim.step();
-    }
-}
-
 fn check_size(width: u32, height: u32) -> Result<(), ViewerError> {
     if !(16..=MAX_SIZE).contains(&width) || !(16..=MAX_SIZE).contains(&height) {
         return Err(ViewerError::Argument(format!(
@@ -245,14 +228,18 @@ pub fn shot(a: &ShotArgs) -> Result<ShotSummary, ViewerError> {
                 .join(", "),
         });
     }
-    let mut sim = Simulation::new(scene, SimConfig::default())?;
-    let id = sim.add_robot(robot, &spawn)?;
+    let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
+    let id = session.robot();
     let start = Instant::now();
-    let mut renderer = HeadlessRenderer::new(&sim, id, a.width, a.height)?;
+    let mut renderer = HeadlessRenderer::new(session.sim(), id, a.width, a.height)?;
     let setup_seconds = start.elapsed().as_secs_f64();
-    run_script(&mut sim, id, script.as_ref(), a.at);
+    // The robot follows the script (stands still without one) up to `at`, as `treadsim run`.
+    let steps = (a.at / session.sim().config().dt).round().max(0.0) as u64;
+    let mut driver = ScriptDriver::new(script.unwrap_or_default(), false);
+    drive(&mut session, &mut driver, steps, |_| true);
+    let sim = session.sim();
     let start = Instant::now();
-    let image = renderer.render(&sim, id, &a.camera)?;
+    let image = renderer.render(sim, id, &a.camera)?;
     let render_seconds = start.elapsed().as_secs_f64();
     save_png(&image, &a.out)?;
     let p = sim.body_state(id).pose.translation.vector;

@@ -44,7 +44,7 @@ use super::{catch_quietly, point3, ViewerError};
 use crate::input::{
     Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet, MappedInput, RawInput,
 };
-use crate::session::{Input, ScriptDriver, Session};
+use crate::session::{Driver, Input, ScriptDriver, Session};
 use crate::sim::link::VideoFeed;
 use crate::sim::pacing::{Pacer, RateMeter};
 use crate::sim::{RobotId, Simulation};
