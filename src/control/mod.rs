@@ -1,4 +1,8 @@
 //! Control: kinematic models, control laws and agents (seed systems 000, 002, 003), drive
-//! scripts and the autopilot. So far: seed 000's kinematic tracked vehicle ([`kinematic`]).
+//! scripts and the autopilot. So far: seed 000's kinematic tracked vehicle ([`kinematic`]),
+//! seed 003's agent model ([`agent`], the BaseEngine) and its trajectory control laws
+//! ([`laws`]).
 
+pub mod agent;
 pub mod kinematic;
+pub mod laws;
