@@ -6,8 +6,8 @@ use super::{Log, LogError};
 use crate::exercise::report::result_json;
 use crate::exercise::Exercise;
 use crate::scene::Scene;
-use crate::session::Session;
-use crate::sim::{Divergence, SimConfig};
+use crate::session::{drive, Driver, Session};
+use crate::sim::{Divergence, SimConfig, StateSnapshot};
 use crate::vehicle::robot_file::load_robot;
 
 /// What a replay found.
@@ -64,9 +64,77 @@ pub fn session_from_log(log: &Log, config: SimConfig) -> Result<Session, LogErro
     session.map_err(|e| setup(e.to_string()))
 }
 
-/// Re-simulates `log` from its inputs to its last complete step; with `verify`, compares
-/// every snapshot and stops at the first divergence. `progress` gets the fraction done
-/// (0..1) now and then.
+/// Applies the inputs of `log` from index `*next` on whose step has come (at or before the
+/// session's step count), advancing `*next`; for a log cut short, none at or past its last
+/// complete step (they belong to the second it lost). The one way logged inputs reach a
+/// session: [`replay`] and the station's replay both use it.
+pub fn apply_logged_inputs(log: &Log, next: &mut usize, session: &mut Session) {
+    let steps = session.sim().steps();
+    let limit = if log.end.is_some() {
+        u64::MAX
+    } else {
+        log.last_complete_step()
+    };
+    while let Some(input) = log.inputs.get(*next) {
+        if input.step > steps || input.step >= limit {
+            break;
+        }
+        session.apply(input.input.clone());
+        *next += 1;
+    }
+}
+
+/// A log's inputs as a [`Driver`].
+struct LoggedInputs<'a> {
+    log: &'a Log,
+    next: usize,
+}
+
+impl Driver for LoggedInputs<'_> {
+    fn before_step(&mut self, session: &mut Session) {
+        apply_logged_inputs(self.log, &mut self.next, session);
+    }
+}
+
+/// Compares the snapshots a replaying session journals with the logged ones.
+struct SnapshotCheck<'a, I: Iterator<Item = &'a StateSnapshot>> {
+    recorded: std::iter::Peekable<I>,
+    verify: bool,
+    checked: usize,
+    divergence: Option<Divergence>,
+}
+
+impl<'a, I: Iterator<Item = &'a StateSnapshot>> SnapshotCheck<'a, I> {
+    /// Checks (with `verify`) and drains the session's journal; `false` once diverged.
+    fn check(&mut self, session: &mut Session) -> bool {
+        let Some(journal) = session.journal_mut() else {
+            return true;
+        };
+        if self.verify {
+            for got in journal.snapshots.drain(..) {
+                while self
+                    .recorded
+                    .peek()
+                    .is_some_and(|want| want.step < got.step)
+                {
+                    self.recorded.next();
+                }
+                if let Some(want) = self.recorded.next_if(|want| want.step == got.step) {
+                    self.checked += 1;
+                    if self.divergence.is_none() {
+                        self.divergence = got.first_difference(want);
+                    }
+                }
+            }
+        }
+        journal.clear();
+        self.divergence.is_none()
+    }
+}
+
+/// Re-simulates `log` from its inputs to its last complete step (through the one driver loop,
+/// [`drive`]); with `verify`, compares every snapshot and stops at the first divergence.
+/// `progress` gets the fraction done (0..1) now and then.
 pub fn replay(
     log: &Log,
     verify: bool,
@@ -75,67 +143,48 @@ pub fn replay(
     let mut session = session_from_log(log, SimConfig::default())?;
     session.start_journal();
     let end = log.last_complete_step();
-    let mut recorded = log.snapshots.iter().filter(|s| s.step <= end).peekable();
-    let mut outcome = ReplayOutcome {
-        steps: 0,
-        time: 0.0,
-        snapshots_checked: 0,
+    let mut check = SnapshotCheck {
+        recorded: log.snapshots.iter().filter(|s| s.step <= end).peekable(),
+        verify,
+        checked: 0,
         divergence: None,
-        truncated: log.truncated.clone(),
-        result_matches: None,
     };
-    let mut inputs = log.inputs.iter().peekable();
+    let mut inputs = LoggedInputs { log, next: 0 };
     let every = (end / 200).max(1);
-    loop {
-        let steps = session.sim().steps();
-        // Inputs of this step; for a log cut short, none past its last complete second.
-        while let Some(input) =
-            inputs.next_if(|i| i.step <= steps && (i.step < end || log.end.is_some()))
-        {
-            session.apply(input.input.clone());
-        }
-        if verify {
-            if let Some(journal) = session.journal_mut() {
-                for got in journal.snapshots.drain(..) {
-                    while recorded.peek().is_some_and(|want| want.step < got.step) {
-                        recorded.next();
-                    }
-                    if let Some(want) = recorded.next_if(|want| want.step == got.step) {
-                        outcome.snapshots_checked += 1;
-                        if let Some(d) = got.first_difference(want) {
-                            outcome.divergence = Some(d);
-                        }
-                    }
-                }
-                journal.clear();
+    if check.check(&mut session) {
+        drive(&mut session, &mut inputs, end, |s| {
+            let steps = s.sim().steps();
+            if steps % every == 0 {
+                progress(steps as f64 / end.max(1) as f64);
             }
-            if outcome.divergence.is_some() {
-                break;
-            }
-        } else if let Some(journal) = session.journal_mut() {
-            journal.clear();
-        }
-        if steps >= end {
-            break;
-        }
-        if !session.step() {
-            return Err(LogError::Malformed {
-                path: log.path.clone(),
-                message: format!(
-                    "the run is paused at step {steps} ({:.3} s) and no input resumes it before its end at step {end}",
-                    session.sim().time()
-                ),
-            });
-        }
-        if steps % every == 0 {
-            progress(steps as f64 / end.max(1) as f64);
-        }
+            check.check(s)
+        });
     }
+    if check.divergence.is_none() && session.sim().steps() < end {
+        return Err(LogError::Malformed {
+            path: log.path.clone(),
+            message: format!(
+                "the run is paused at step {} ({:.3} s) and no input resumes it before its end at step {end}",
+                session.sim().steps(),
+                session.sim().time()
+            ),
+        });
+    }
+    // The inputs after the last step (a reset before quitting) count for the result.
+    inputs.before_step(&mut session);
     progress(1.0);
-    outcome.steps = session.sim().steps();
-    outcome.time = session.sim().time();
-    if let (Some(end), Some(trial), None) = (&log.end, session.trial(), &outcome.divergence) {
-        outcome.result_matches = Some(end.result.as_ref() == Some(&result_json(&trial.result())));
-    }
+    let outcome = ReplayOutcome {
+        steps: session.sim().steps(),
+        time: session.sim().time(),
+        snapshots_checked: check.checked,
+        truncated: log.truncated.clone(),
+        result_matches: match (&log.end, session.trial(), &check.divergence) {
+            (Some(end), Some(trial), None) => {
+                Some(end.result.as_ref() == Some(&result_json(&trial.result())))
+            }
+            _ => None,
+        },
+        divergence: check.divergence,
+    };
     Ok(outcome)
 }

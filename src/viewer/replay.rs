@@ -10,11 +10,12 @@ use std::path::Path;
 
 use kiss3d::egui::{self, Align2, Color32, Stroke, Vec2};
 
+use super::hud::{panel, AMBER, GREEN, RED};
 use super::ViewerError;
 use crate::record::reader::LogEvent;
-use crate::record::replay::session_from_log;
+use crate::record::replay::{apply_logged_inputs, session_from_log};
 use crate::record::Log;
-use crate::session::{Driver, Session};
+use crate::session::{drive, Driver, Session};
 use crate::sim::SimConfig;
 
 /// A log being replayed: where its inputs stand.
@@ -68,12 +69,8 @@ impl ReplayCursor {
             *session = session_from_log(&self.log, SimConfig::default())?;
             self.next = 0;
         }
-        while session.sim().steps() < target {
-            self.before_step(session);
-            if !session.step() {
-                break;
-            }
-        }
+        let steps = target.saturating_sub(session.sim().steps());
+        drive(session, self, steps, |_| true);
         self.before_step(session);
         Ok(())
     }
@@ -87,23 +84,16 @@ impl ReplayCursor {
 impl Driver for ReplayCursor {
     /// Applies the logged inputs of the session's current step.
     fn before_step(&mut self, session: &mut Session) {
-        let steps = session.sim().steps();
-        while let Some(input) = self.log.inputs.get(self.next) {
-            if input.step > steps {
-                break;
-            }
-            session.apply(input.input.clone());
-            self.next += 1;
-        }
+        apply_logged_inputs(&self.log, &mut self.next, session);
     }
 }
 
 /// Colour of an event's mark on the timeline.
 fn event_colour(e: &LogEvent) -> Color32 {
     match e.detail.get("type").and_then(|t| t.as_str()) {
-        Some("fault") => Color32::from_rgb(255, 70, 60),
-        Some("penalty") => Color32::from_rgb(255, 176, 32),
-        Some("goal") | Some("repetition") => Color32::from_rgb(80, 220, 120),
+        Some("fault") => RED,
+        Some("penalty") => AMBER,
+        Some("goal") | Some("repetition") => GREEN,
         Some("finished") => Color32::WHITE,
         _ => Color32::from_rgb(255, 220, 0),
     }
@@ -123,10 +113,9 @@ pub fn draw_timeline(
     egui::Area::new(egui::Id::new("timeline"))
         .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -160.0))
         .show(ctx, |ui| {
-            egui::Frame::new()
+            panel()
+                // A little more opaque than the panel: it is read while the picture moves.
                 .fill(Color32::from_rgba_premultiplied(12, 14, 18, 220))
-                .inner_margin(8.0)
-                .corner_radius(6.0)
                 .show(ui, |ui| {
                     ui.horizontal(|ui| {
                         if ui
