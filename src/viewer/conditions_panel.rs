@@ -2,14 +2,11 @@
 //! latency and the video frame rate, live. Each click becomes a session input, so the log
 //! holds it and a replay makes it at the same step.
 
-use kiss3d::egui::{self, Align2, Color32, Vec2};
+use kiss3d::egui::{self, Align2, Vec2};
+
+use super::hud::{panel, AMBER, DIM, TEXT};
 
 use crate::sim::link::{CameraFaultKind, LinkChange, LinkConditions};
-
-const TEXT: Color32 = Color32::from_rgb(230, 232, 235);
-const DIM: Color32 = Color32::from_rgb(150, 155, 160);
-const AMBER: Color32 = Color32::from_rgb(255, 176, 32);
-const PANEL: Color32 = Color32::from_rgba_premultiplied(12, 14, 18, 200);
 
 /// Command latencies offered, s.
 const LATENCIES: [f64; 4] = [0.0, 0.25, 0.5, 1.0];
@@ -32,74 +29,70 @@ pub fn draw(
     egui::Area::new(egui::Id::new("link panel"))
         .anchor(Align2::LEFT_CENTER, Vec2::new(10.0, 40.0))
         .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(PANEL)
-                .inner_margin(8.0)
-                .corner_radius(6.0)
-                .show(ui, |ui| {
-                    let up = link.link_up(t);
-                    ui.label(
-                        egui::RichText::new(if up { "LINK up" } else { "LINK DOWN" })
-                            .color(if up { TEXT } else { AMBER })
-                            .strong(),
-                    );
-                    ui.horizontal(|ui| {
-                        ui.label(egui::RichText::new("drop").color(DIM));
-                        for d in DROPOUTS {
-                            if ui.button(format!("{d:.0} s")).clicked() {
-                                out.push(LinkChange::Dropout { duration: d });
-                            }
+            panel().show(ui, |ui| {
+                let up = link.link_up(t);
+                ui.label(
+                    egui::RichText::new(if up { "LINK up" } else { "LINK DOWN" })
+                        .color(if up { TEXT } else { AMBER })
+                        .strong(),
+                );
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new("drop").color(DIM));
+                    for d in DROPOUTS {
+                        if ui.button(format!("{d:.0} s")).clicked() {
+                            out.push(LinkChange::Dropout { duration: d });
                         }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label(egui::RichText::new("command lag").color(DIM));
-                        for l in LATENCIES {
-                            let on = (link.command_latency - l).abs() < 1e-9;
-                            if ui
-                                .selectable_label(on, format!("{:.0} ms", l * 1e3))
-                                .clicked()
-                                && !on
-                            {
-                                out.push(LinkChange::CommandLatency(l));
-                            }
-                        }
-                    });
-                    ui.horizontal(|ui| {
-                        ui.label(egui::RichText::new("video").color(DIM));
-                        for f in FRAME_RATES {
-                            let on = link.video_fps == f;
-                            let label = f.map_or("full".to_owned(), |f| format!("{f:.0} fps"));
-                            if ui.selectable_label(on, label).clicked() && !on {
-                                out.push(LinkChange::VideoFps(f));
-                            }
-                        }
-                    });
-                    for camera in cameras {
-                        ui.horizontal(|ui| {
-                            ui.label(egui::RichText::new(camera).color(DIM));
-                            let now = link.camera_fault(camera, t);
-                            for (name, kind) in [
-                                ("ok", CameraFaultKind::Clear),
-                                ("dead", CameraFaultKind::Dead),
-                                ("noise", CameraFaultKind::Noise(LEVEL)),
-                                ("dirty", CameraFaultKind::Dirty(LEVEL)),
-                            ] {
-                                let on = match (now, kind) {
-                                    (None, CameraFaultKind::Clear) => true,
-                                    (Some(a), b) => {
-                                        std::mem::discriminant(&a) == std::mem::discriminant(&b)
-                                    }
-                                    _ => false,
-                                };
-                                if ui.selectable_label(on, name).clicked() && !on {
-                                    out.push(LinkChange::CameraFault {
-                                        camera: camera.clone(),
-                                        kind,
-                                    });
-                                }
-                            }
-                        });
                     }
                 });
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new("command lag").color(DIM));
+                    for l in LATENCIES {
+                        let on = (link.command_latency - l).abs() < 1e-9;
+                        if ui
+                            .selectable_label(on, format!("{:.0} ms", l * 1e3))
+                            .clicked()
+                            && !on
+                        {
+                            out.push(LinkChange::CommandLatency(l));
+                        }
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new("video").color(DIM));
+                    for f in FRAME_RATES {
+                        let on = link.video_fps == f;
+                        let label = f.map_or("full".to_owned(), |f| format!("{f:.0} fps"));
+                        if ui.selectable_label(on, label).clicked() && !on {
+                            out.push(LinkChange::VideoFps(f));
+                        }
+                    }
+                });
+                for camera in cameras {
+                    ui.horizontal(|ui| {
+                        ui.label(egui::RichText::new(camera).color(DIM));
+                        let now = link.camera_fault(camera, t);
+                        for (name, kind) in [
+                            ("ok", CameraFaultKind::Clear),
+                            ("dead", CameraFaultKind::Dead),
+                            ("noise", CameraFaultKind::Noise(LEVEL)),
+                            ("dirty", CameraFaultKind::Dirty(LEVEL)),
+                        ] {
+                            let on = match (now, kind) {
+                                (None, CameraFaultKind::Clear) => true,
+                                (Some(a), b) => {
+                                    std::mem::discriminant(&a) == std::mem::discriminant(&b)
+                                }
+                                _ => false,
+                            };
+                            if ui.selectable_label(on, name).clicked() && !on {
+                                out.push(LinkChange::CameraFault {
+                                    camera: camera.clone(),
+                                    kind,
+                                });
+                            }
+                        }
+                    });
+                }
+            });
         });
 }

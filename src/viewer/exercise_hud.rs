@@ -3,17 +3,13 @@
 //! penalties, score) and the result screen when the trial ends.
 
 use kiss3d::egui::{self, Align2, Color32, Stroke, Vec2};
+
+use super::hud::{panel, AMBER, GREEN, RED, TEXT};
 use nalgebra::Point3;
 
 use crate::exercise::report::score_table;
 use crate::exercise::Trial;
 use crate::sim::{RobotId, Simulation};
-
-const GREEN: Color32 = Color32::from_rgb(80, 220, 120);
-const AMBER: Color32 = Color32::from_rgb(255, 176, 32);
-const RED: Color32 = Color32::from_rgb(255, 70, 60);
-const TEXT: Color32 = Color32::from_rgb(230, 232, 235);
-const PANEL: Color32 = Color32::from_rgba_premultiplied(12, 14, 18, 200);
 
 /// What the exercise panel shows, read from the trial after each frame's steps.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,97 +91,86 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
             .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 10.0))
             .interactable(false)
             .show(ctx, |ui| {
-                egui::Frame::new()
-                    .fill(PANEL)
-                    .inner_margin(8.0)
-                    .corner_radius(6.0)
-                    .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            let (rect, painter) =
-                                ui.allocate_painter(Vec2::splat(44.0), egui::Sense::hover());
-                            let c = rect.rect.center();
-                            painter.circle_stroke(c, 19.0, Stroke::new(2.0, TEXT));
-                            // Screen y grows downwards; a goal to the left turns the arrow left.
-                            let a = r.bearing as f32;
-                            let dir = Vec2::new(-a.sin(), -a.cos());
-                            let tip = c + dir * 16.0;
-                            let side = Vec2::new(-dir.y, dir.x);
-                            painter.line_segment([c - dir * 10.0, tip], Stroke::new(3.0, GREEN));
-                            painter.add(egui::Shape::convex_polygon(
-                                vec![
-                                    tip,
-                                    tip - dir * 8.0 + side * 6.0,
-                                    tip - dir * 8.0 - side * 6.0,
-                                ],
-                                GREEN,
-                                Stroke::NONE,
-                            ));
-                            let turn = r.bearing.to_degrees();
-                            let side_text = if turn.abs() < 5.0 {
-                                "ahead".to_owned()
-                            } else if turn.abs() > 150.0 {
-                                "behind".to_owned()
-                            } else if turn > 0.0 {
-                                format!("{:.0}° left", turn.abs())
-                            } else {
-                                format!("{:.0}° right", turn.abs())
-                            };
-                            ui.vertical(|ui| {
-                                ui.label(
-                                    egui::RichText::new(format!("GOAL {n}/{of}: {name}"))
-                                        .color(TEXT)
-                                        .strong()
-                                        .size(16.0),
-                                );
-                                ui.label(
-                                    egui::RichText::new(format!(
-                                        "{:.1} m  {side_text}",
-                                        r.distance
-                                    ))
+                panel().show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        let (rect, painter) =
+                            ui.allocate_painter(Vec2::splat(44.0), egui::Sense::hover());
+                        let c = rect.rect.center();
+                        painter.circle_stroke(c, 19.0, Stroke::new(2.0, TEXT));
+                        // Screen y grows downwards; a goal to the left turns the arrow left.
+                        let a = r.bearing as f32;
+                        let dir = Vec2::new(-a.sin(), -a.cos());
+                        let tip = c + dir * 16.0;
+                        let side = Vec2::new(-dir.y, dir.x);
+                        painter.line_segment([c - dir * 10.0, tip], Stroke::new(3.0, GREEN));
+                        painter.add(egui::Shape::convex_polygon(
+                            vec![
+                                tip,
+                                tip - dir * 8.0 + side * 6.0,
+                                tip - dir * 8.0 - side * 6.0,
+                            ],
+                            GREEN,
+                            Stroke::NONE,
+                        ));
+                        let turn = r.bearing.to_degrees();
+                        let side_text = if turn.abs() < 5.0 {
+                            "ahead".to_owned()
+                        } else if turn.abs() > 150.0 {
+                            "behind".to_owned()
+                        } else if turn > 0.0 {
+                            format!("{:.0}° left", turn.abs())
+                        } else {
+                            format!("{:.0}° right", turn.abs())
+                        };
+                        ui.vertical(|ui| {
+                            ui.label(
+                                egui::RichText::new(format!("GOAL {n}/{of}: {name}"))
+                                    .color(TEXT)
+                                    .strong()
+                                    .size(16.0),
+                            );
+                            ui.label(
+                                egui::RichText::new(format!("{:.1} m  {side_text}", r.distance))
                                     .color(GREEN)
                                     .monospace()
                                     .size(16.0),
-                                );
-                            });
+                            );
                         });
                     });
+                });
             });
     }
     egui::Area::new(egui::Id::new("trial"))
         .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 80.0))
         .interactable(false)
         .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(PANEL)
-                .inner_margin(8.0)
-                .corner_radius(6.0)
-                .show(ui, |ui| {
-                    ui.label(egui::RichText::new(&r.name).color(TEXT).strong());
-                    let over = r.clock.0 > r.clock.1;
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "{} / {}{}",
-                            clock_text(r.clock.0),
-                            clock_text(r.clock.1),
-                            if r.clock_paused {
-                                "  PAUSED (fault)"
-                            } else {
-                                ""
-                            }
-                        ))
-                        .color(if over { RED } else { TEXT })
-                        .monospace()
-                        .size(18.0),
-                    );
-                    ui.label(
-                        egui::RichText::new(format!(
-                            "reps {} of {}   faults {}   penalties {:.0}   score {:.0}",
-                            r.repetitions.0, r.repetitions.1, r.faults, r.penalties, r.score
-                        ))
-                        .color(if r.faults > 0 { AMBER } else { TEXT })
-                        .monospace(),
-                    );
-                });
+            panel().show(ui, |ui| {
+                ui.label(egui::RichText::new(&r.name).color(TEXT).strong());
+                let over = r.clock.0 > r.clock.1;
+                ui.label(
+                    egui::RichText::new(format!(
+                        "{} / {}{}",
+                        clock_text(r.clock.0),
+                        clock_text(r.clock.1),
+                        if r.clock_paused {
+                            "  PAUSED (fault)"
+                        } else {
+                            ""
+                        }
+                    ))
+                    .color(if over { RED } else { TEXT })
+                    .monospace()
+                    .size(18.0),
+                );
+                ui.label(
+                    egui::RichText::new(format!(
+                        "reps {} of {}   faults {}   penalties {:.0}   score {:.0}",
+                        r.repetitions.0, r.repetitions.1, r.faults, r.penalties, r.score
+                    ))
+                    .color(if r.faults > 0 { AMBER } else { TEXT })
+                    .monospace(),
+                );
+            });
         });
     if let Some((passed, table)) = &r.result {
         egui::Area::new(egui::Id::new("result"))

@@ -50,14 +50,6 @@ use crate::sim::pacing::{Pacer, RateMeter};
 use crate::sim::{RobotId, Simulation};
 use crate::vehicle::DriveCommand;
 
-/// A live picture (a third-person view, or no picture-in-picture).
-const LIVE: VideoFeed = VideoFeed::Frame {
-    capture: f64::NAN,
-    frozen: false,
-    noise: 0.0,
-    dirt: 0.0,
-};
-
 /// Picture-in-picture size, pixels (16:9).
 const PIP_SIZE: (u32, u32) = (384, 216);
 /// Picture-in-picture size on a software renderer, pixels: shading cost is per pixel there.
@@ -676,15 +668,7 @@ async fn station_loop(
             feed_dims = want;
         }
         // An onboard camera shows what the link delivers: a new render only for a new frame.
-        let main_feed = match st.views[st.main].kind {
-            ViewKind::Onboard(_) => session.link().feed(&st.views[st.main].name, sim.time()),
-            _ => VideoFeed::Frame {
-                capture: sim.time(),
-                frozen: false,
-                noise: 0.0,
-                dirt: 0.0,
-            },
-        };
+        let main_feed = video::view_feed(&st.views[st.main], session.link(), sim.time());
         // Darkness: the scene's light level and the robot's lights follow the link's
         // `ambient_light` (set per exercise).
         let level = session.link().ambient_light;
@@ -701,9 +685,7 @@ async fn station_loop(
             delay_line.clear();
         }
         let t_feed = Instant::now();
-        if st.views[st.main].kind.is_third_person()
-            || video::needs_render(&main_feed, (st.main, feed_dims), &mut last_frame)
-        {
+        if video::needs_render(&main_feed, (st.main, feed_dims), &mut last_frame) {
             // A late frame shows the robot (and so its camera) where it was at capture.
             let late = match (st.views[st.main].kind, &main_feed) {
                 (ViewKind::Onboard(c), VideoFeed::Frame { capture, .. }) if latency > 0.0 => {
@@ -721,9 +703,8 @@ async fn station_loop(
             }
         }
         phase[1] += t_feed.elapsed().as_secs_f64();
-        let pip_feed = st.pip.map_or(LIVE, |p| match st.views[p].kind {
-            ViewKind::Onboard(_) => session.link().feed(&st.views[p].name, sim.time()),
-            _ => LIVE,
+        let pip_feed = st.pip.map_or(video::LIVE, |p| {
+            video::view_feed(&st.views[p], session.link(), sim.time())
         });
         if let Some(p) = st.pip {
             place(
@@ -735,9 +716,7 @@ async fn station_loop(
                 &mut pip_anchor,
             );
             let t_pip = Instant::now();
-            if st.views[p].kind.is_third_person()
-                || video::needs_render(&pip_feed, (p, pip_size), &mut last_pip_frame)
-            {
+            if video::needs_render(&pip_feed, (p, pip_size), &mut last_pip_frame) {
                 pip_surface.render_3d(&mut scene.root, &mut pip_cam).await;
             }
             phase[2] += t_pip.elapsed().as_secs_f64();

@@ -8,7 +8,8 @@ use std::collections::VecDeque;
 
 use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Vec2};
 
-use crate::sim::link::VideoFeed;
+use super::cameras::{View, ViewKind};
+use crate::sim::link::{LinkConditions, VideoFeed};
 use crate::vehicle::{BodyState, TrackedRobot};
 
 /// The robot's recent states, so an onboard camera with video latency shows the world as it
@@ -58,13 +59,34 @@ impl DelayLine {
     }
 }
 
-/// Whether the feed needs a new render: a new frame delivered, or another view or size.
+/// A live picture, not through the link (a third-person view): rendered every frame.
+pub const LIVE: VideoFeed = VideoFeed::Frame {
+    capture: f64::NAN,
+    frozen: false,
+    noise: 0.0,
+    dirt: 0.0,
+};
+
+/// What `view` shows at `t` (s): an onboard camera's feed through the link, or [`LIVE`].
+pub fn view_feed(view: &View, link: &LinkConditions, t: f64) -> VideoFeed {
+    match view.kind {
+        ViewKind::Onboard(_) => link.feed(&view.name, t),
+        _ => LIVE,
+    }
+}
+
+/// Whether the feed needs a new render: a live picture always; a link's frame when it is a
+/// new one, or for another view or size.
 pub fn needs_render(
     feed: &VideoFeed,
     key: (usize, (u32, u32)),
     last: &mut Option<(f64, usize, (u32, u32))>,
 ) -> bool {
     match *feed {
+        VideoFeed::Frame { capture, .. } if capture.is_nan() => {
+            *last = None;
+            true
+        }
         VideoFeed::Frame { capture, .. } => {
             let now = (capture, key.0, key.1);
             if last
@@ -224,5 +246,8 @@ mod tests {
         ));
         // After no signal the next frame renders even if it is the same capture.
         assert!(needs_render(&frame(1.1), (1, (800, 450)), &mut last));
+        // A live picture renders every time.
+        assert!(needs_render(&LIVE, (1, (800, 450)), &mut last));
+        assert!(needs_render(&LIVE, (1, (800, 450)), &mut last));
     }
 }
