@@ -245,23 +245,28 @@ pub fn trajectory<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, run: &RunDa
             .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
     }
     draw_event_marks(&mut chart, run)?;
+    legend(&mut chart)
+}
+
+/// A chart with f64 axes (the plan in m, or time in s against a quantity).
+type Chart2d<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// The series' legend in the upper right corner of a chart.
+fn legend<'a, DB: DrawingBackend + 'a>(chart: &mut Chart2d<'a, DB>) -> DrawResult {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .position(SeriesLabelPosition::UpperRight)
         .draw()
-        .map_err(err)?;
-    Ok(())
+        .map_err(err)
 }
 
-type PlanChart<'a, DB> = ChartContext<
-    'a,
-    DB,
-    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
->;
-
-fn draw_goals<DB: DrawingBackend>(chart: &mut PlanChart<'_, DB>, run: &RunData) -> DrawResult {
+fn draw_goals<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) -> DrawResult {
     let Some(exercise) = &run.exercise else {
         return Ok(());
     };
@@ -320,10 +325,7 @@ fn draw_goals<DB: DrawingBackend>(chart: &mut PlanChart<'_, DB>, run: &RunData) 
 
 /// Faults (red crosses) and penalties (orange triangles) where the robot was when they
 /// happened.
-fn draw_event_marks<DB: DrawingBackend>(
-    chart: &mut PlanChart<'_, DB>,
-    run: &RunData,
-) -> DrawResult {
+fn draw_event_marks<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) -> DrawResult {
     let (mut faults, mut penalties) = (Vec::new(), Vec::new());
     for e in run.events() {
         let kind = e.detail.get("type").and_then(|t| t.as_str()).unwrap_or("");
@@ -429,14 +431,7 @@ fn time_chart<DB: DrawingBackend>(
             )))
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(err)?;
-    Ok(())
+    legend(&mut chart)
 }
 
 /// Pitch and roll against gravity over time, with the static tip-over limits.
