@@ -209,6 +209,15 @@ impl LinkConditions {
     }
 }
 
+/// A latency (s) in whole steps of `dt` s, to the nearest step.
+fn delay_steps(latency: f64, dt: f64) -> usize {
+    if dt > 0.0 {
+        (latency.max(0.0) / dt).round() as usize
+    } else {
+        0
+    }
+}
+
 /// The command path through the link for one robot.
 #[derive(Debug, Clone)]
 pub struct CommandLink {
@@ -224,11 +233,7 @@ pub struct CommandLink {
 impl CommandLink {
     /// A link with `conditions` for a simulation stepping `dt` s.
     pub fn new(conditions: LinkConditions, dt: f64) -> Self {
-        let delay = if dt > 0.0 {
-            (conditions.command_latency.max(0.0) / dt).round() as usize
-        } else {
-            0
-        };
+        let delay = delay_steps(conditions.command_latency, dt);
         Self {
             conditions,
             queue: VecDeque::with_capacity(delay + 1),
@@ -249,11 +254,7 @@ impl CommandLink {
     pub fn change(&mut self, t: f64, change: &LinkChange) {
         self.conditions.change(t, change);
         if let LinkChange::CommandLatency(_) = change {
-            self.delay = if self.dt > 0.0 {
-                (self.conditions.command_latency / self.dt).round() as usize
-            } else {
-                0
-            };
+            self.delay = delay_steps(self.conditions.command_latency, self.dt);
             while self.queue.len() > self.delay {
                 self.queue.pop_front();
             }
