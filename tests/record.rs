@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use treadsim::record::header::VERSION;
-use treadsim::record::{replay, Log, LogError, LogHeader, LogWriter};
+use treadsim::record::{replay, Log, LogError, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{Input, Session};
 use treadsim::sim::link::{CameraFaultKind, LinkChange};
@@ -90,15 +90,13 @@ fn station_inputs() -> Vec<(u64, Vec<Input>)> {
 /// journal every 8 steps as a station frame would; returns the inputs applied.
 fn record(f: &Files, log: &Path, steps: u64) -> usize {
     let mut s = session(f);
-    s.start_journal();
-    let header = LogHeader::new(
-        &s,
+    let mut writer = LogWriter::start(
+        &mut s,
+        log,
         "station",
         &[("scene", f.scene.as_path()), ("robot", f.robot.as_path())],
-        log,
     )
-    .expect("header");
-    let mut writer = LogWriter::create(log, &header).expect("create log");
+    .expect("start log");
     let plan = station_inputs();
     let mut applied = 0;
     while s.sim().steps() < steps {
@@ -442,9 +440,9 @@ fn record_trial(stem: &str, script: &str, log: &Path) -> treadsim::exercise::Tri
     let script_path = PathBuf::from(format!("scenes/exercises/scripts/{stem}.{script}.toml"));
     let script = treadsim::sim::DriveScript::load(&script_path).expect("script");
     let mut s = Session::exercise(&exercise, SimConfig::default()).expect("session");
-    s.start_journal();
-    let header = LogHeader::new(
-        &s,
+    let mut writer = LogWriter::start(
+        &mut s,
+        log,
         "run",
         &[
             ("exercise", path.as_path()),
@@ -452,10 +450,8 @@ fn record_trial(stem: &str, script: &str, log: &Path) -> treadsim::exercise::Tri
             ("robot", exercise.spec.robot.as_path()),
             ("script", script_path.as_path()),
         ],
-        log,
     )
-    .expect("header");
-    let mut writer = LogWriter::create(log, &header).expect("create");
+    .expect("start log");
     let mut run = headless::run_trial(s, Some(script), |s| writer.record(s).expect("record"));
     writer.finish(&mut run.session).expect("finish");
     run.result
@@ -589,4 +585,15 @@ fn a_changed_mesh_file_of_the_scene_is_refused() {
         e.to_string().contains("mesh file") && e.to_string().contains("has changed"),
         "{e}"
     );
+}
+
+#[test]
+fn a_missing_log_says_why_once() {
+    // Regression: the I/O reason was both in the message and the error's source, so the
+    // command line printed it twice.
+    let e = Log::read(Path::new("no/such/log.mcap")).unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("no/such/log.mcap: "), "{text}");
+    assert!(std::error::Error::source(&e).is_none(), "{text}");
+    assert_eq!(anyhow::Error::from(e).chain().count(), 1);
 }

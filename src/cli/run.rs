@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use treadsim::exercise::{headless, report, Exercise};
-use treadsim::record::{default_log_path, LogWriter};
+use treadsim::record::{default_log_path, file_stem, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{drive, ScriptDriver, Session};
 use treadsim::sim::{DriveScript, SimConfig, TelemetryWriter};
@@ -54,18 +54,13 @@ pub struct RunArgs {
     pub no_log: bool,
 }
 
-/// The file stem of `path`, or `fallback`.
-fn stem(path: &Path, fallback: &str) -> String {
-    path.file_stem()
-        .map_or_else(|| fallback.to_owned(), |s| s.to_string_lossy().into_owned())
-}
-
-/// Where the log goes: `--log`, nothing with `--no-log`, else the default for `stem`.
-pub fn log_path(log: &Option<PathBuf>, no_log: bool, stem: &str) -> Option<PathBuf> {
+/// Where the log goes: `--log`, nothing with `--no-log`, else the default for a session on
+/// `file` (its exercise or scene).
+pub fn log_path(log: &Option<PathBuf>, no_log: bool, file: &Path) -> Option<PathBuf> {
     if no_log {
         return None;
     }
-    Some(log.clone().unwrap_or_else(|| default_log_path(stem)))
+    Some(log.clone().unwrap_or_else(|| default_log_path(file)))
 }
 
 /// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
@@ -78,9 +73,9 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     let out = a
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("logs").join(stem(path, "exercise")));
+        .unwrap_or_else(|| PathBuf::from("logs").join(file_stem(path)));
     let mut session = Session::exercise(&exercise, SimConfig::default())?;
-    let log_file = log_path(&a.log, a.no_log, &stem(path, "exercise"));
+    let log_file = log_path(&a.log, a.no_log, path);
     let mut log = match &log_file {
         Some(file) => {
             let mut files = vec![
@@ -162,7 +157,7 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
         None => scene.spawns[0].clone(),
     };
     let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
-    let log_file = log_path(&a.log, a.no_log, &stem(scene_path, "run"));
+    let log_file = log_path(&a.log, a.no_log, scene_path);
     let mut log = match &log_file {
         Some(file) => Some(LogWriter::start(
             &mut session,

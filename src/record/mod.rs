@@ -55,12 +55,12 @@ pub const TOPIC_END: &str = "/end";
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The log file.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, not a separate source: said once).
+        error: std::io::Error,
     },
     /// The MCAP layer refused to write.
     #[error("{path}: writing MCAP: {message}")]
@@ -110,14 +110,23 @@ pub enum LogError {
     },
 }
 
-/// Where a session's log goes by default: `logs/<stem>-<YYYYMMDD>-<HHMMSS>.mcap` (UTC now).
-pub fn default_log_path(stem: &str) -> PathBuf {
+/// The stem of a file's name (`scenes/stairs_35.toml` → `stairs_35`), or `log` if it has none:
+/// logs are named after their exercise or scene, report files after their log.
+pub fn file_stem(path: &std::path::Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "log".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Where the log of a session on `file` (its exercise, else its scene) goes by default:
+/// `logs/<file stem>-<YYYYMMDD>-<HHMMSS>.mcap` (UTC now).
+pub fn default_log_path(file: &std::path::Path) -> PathBuf {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let [year, month, day, hour, minute, second] = utc_date(now);
     PathBuf::from("logs").join(format!(
-        "{stem}-{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}.mcap"
+        "{}-{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}.mcap",
+        file_stem(file)
     ))
 }
 

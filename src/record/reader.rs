@@ -66,9 +66,9 @@ pub struct Log {
 impl Log {
     /// Reads the log at `path`.
     pub fn read(path: &Path) -> Result<Self, LogError> {
-        let io = |source| LogError::Io {
+        let io = |error| LogError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         };
         let len = std::fs::metadata(path).map_err(io)?.len();
         if len > MAX_LOG_BYTES {

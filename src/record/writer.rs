@@ -109,9 +109,9 @@ fn telemetry_schema(tracks: &[String], flippers: &[String]) -> Vec<u8> {
 impl LogWriter {
     /// Creates the log at `path` (and its folder) and writes the header.
     pub fn create(path: &Path, header: &LogHeader) -> Result<Self, LogError> {
-        let io = |source: std::io::Error| LogError::Io {
+        let io = |error: std::io::Error| LogError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         };
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(io)?;

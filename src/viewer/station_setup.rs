@@ -113,14 +113,15 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
     }
     sync_flippers(&mut mapper, &robot);
     let mut session = session;
-    let stem = files.first().and_then(|(_, p)| p.file_stem()).map_or_else(
-        || "station".to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    );
     let log = if o.no_log {
         None
     } else {
-        let path = o.log.clone().unwrap_or_else(|| default_log_path(&stem));
+        // Named after the exercise, else the scene.
+        let session_file = o.exercise.as_ref().unwrap_or(&o.scene);
+        let path = o
+            .log
+            .clone()
+            .unwrap_or_else(|| default_log_path(session_file));
         let mut named: Vec<(&str, &std::path::Path)> =
             files.iter().map(|(r, p)| (*r, p.as_path())).collect();
         if let Some(s) = &o.script {

@@ -2,8 +2,6 @@
 //! events, the result, and the scene, robot and exercise rebuilt from the files' text the log
 //! carries (so a report needs nothing but the log).
 
-use std::path::Path;
-
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use serde_json::Value;
 
@@ -200,10 +198,4 @@ impl RunData {
             None => format!("{} on {}", h.robot_name, h.scene_name),
         }
     }
-}
-
-/// The stem of a log's file name, for the files a report writes about it.
-pub fn file_stem(path: &Path) -> String {
-    path.file_stem()
-        .map_or_else(|| "log".into(), |s| s.to_string_lossy().into_owned())
 }

@@ -16,20 +16,21 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use super::file_stem;
 use super::Log;
-use data::{file_stem, RunData};
+use data::RunData;
 use plots::{Figure, PlotError};
 
 /// A report that could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// A file or folder could not be written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file or folder.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, not a separate source: said once).
+        error: std::io::Error,
     },
     /// A plot failed.
     #[error(transparent)]
@@ -71,9 +72,9 @@ pub fn write_report(
     if logs.is_empty() {
         return Err(ReportError::Empty);
     }
-    std::fs::create_dir_all(out).map_err(|source| ReportError::Io {
+    std::fs::create_dir_all(out).map_err(|error| ReportError::Io {
         path: out.to_path_buf(),
-        source,
+        error,
     })?;
     let total = logs.len() as f64;
     let runs: Vec<RunData> = logs.into_iter().map(RunData::of).collect();
@@ -97,9 +98,9 @@ pub fn write_report(
     }
     html += "</body></html>\n";
     let index = out.join("index.html");
-    std::fs::write(&index, html).map_err(|source| ReportError::Io {
+    std::fs::write(&index, html).map_err(|error| ReportError::Io {
         path: index.clone(),
-        source,
+        error,
     })?;
     Ok(ReportFiles { index, figures })
 }
