@@ -32,6 +32,7 @@ pub mod cameras;
 pub mod conditions_panel;
 pub mod exercise_hud;
 pub mod hud;
+mod input_source;
 mod instruments;
 pub mod keys;
 pub mod replay;
@@ -40,6 +41,7 @@ pub mod scene_mesh;
 pub mod shot;
 pub mod station;
 mod station_setup;
+mod station_views;
 pub mod video;
 pub mod view_scene;
 

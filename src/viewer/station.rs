@@ -27,27 +27,23 @@ use std::time::Instant;
 
 use kiss3d::scene::SceneNode3d;
 use kiss3d::window::{CanvasSetup, NumSamples, OffscreenSurface, Window};
-use nalgebra::Point3;
 
-use super::cameras::{
-    chase_eye, cycle, heading, onboard_pose, views, StationCamera, View, ViewKind,
-};
+use super::cameras::{cycle, heading, onboard_pose, views, StationCamera, ViewKind};
 use super::conditions_panel;
 use super::exercise_hud::{self, ExerciseReadout};
 use super::hud::{self, HudData, UiRequests, Warning};
+use super::input_source::{or_actions, InputSource};
 use super::keys::translate_event;
-use super::replay::{self, ReplayCursor, TimelineRequest};
+use super::replay::{self, TimelineRequest};
 use super::station_setup::{setup, sync_flippers, Setup};
+use super::station_views::{place, Station};
 use super::video;
 use super::view_scene::{configure, configure_light, software_renderer, ViewScene};
-use super::{catch_quietly, point3, ViewerError};
-use crate::input::{
-    Actions, ButtonSet, GamepadAdapter, InputEvent, InputMapper, Key, KeySet, MappedInput, RawInput,
-};
-use crate::session::{Driver, Input, ScriptDriver, Session};
+use super::{catch_quietly, ViewerError};
+use crate::input::{Actions, ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
+use crate::session::{Input, ScriptDriver};
 use crate::sim::link::VideoFeed;
 use crate::sim::pacing::{Pacer, RateMeter};
-use crate::sim::{RobotId, Simulation};
 use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).
@@ -174,143 +170,86 @@ pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
         .map_err(ViewerError::WindowLost)?
 }
 
-/// The session's mutable state besides the simulation.
-struct Station {
-    views: Vec<View>,
-    view_names: Vec<String>,
-    main: usize,
-    pip: Option<usize>,
-    trainee: bool,
-    locked: bool,
-    help: bool,
-    chase_yaw: f64,
-    free_anchor: Option<Point3<f64>>,
+/// Median and 95th percentile of the kept frame times (ms) after `frames` frames.
+fn frame_percentiles(history: &[f32], frames: u64) -> (f64, f64) {
+    let kept = (frames.saturating_sub(1) as usize).min(FRAME_HISTORY);
+    let mut recent: Vec<f32> = history[..kept.min(history.len())].to_vec();
+    recent.sort_by(f32::total_cmp);
+    let pick = |q: f64| -> f64 {
+        if recent.is_empty() {
+            0.0
+        } else {
+            f64::from(recent[((recent.len() - 1) as f64 * q).round() as usize])
+        }
+    };
+    (pick(0.5), pick(0.95))
 }
 
-impl Station {
-    fn allowed(&self, i: usize) -> bool {
-        !(self.trainee && self.views[i].kind.is_third_person())
-    }
-
-    fn first_onboard(&self) -> usize {
-        self.views
-            .iter()
-            .position(|v| !v.kind.is_third_person())
-            .unwrap_or(0)
-    }
-
-    /// Applies trainee mode: third-person views are replaced by onboard ones.
-    fn enforce_mode(&mut self) {
-        if !self.allowed(self.main) {
-            self.main = self.first_onboard();
-        }
-        if let Some(p) = self.pip {
-            if !self.allowed(p) {
-                self.pip = Some(cycle(&self.views, self.main, 1, true)).filter(|&q| q != self.main);
-            }
-        }
-    }
-
-    fn cycle_pip(&mut self) {
-        // Off → each allowed view other than the main one → off.
-        let n = self.views.len();
-        let start = self.pip.map_or(0, |p| p + 1);
-        self.pip = (start..n).find(|&i| i != self.main && self.allowed(i));
-    }
+/// Station keys pressed this frame (F1 toggles the help at once).
+struct StationKeys {
+    /// F3 (slower) or F4 (faster).
+    speed_step: Option<bool>,
+    /// F2: cycle the picture-in-picture.
+    pip_cycle: bool,
 }
 
-fn place(
-    cam: &mut StationCamera,
-    kind: ViewKind,
-    sim: &Simulation,
-    id: RobotId,
-    chase_yaw: f64,
-    free_anchor: &mut Option<Point3<f64>>,
-) {
-    let body = sim.body_state(id).pose;
-    let spec = sim.robot(id).spec();
-    match kind {
-        ViewKind::Onboard(i) => {
-            if let Some(c) = spec.cameras.get(i) {
-                cam.set_pose(&onboard_pose(&body, c), c.fov);
+/// Stage 1 of a frame: the window's key events and the gamepad's events update `raw` (a tap
+/// shorter than the frame has its release deferred to the next frame, so the mapper sees it
+/// down); station keys act on the press, not on auto-repeat.
+fn read_input(
+    window: &Window,
+    gamepad: &mut GamepadAdapter,
+    raw: &mut RawInput,
+    events: &mut Vec<InputEvent>,
+    deferred: &mut Vec<InputEvent>,
+    st: &mut Station,
+) -> StationKeys {
+    events.clear();
+    events.append(deferred);
+    let mut speed_step = None;
+    let mut pip_cycle = false;
+    let mut keys_now = KeySet::EMPTY;
+    for event in window.events().iter() {
+        if let Some(e) = translate_event(&event.value) {
+            if let InputEvent::KeyDown(k) = e {
+                if !raw.key_down(k) && !keys_now.contains(k) {
+                    match k {
+                        Key::F1 => st.help = !st.help,
+                        Key::F2 => pip_cycle = true,
+                        Key::F3 => speed_step = Some(false),
+                        Key::F4 => speed_step = Some(true),
+                        _ => {}
+                    }
+                }
+                keys_now.insert(k);
             }
-        }
-        ViewKind::Chase => {
-            let (eye, target) = chase_eye(spec, &body, chase_yaw);
-            cam.look_at(&eye, &target, 60f64.to_radians());
-        }
-        ViewKind::Free => {
-            let robot = Point3::from(body.translation.vector);
-            if !cam.is_free() {
-                // Entering the free view: start from an overview behind and to the left,
-                // then let the instructor orbit; the camera follows the robot's moves.
-                let (eye, target) = chase_eye(spec, &body, heading(&body) - 0.8);
-                let eye = target + (eye - target) * 1.8;
-                cam.orbit_mut().look_at(point3(&eye), point3(&target));
-                cam.set_free(true);
-            } else if let Some(anchor) = *free_anchor {
-                let at = cam.orbit().at() + point3(&Point3::from(robot - anchor));
-                cam.orbit_mut().set_at(at);
-            }
-            *free_anchor = Some(robot);
-            return;
+            events.push(e);
         }
     }
-    cam.set_free(false);
-    *free_anchor = None;
-}
-
-/// Where the robot's inputs come from.
-enum InputSource {
-    /// The operator's sticks and keys, through the mapper.
-    Operator,
-    /// A drive script (demonstrations); station actions still work.
-    Script(ScriptDriver),
-    /// A log being replayed (boxed: the log is large, the other sources small).
-    Replay(Box<ReplayCursor>),
-}
-
-impl InputSource {
-    /// Runs the mapper for a step of `dt` s (its actions — pause, camera, reset — count in
-    /// every mode) and gives the session the inputs of its next step: the logged ones, the
-    /// script's, or the mapper's command when it changes (so the log holds each once).
-    fn before_step(
-        &mut self,
-        mapper: &mut InputMapper,
-        raw: &RawInput,
-        session: &mut Session,
-        dt: f64,
-    ) -> MappedInput {
-        let m = mapper.update(raw, dt);
-        match self {
-            InputSource::Replay(cursor) => cursor.before_step(session),
-            InputSource::Script(driver) => {
-                driver.before_step(session);
+    gamepad.poll(events);
+    // A key or button pressed and released within one frame (a quick tap on a slow frame)
+    // would never be seen down by the mapper, and its one-shot action would be lost: its
+    // release waits for the next frame.
+    let mut buttons_now = ButtonSet::EMPTY;
+    for e in events.iter() {
+        match *e {
+            InputEvent::ButtonDown(b) => buttons_now.insert(b),
+            InputEvent::KeyUp(k) if keys_now.contains(k) => {
+                deferred.push(*e);
+                continue;
             }
-            InputSource::Operator if m.drive != session.operator_command() => {
-                session.apply(Input::Drive(m.drive));
+            InputEvent::ButtonUp(b) if buttons_now.contains(b) => {
+                deferred.push(*e);
+                continue;
             }
-            InputSource::Operator => {}
+            _ => {}
         }
-        m
+        raw.apply(e);
     }
-
-    /// The replay, if this is one.
-    fn replay(&self) -> Option<&ReplayCursor> {
-        match self {
-            InputSource::Replay(cursor) => Some(cursor),
-            _ => None,
-        }
+    StationKeys {
+        speed_step,
+        pip_cycle,
     }
-}
-
-fn or_actions(a: &mut Actions, b: &Actions) {
-    a.next_camera |= b.next_camera;
-    a.prev_camera |= b.prev_camera;
-    a.toggle_pause |= b.toggle_pause;
-    a.reset |= b.reset;
-    a.single_step |= b.single_step;
-    a.toggle_trainee_view |= b.toggle_trainee_view;
 }
 
 async fn station_loop(
@@ -459,49 +398,17 @@ async fn station_loop(
         }
 
         // 1. Input.
-        events.clear();
-        events.append(&mut deferred);
-        let mut speed_step = None;
-        let mut pip_cycle = false;
-        let mut keys_now = KeySet::EMPTY;
-        for event in window.events().iter() {
-            if let Some(e) = translate_event(&event.value) {
-                if let InputEvent::KeyDown(k) = e {
-                    // Station keys act on the press, not on auto-repeat.
-                    if !raw.key_down(k) && !keys_now.contains(k) {
-                        match k {
-                            Key::F1 => st.help = !st.help,
-                            Key::F2 => pip_cycle = true,
-                            Key::F3 => speed_step = Some(false),
-                            Key::F4 => speed_step = Some(true),
-                            _ => {}
-                        }
-                    }
-                    keys_now.insert(k);
-                }
-                events.push(e);
-            }
-        }
-        gamepad.poll(&mut events);
-        // A key or button pressed and released within one frame (a quick tap on a slow
-        // frame) would never be seen down by the mapper, and its one-shot action would be
-        // lost: its release waits for the next frame.
-        let mut buttons_now = ButtonSet::EMPTY;
-        for e in &events {
-            match *e {
-                InputEvent::ButtonDown(b) => buttons_now.insert(b),
-                InputEvent::KeyUp(k) if keys_now.contains(k) => {
-                    deferred.push(*e);
-                    continue;
-                }
-                InputEvent::ButtonUp(b) if buttons_now.contains(b) => {
-                    deferred.push(*e);
-                    continue;
-                }
-                _ => {}
-            }
-            raw.apply(e);
-        }
+        let StationKeys {
+            speed_step,
+            pip_cycle,
+        } = read_input(
+            &window,
+            &mut gamepad,
+            &mut raw,
+            &mut events,
+            &mut deferred,
+            &mut st,
+        );
 
         // 2. Physics: the mapper runs before every step.
         let t_physics = Instant::now();
@@ -830,16 +737,7 @@ async fn station_loop(
     if let Some(e) = log_error {
         eprintln!("the session log is incomplete: {e}");
     }
-    let kept = (frames.saturating_sub(1) as usize).min(FRAME_HISTORY);
-    let mut recent: Vec<f32> = history[..kept].to_vec();
-    recent.sort_by(f32::total_cmp);
-    let pick = |q: f64| -> f64 {
-        if recent.is_empty() {
-            0.0
-        } else {
-            f64::from(recent[((recent.len() - 1) as f64 * q).round() as usize])
-        }
-    };
+    let (median_frame_ms, p95_frame_ms) = frame_percentiles(&history, frames);
     Ok(StationReport {
         frames,
         wall: start.elapsed().as_secs_f64(),
@@ -848,8 +746,8 @@ async fn station_loop(
         } else {
             0.0
         },
-        median_frame_ms: pick(0.5),
-        p95_frame_ms: pick(0.95),
+        median_frame_ms,
+        p95_frame_ms,
         sim_time: session.sim().time(),
         steps: steps_total,
         screenshot,

@@ -1,0 +1,60 @@
+//! Where the station's robot gets its inputs: the operator's mapping, a drive script, or a
+//! log being replayed.
+
+use super::replay::ReplayCursor;
+use crate::input::{Actions, InputMapper, MappedInput, RawInput};
+use crate::session::{Driver, Input, ScriptDriver, Session};
+
+/// Where the robot's inputs come from.
+pub(super) enum InputSource {
+    /// The operator's sticks and keys, through the mapper.
+    Operator,
+    /// A drive script (demonstrations); station actions still work.
+    Script(ScriptDriver),
+    /// A log being replayed (boxed: the log is large, the other sources small).
+    Replay(Box<ReplayCursor>),
+}
+
+impl InputSource {
+    /// Runs the mapper for a step of `dt` s (its actions — pause, camera, reset — count in
+    /// every mode) and gives the session the inputs of its next step: the logged ones, the
+    /// script's, or the mapper's command when it changes (so the log holds each once).
+    pub(super) fn before_step(
+        &mut self,
+        mapper: &mut InputMapper,
+        raw: &RawInput,
+        session: &mut Session,
+        dt: f64,
+    ) -> MappedInput {
+        let m = mapper.update(raw, dt);
+        match self {
+            InputSource::Replay(cursor) => cursor.before_step(session),
+            InputSource::Script(driver) => {
+                driver.before_step(session);
+            }
+            InputSource::Operator if m.drive != session.operator_command() => {
+                session.apply(Input::Drive(m.drive));
+            }
+            InputSource::Operator => {}
+        }
+        m
+    }
+
+    /// The replay, if this is one.
+    pub(super) fn replay(&self) -> Option<&ReplayCursor> {
+        match self {
+            InputSource::Replay(cursor) => Some(cursor),
+            _ => None,
+        }
+    }
+}
+
+/// Merges the mapper's one-shot actions of several steps in a frame.
+pub(super) fn or_actions(a: &mut Actions, b: &Actions) {
+    a.next_camera |= b.next_camera;
+    a.prev_camera |= b.prev_camera;
+    a.toggle_pause |= b.toggle_pause;
+    a.reset |= b.reset;
+    a.single_step |= b.single_step;
+    a.toggle_trainee_view |= b.toggle_trainee_view;
+}
