@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{robot, scene_file, scene_text, sim_with};
+use common::{robot, scene_file, scene_text, sim_with, PRESETS};
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use treadsim::sim::{RobotStatus, SimConfig, SimEvent, Simulation};
 use treadsim::vehicle::DriveCommand;
@@ -80,7 +80,7 @@ fn driving_off_a_landing_is_a_fall_and_stops_the_robot() {
          [[element]]\nname = \"platform\"\ntype = \"landing\"\nlength = 4\nwidth = 4\nheight = 1.2\n\
          [[spawn]]\nname = \"top\"\nposition = [0, 0, 1.2]\n",
     );
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let (mut sim, id) = sim_with(scene.clone(), robot(name), None);
         sim.run_for(0.5);
         sim.set_command(id, AHEAD);

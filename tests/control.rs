@@ -70,7 +70,7 @@ fn turn(name: &str, left: f64, right: f64) -> (f64, f64, f64) {
 /// with the yaw rate). The table is printed with `--nocapture`.
 #[test]
 fn dynamic_model_matches_the_kinematic_one_straight_and_diverges_as_turns_tighten() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let (_, _, miss) = turn(name, 0.5, 0.5);
         assert!(miss < 0.06, "{name}: straight run missed by {miss:.3} m");
         let mut last_share = f64::INFINITY;

@@ -17,7 +17,7 @@ use common::*;
 /// the paper's law κ_plane·S(δ) for its geometric sinkage δ (from the hull pose) within 1 %.
 #[test]
 fn rest_on_flat_ground_carries_the_weight_and_sinks_by_the_force_law() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         let (mut sim, id) = sim_with(scene_file("flat"), spec.clone(), None);
         sim.run_for(3.0);
@@ -62,7 +62,7 @@ fn rest_on_flat_ground_carries_the_weight_and_sinks_by_the_force_law() {
 /// (|v| < 5 mm/s, |ω| < 0.02 rad/s).
 #[test]
 fn drop_from_20_cm_settles_within_2_s_and_never_gains_energy() {
-    for name in ["scout", "tracker55"] {
+    for name in ["scout", "selfright20", "tracker55"] {
         let spec = robot(name);
         let m = spec.mass;
         let (mut sim, id) = sim_with(scene_file("flat"), spec, None);
@@ -534,7 +534,7 @@ fn parked_hold_table_every_preset_every_direction() {
     let mut failures = Vec::new();
     println!("| preset | direction | drift in 60 s at atan μ − 3° (m) | travel in 3 s at atan μ + 3° (m) |");
     println!("|---|---|---:|---:|");
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         for (dir, yaw) in HOLD_DIRECTIONS {
             let (hold, slide, quiet) = hold_cell(name, yaw);
             println!("| {name} | {dir} | {hold:.5} | {slide:.3} |");

@@ -2,6 +2,8 @@
 //! to be (mass, size, flippers, ground clearance, climbing torque, sinkage), and every
 //! validation rule refuses a bad file with the right line and field path, never a panic.
 
+mod common;
+
 use std::f64::consts::PI;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +13,7 @@ use treadsim::vehicle::robot_file::{
     flipper_circles_at, flipper_direction, load_robot, robot_from_source, track_circles,
 };
 use treadsim::vehicle::spec::{CircleSpec, HullShape, RobotSpec};
+use treadsim::vehicle::stability::TipLimits;
 
 const G: f64 = 9.81;
 
@@ -107,16 +110,31 @@ fn every_preset_loads() {
         );
         assert!(r.tracks.len() >= 2, "{}", f.display());
         let names: Vec<&str> = r.cameras.iter().map(|c| c.name.as_str()).collect();
-        for cam in ["front", "rear", "mast"] {
+        // A mast is optional: selfright20 has none (it would be under the robot on its back).
+        for cam in ["front", "rear"] {
             assert!(names.contains(&cam), "{}: no {cam} camera", f.display());
         }
     }
+}
+
+/// The scenario tests' list of presets (`common::PRESETS`) is every file in scenes/robots.
+#[test]
+fn the_test_preset_list_is_complete() {
+    let mut stems: Vec<String> = preset_files()
+        .iter()
+        .filter_map(|f| f.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    stems.sort();
+    let mut listed: Vec<String> = common::PRESETS.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(stems, listed);
 }
 
 #[test]
 fn preset_masses() {
     for (name, mass, tol) in [
         ("scout", 20.0, 2.0),
+        ("selfright20", 20.0, 2.0),
         ("tracker55", 55.0, 3.0),
         ("heavy250", 250.0, 15.0),
     ] {
@@ -128,6 +146,7 @@ fn preset_masses() {
 #[test]
 fn preset_flipper_counts() {
     assert_eq!(preset("scout").flippers.len(), 2);
+    assert_eq!(preset("selfright20").flippers.len(), 2);
     assert_eq!(preset("tracker55").flippers.len(), 0);
     let heavy = preset("heavy250");
     assert_eq!(heavy.flippers.len(), 4);
@@ -168,6 +187,80 @@ fn scout_is_about_0_7_m_long_with_flippers_stowed() {
         .fold(hi[1], f64::max);
     assert!((2.0 * half_width - 0.45).abs() <= 0.05, "{half_width}");
     assert!((hi[2] - 0.2).abs() <= 0.02 && lo[2] > 0.0);
+}
+
+/// selfright20's header: lying on its back, its flipper tips can press below the hull top
+/// (lift the body) while behind the centre of mass (so the body tips over its nose), which needs
+/// a reach of at least √((x_axis − x_com)² + (z_top − z_axis)²) = 0.17 m; the scout's 0.23 m
+/// flippers fall short of the 0.24 m its rear CoM needs.
+#[test]
+fn selfright20_flippers_reach_behind_the_centre_of_mass_below_the_hull_top() {
+    let needed_and_reach = |r: &RobotSpec| {
+        let f = &r.flippers[0];
+        let tip = f.circles.last().expect("tip circle");
+        let reach = (tip.x - f.axis_x).hypot(tip.z - f.axis_z) + tip.radius;
+        let (_, hi) = hull_box(r);
+        let needed = (f.axis_x - r.center_of_mass.x).hypot(hi[2] - f.axis_z);
+        (needed, reach)
+    };
+    let (needed, reach) = needed_and_reach(&preset("selfright20"));
+    assert!((needed - 0.166).abs() < 0.002, "{needed}");
+    assert!(
+        (reach - 0.31).abs() < 1e-9 && reach > needed + 0.1,
+        "{reach}"
+    );
+    let (needed, reach) = needed_and_reach(&preset("scout"));
+    assert!(reach < needed, "scout: reach {reach} needed {needed}");
+    // Nose-heavy, yet it stands on its road wheels: forward static tip-over angle
+    // atan((0.24 − 0.18)/0.09) = 33.7°.
+    let tip = TipLimits::from_spec(&preset("selfright20"));
+    assert!(
+        (tip.forward.to_degrees() - 33.69).abs() < 0.05,
+        "{}",
+        tip.forward.to_degrees()
+    );
+}
+
+/// The spawn rule's lowest point: an upright preset's lowest circles are on z = 0 exactly (so
+/// spawning is unchanged by the rule), on its back the hull top is lowest, and on its side the
+/// outermost belt or flipper edge.
+#[test]
+fn lowest_point_of_every_preset_upright_inverted_and_on_its_side() {
+    use nalgebra::UnitQuaternion;
+    use std::f64::consts::FRAC_PI_2;
+    for f in preset_files() {
+        let r = load_robot(&f).expect("preset");
+        for yaw in [0.0, 0.7, PI] {
+            let upright = r.lowest_point(&UnitQuaternion::from_euler_angles(0.0, 0.0, yaw));
+            assert_eq!(upright, 0.0, "{}: upright at yaw {yaw}", r.name);
+        }
+        let (_, hi) = hull_box(&r);
+        let inverted = r.lowest_point(&UnitQuaternion::from_euler_angles(PI, 0.0, 0.3));
+        let circles_top = all_circles(&r)
+            .iter()
+            .map(|c| c.z + c.radius)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            (inverted + hi[2].max(circles_top)).abs() < 1e-9,
+            "{}: inverted {inverted}, hull top {}",
+            r.name,
+            hi[2]
+        );
+        // Rolled 90° onto its right side: the body's −y extent is lowest.
+        let side = r.lowest_point(&UnitQuaternion::from_euler_angles(FRAC_PI_2, 0.0, 0.0));
+        let (lo, _) = hull_box(&r);
+        let outer = r
+            .tracks
+            .iter()
+            .map(|t| t.y - t.belt.width / 2.0)
+            .chain(r.flippers.iter().map(|f| f.y - f.belt.width / 2.0))
+            .fold(lo[1], f64::min);
+        assert!(
+            (side - outer).abs() < 1e-9,
+            "{}: side {side} outer {outer}",
+            r.name
+        );
+    }
 }
 
 #[test]

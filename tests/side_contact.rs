@@ -166,7 +166,7 @@ fn drop_force_step_bound(spec: &RobotSpec, sinkage: f64, dt: f64, drop: f64) -> 
 /// and nothing blows up.
 #[test]
 fn pivot_beside_low_curbs_has_no_force_spike() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         for (height, straddle) in [(0.05, false), (0.10, false), (0.05, true)] {
             {
@@ -194,7 +194,7 @@ fn pivot_beside_low_curbs_has_no_force_spike() {
 /// of mass rises less than a quarter of the curb) and nothing blows up.
 #[test]
 fn pivot_beside_high_curbs_is_blocked_without_spikes() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         for height in [0.20, 0.40] {
             let (o, sinkage) = pivot_beside_curb(&spec, height, false, 3.0);
@@ -221,7 +221,7 @@ fn pivot_beside_high_curbs_is_blocked_without_spikes() {
 /// within [`drop_force_step_bound`] for a drop of the curb's height, and nothing blows up.
 #[test]
 fn pivot_half_over_curbs_has_no_force_spike() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         for height in [0.10, 0.20, 0.40] {
             let (o, sinkage) = pivot_beside_curb(&spec, height, true, 3.0);
@@ -269,7 +269,7 @@ fn wall_at(face_y: f64) -> treadsim::scene::Scene {
 /// least half its gauge from the face).
 #[test]
 fn driving_into_a_wall_at_an_angle_has_no_force_spike() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         for angle in [5.0f64, 10.0, 20.0, 30.0] {
             let a = angle.to_radians();
@@ -360,7 +360,7 @@ fn scraping_a_stair_side_wall_has_no_force_spike() {
 /// where the 20 kg robot's flipper used to end up inside a rock and blow up (soak seed 1).
 #[test]
 fn turning_on_rubble_has_no_force_spike() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         let (mut sim, id) = sim_with(scene_file("rubble"), spec.clone(), None);
         let start =
@@ -397,7 +397,7 @@ fn turning_on_rubble_has_no_force_spike() {
 #[test]
 #[ignore = "table for the notes; slow in debug"]
 fn side_contact_table() {
-    for name in ["scout", "tracker55", "heavy250"] {
+    for name in PRESETS {
         let spec = robot(name);
         for height in [0.05, 0.10, 0.20, 0.40] {
             for straddle in [false, true] {

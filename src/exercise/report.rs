@@ -76,6 +76,9 @@ pub fn event_text(event: &ExerciseEvent) -> String {
             duration,
             ..
         } => format!("{clock:7.1} s  repetition {completed} done in {duration:.1} s"),
+        ExerciseEvent::Righted {
+            clock, repetition, ..
+        } => format!("{clock:7.1} s  repetition {repetition}: righted, on its tracks"),
         ExerciseEvent::Fault {
             clock,
             kind,
@@ -121,6 +124,12 @@ pub fn event_json(event: &ExerciseEvent) -> Value {
             duration,
         } => json!({"type": "repetition", "time_s": time, "clock_s": clock,
                     "completed": completed, "duration_s": duration}),
+        ExerciseEvent::Righted {
+            time,
+            clock,
+            repetition,
+        } => json!({"type": "righted", "time_s": time, "clock_s": clock,
+                    "repetition": repetition}),
         ExerciseEvent::Fault {
             time,
             clock,

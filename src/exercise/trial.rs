@@ -19,7 +19,7 @@
 //! simulation's events, and resets the robot itself on a fault. Everything it decides is an
 //! [`ExerciseEvent`], in order, so a recorder can log it and a replay can show it.
 
-use nalgebra::{Point2, Point3, Vector3};
+use nalgebra::{Isometry3, Point2, Point3, Vector3};
 
 use super::spec::{ExerciseSpec, GoalKind, ZoneSpec};
 use super::Exercise;
@@ -94,6 +94,16 @@ pub enum ExerciseEvent {
         completed: u32,
         /// Clock time the repetition took, s.
         duration: f64,
+    },
+    /// The robot, started off its tracks (on its back or side), stood on them within its
+    /// tip-over limits for [`TIP_HOLD`]: from now on tilt faults and hull contacts count.
+    Righted {
+        /// Simulation time, s.
+        time: f64,
+        /// Exercise clock, s.
+        clock: f64,
+        /// Repetition under way (1-based).
+        repetition: u32,
     },
     /// A fault voided the repetition under way; the robot went back to the start.
     Fault {
@@ -193,6 +203,12 @@ pub struct Trial {
     tipping: f64,
     /// Time since the hull last touched the scene, s (∞: never).
     hull_free: f64,
+    /// Whether the robot has stood on its tracks since the (re)start. A trial may start with
+    /// the robot on its back (a self-righting exercise): until it is righted, tip-over and
+    /// roll-over faults, the tilt rule and hull-contact penalties do not count.
+    on_tracks: bool,
+    /// Time the robot has stood within its tip-over limits while not yet righted, s.
+    righting: f64,
     /// The robot's centre in the last step (gates are crossings), m.
     last_position: Option<Point3<f64>>,
     /// Whether the clock is paused (the robot is being put back at the start).
@@ -207,6 +223,7 @@ impl Trial {
         let spec = &exercise.spec;
         sim.reset_robot(id, &exercise.spawn);
         let robot = sim.robot(id).spec().clone();
+        let tip = TipLimits::from_spec(&robot);
         Self {
             spec: spec.clone(),
             start: exercise.spawn.clone(),
@@ -216,7 +233,9 @@ impl Trial {
                 half_height: START_HALF_HEIGHT,
             },
             cameras: robot.cameras.clone(),
-            tip: TipLimits::from_spec(&robot),
+            on_tracks: stands_on_tracks(&tip, &sim.body_state(id).pose),
+            righting: 0.0,
+            tip,
             stall: StallMonitor::new(robot.tracks.len()),
             clock: 0.0,
             next_goal: 0,
@@ -267,6 +286,12 @@ impl Trial {
     /// Penalty points so far.
     pub fn penalty_points(&self) -> f64 {
         self.penalty_points
+    }
+
+    /// Whether the robot stands on its tracks since the (re)start; `false` while a robot
+    /// started on its back has not been righted yet.
+    pub fn is_on_tracks(&self) -> bool {
+        self.on_tracks
     }
 
     /// Whether the clock is stopped while the robot is put back at the start.
@@ -322,6 +347,8 @@ impl Trial {
             ("trial.events", self.events.len() as f64),
             ("trial.tipping", self.tipping),
             ("trial.hull_free", self.hull_free),
+            ("trial.on_tracks", f64::from(u8::from(self.on_tracks))),
+            ("trial.righting", self.righting),
             (
                 "trial.finished",
                 f64::from(u8::from(self.finished.is_some())),
@@ -372,16 +399,12 @@ impl Trial {
             return;
         }
         let body = sim.body_state(id);
-        // Tip-over and roll-over.
         let tilt = Tilt::of(&body.pose);
-        if tilt.upside_down {
-            self.fault(sim, id, FaultKind::RollOver);
-            return;
+        if !self.on_tracks {
+            self.watch_righting(sim, &tilt);
         }
-        let (least, _) = self.tip.margins(&tilt).least();
-        self.tipping = if least < 0.0 { self.tipping + dt } else { 0.0 };
-        if self.tipping >= TIP_HOLD {
-            self.fault(sim, id, FaultKind::TipOver);
+        if let Some(kind) = self.tilt_fault(&tilt, dt) {
+            self.fault(sim, id, kind);
             return;
         }
         // Stall.
@@ -402,6 +425,41 @@ impl Trial {
         }
     }
 
+    /// Roll-over (on its back) or tip-over (past a static limit for [`TIP_HOLD`]), once the
+    /// robot stands on its tracks.
+    fn tilt_fault(&mut self, tilt: &Tilt, dt: f64) -> Option<FaultKind> {
+        if !self.on_tracks {
+            self.tipping = 0.0;
+            return None;
+        }
+        if tilt.upside_down {
+            return Some(FaultKind::RollOver);
+        }
+        let (least, _) = self.tip.margins(tilt).least();
+        self.tipping = if least < 0.0 { self.tipping + dt } else { 0.0 };
+        (self.tipping >= TIP_HOLD).then_some(FaultKind::TipOver)
+    }
+
+    /// Counts the time a robot not yet righted stands within its limits; after
+    /// [`TIP_HOLD`] it is righted (an event) and tilt faults and hull contacts count.
+    fn watch_righting(&mut self, sim: &Simulation, tilt: &Tilt) {
+        let within = !tilt.upside_down && self.tip.margins(tilt).least().0 >= 0.0;
+        self.righting = if within {
+            self.righting + sim.config().dt
+        } else {
+            0.0
+        };
+        if self.righting >= TIP_HOLD {
+            self.on_tracks = true;
+            self.righting = 0.0;
+            self.events.push(ExerciseEvent::Righted {
+                time: sim.time(),
+                clock: self.clock,
+                repetition: self.completed + 1,
+            });
+        }
+    }
+
     /// A fault from the simulation's own events since the last update.
     fn sim_fault(&mut self, sim: &Simulation, id: RobotId) -> Option<FaultKind> {
         let new = &sim.events()[self.sim_events_seen..];
@@ -418,7 +476,8 @@ impl Trial {
     fn rule_penalties(&mut self, sim: &Simulation, id: RobotId, tilt: &Tilt) {
         let dt = sim.config().dt;
         let body = sim.body_state(id);
-        if sim.hull_touches_scene(id) {
+        // A robot not yet righted lies on its hull: contact is the exercise, not a fault.
+        if self.on_tracks && sim.hull_touches_scene(id) {
             if self.hull_free >= HULL_CONTACT_GAP {
                 self.penalty(
                     sim,
@@ -450,7 +509,7 @@ impl Trial {
             }
             self.speeding = over;
         }
-        if let Some(limit) = self.spec.rules.max_tilt {
+        if let Some(limit) = self.spec.rules.max_tilt.filter(|_| self.on_tracks) {
             let worst = tilt.nose_up.abs().max(tilt.left_up.abs());
             let over = worst > limit;
             if over && !self.over_tilt {
@@ -562,10 +621,18 @@ impl Trial {
         self.restart_repetition();
         if !self.spec.round_trip {
             // One-way routes: the robot is carried back to the start, clock paused.
-            sim.reset_robot(id, &self.start);
-            self.paused = true;
-            self.last_position = None;
+            self.back_to_start(sim, id);
         }
+    }
+
+    /// Puts the robot back at the start pose, clock paused for this step; a start off the
+    /// tracks (on its back) has to be righted again.
+    fn back_to_start(&mut self, sim: &mut Simulation, id: RobotId) {
+        sim.reset_robot(id, &self.start);
+        self.last_position = None;
+        self.paused = true;
+        self.on_tracks = stands_on_tracks(&self.tip, &sim.body_state(id).pose);
+        self.righting = 0.0;
     }
 
     fn restart_repetition(&mut self) {
@@ -593,12 +660,10 @@ impl Trial {
             FaultKind::Reset => self.spec.penalties.reset,
         };
         self.penalty(sim, kind.name().to_string(), points);
-        sim.reset_robot(id, &self.start);
+        self.back_to_start(sim, id);
         self.sim_events_seen = sim.events().len();
         self.restart_repetition();
-        self.last_position = None;
         self.hull_free = f64::INFINITY;
-        self.paused = true;
     }
 
     fn penalty(&mut self, sim: &Simulation, reason: String, points: f64) {
@@ -654,6 +719,13 @@ impl Trial {
 }
 
 /// Whether the move from `p` to `q` crosses the segment `a`–`b` (x, y).
+/// Whether a robot at `pose` stands on its tracks: not on its back and within every static
+/// tip-over limit.
+fn stands_on_tracks(tip: &TipLimits, pose: &Isometry3<f64>) -> bool {
+    let tilt = Tilt::of(pose);
+    !tilt.upside_down && tip.margins(&tilt).least().0 >= 0.0
+}
+
 fn crosses(p: &Point3<f64>, q: &Point3<f64>, a: &Point2<f64>, b: &Point2<f64>) -> bool {
     let cross = |o: Point2<f64>, u: Point2<f64>, v: Point2<f64>| {
         (u.x - o.x) * (v.y - o.y) - (u.y - o.y) * (v.x - o.x)

@@ -100,6 +100,10 @@ pub struct Spawn {
     pub position: Point3<f64>,
     /// Heading, rad, counter-clockwise from world +x.
     pub yaw: f64,
+    /// Roll about the body x axis, rad (π: on its back), applied before pitch and yaw.
+    pub roll: f64,
+    /// Pitch about the body y axis, rad (positive: nose down), applied before yaw.
+    pub pitch: f64,
 }
 
 /// A named zone an exercise can ask the robot to reach: a vertical cylinder.
@@ -606,11 +610,15 @@ fn read_spawns(root: &TableReader<'_>) -> Result<Vec<Spawn>, ConfigError> {
         }
         let p = t.array::<3>("position", -MAX_EXTENT, MAX_EXTENT)?;
         let yaw = t.opt_f64("yaw_deg", -3600.0, 3600.0)?.unwrap_or(0.0);
+        let roll = t.opt_f64("roll_deg", -180.0, 180.0)?.unwrap_or(0.0);
+        let pitch = t.opt_f64("pitch_deg", -90.0, 90.0)?.unwrap_or(0.0);
         t.finish()?;
         out.push(Spawn {
             name,
             position: Point3::from(p),
             yaw: yaw.to_radians(),
+            roll: roll.to_radians(),
+            pitch: pitch.to_radians(),
         });
     }
     if out.is_empty() {
@@ -727,9 +735,18 @@ pub fn summary(scene: &Scene, load_ms: f64) -> String {
     }
     for sp in &scene.spawns {
         let p = sp.position;
+        let tilted = if sp.roll != 0.0 || sp.pitch != 0.0 {
+            format!(
+                " roll {:.1}° pitch {:.1}°",
+                sp.roll.to_degrees(),
+                sp.pitch.to_degrees()
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             s,
-            "  spawn {:<18} at ({:.2}, {:.2}, {:.2}) yaw {:.1}°",
+            "  spawn {:<18} at ({:.2}, {:.2}, {:.2}) yaw {:.1}°{tilted}",
             sp.name,
             p.x,
             p.y,

@@ -130,7 +130,7 @@ fn spawn_for(spawn: &Spawn, i: usize) -> Spawn {
     Spawn {
         name: format!("{}#{i}", spawn.name),
         position: spawn.position + offset,
-        yaw: spawn.yaw,
+        ..spawn.clone()
     }
 }
 

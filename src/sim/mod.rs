@@ -287,7 +287,7 @@ impl Simulation {
             robot: spec.name.clone(),
             source,
         })?;
-        let pose = spawn_pose(spawn);
+        let pose = spawn_pose(spawn, &spec);
         let mut guards = Vec::new();
         let handle = insert_robot_body(
             &mut self.world,
@@ -493,7 +493,7 @@ impl Simulation {
         self.world.remove_body(r.body);
         let event = if recent >= n {
             r.blow_ups = [f64::NAN; MAX_ESCALATE];
-            let spawn_pose = pose_of(&spawn_pose(&r.spawn));
+            let spawn_pose = pose_of(&spawn_pose(&r.spawn, r.model.spec()));
             r.model.reset();
             r.body = insert_robot_body(
                 &mut self.world,
@@ -644,7 +644,7 @@ impl Simulation {
         let Some(r) = self.robots.get_mut(id.0) else {
             return;
         };
-        let pose = pose_of(&spawn_pose(spawn));
+        let pose = pose_of(&spawn_pose(spawn, r.model.spec()));
         self.world.remove_body(r.body);
         r.model.reset();
         r.body = insert_robot_body(
@@ -709,12 +709,16 @@ impl Simulation {
     }
 }
 
-/// The pose [`Simulation::add_robot`] gives a robot at `spawn`: footprint centre 5 mm above
-/// the spawn point, heading `spawn.yaw`, world frame.
-pub fn spawn_pose(spawn: &Spawn) -> Isometry3<f64> {
+/// The pose [`Simulation::add_robot`] gives a robot of `spec` at `spawn`, world frame:
+/// turned by the spawn's roll, pitch and yaw, with its lowest point
+/// ([`RobotSpec::lowest_point`]) 5 mm above the spawn point. Upright, that is the footprint
+/// centre 5 mm above the point; on its back, the hull lying on the ground.
+pub fn spawn_pose(spawn: &Spawn, spec: &RobotSpec) -> Isometry3<f64> {
+    let rotation = UnitQuaternion::from_euler_angles(spawn.roll, spawn.pitch, spawn.yaw);
+    let lift = 0.005 - spec.lowest_point(&rotation);
     Isometry3::from_parts(
-        Translation3::from(spawn.position.coords + Vector3::z() * 0.005),
-        UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw),
+        Translation3::from(spawn.position.coords + Vector3::z() * lift),
+        rotation,
     )
 }
 

@@ -189,6 +189,42 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
 }
 
 impl RobotSpec {
+    /// Lowest z, m, of the robot's collision outline turned by `rotation` about the body
+    /// origin: every main-track circle and every flipper circle at its initial angle (as
+    /// discs of their belt's width) and the hull's corners. A spawn puts this point on the ground, so an upright robot stands on
+    /// its lowest circles and one spawned on its back lies on its hull.
+    pub fn lowest_point(&self, rotation: &UnitQuaternion<f64>) -> f64 {
+        // A belt circle is a disc of the belt's width parallel to the body's x–z plane; its
+        // lowest point is its centre's height, less the radius times the length of the world
+        // z axis projected onto that plane, less half the width times the body y axis' tilt.
+        let along_x = (rotation * Vector3::x()).z;
+        let along_y = (rotation * Vector3::y()).z.abs();
+        let along_z = (rotation * Vector3::z()).z;
+        let reach = along_x.hypot(along_z);
+        let disc_bottom = |y: f64, width: f64, c: &CircleSpec| {
+            (rotation * Point3::new(c.x, y, c.z)).z - c.radius * reach - width / 2.0 * along_y
+        };
+        let tracks = self
+            .tracks
+            .iter()
+            .flat_map(|t| track_circles(t).map(move |c| disc_bottom(t.y, t.belt.width, c)));
+        let flippers = self.flippers.iter().flat_map(|f| {
+            flipper_circles_at(f, f.initial_angle)
+                .into_iter()
+                .map(move |c| disc_bottom(f.y, f.belt.width, &c))
+        });
+        let HullShape::Box { size, center } = self.hull;
+        let hull = (0..8).map(|corner| {
+            let sign = |bit: usize| if corner & bit == 0 { -0.5 } else { 0.5 };
+            let p = center + Vector3::new(sign(1) * size.x, sign(2) * size.y, sign(4) * size.z);
+            (rotation * p).z
+        });
+        tracks
+            .chain(flippers)
+            .chain(hull)
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// Index of the main track with this name.
     pub fn track_index(&self, name: &str) -> Option<usize> {
         self.tracks.iter().position(|t| t.name == name)

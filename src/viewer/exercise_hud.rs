@@ -30,6 +30,8 @@ pub struct ExerciseReadout {
     pub clock: (f64, f64),
     /// Whether the clock is paused (a fault's reset).
     pub clock_paused: bool,
+    /// Whether the robot still has to be righted (a trial started on its back).
+    pub needs_righting: bool,
     /// Penalty points so far.
     pub penalties: f64,
     /// Score so far, 0–100.
@@ -58,6 +60,7 @@ impl ExerciseReadout {
             faults: trial.faults(),
             clock: (trial.clock(), spec.time_limit),
             clock_paused: trial.is_paused(),
+            needs_righting: !trial.is_on_tracks(),
             penalties: trial.penalty_points(),
             score: trial.score(),
             result: trial
@@ -162,6 +165,13 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
                     .monospace()
                     .size(18.0),
                 );
+                if r.needs_righting {
+                    ui.label(
+                        egui::RichText::new("ON ITS BACK: right it with the flippers")
+                            .color(AMBER)
+                            .strong(),
+                    );
+                }
                 ui.label(
                     egui::RichText::new(format!(
                         "reps {} of {}   faults {}   penalties {:.0}   score {:.0}",

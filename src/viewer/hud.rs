@@ -338,7 +338,14 @@ pub struct Frame<'a> {
     pub pip_index: Option<usize>,
     /// Show the key help.
     pub help: bool,
+    /// An exercise's goal and trial panels occupy the top centre: warnings go below them.
+    pub exercise: bool,
 }
+
+/// Top offset of the warnings, px: under the exercise's goal and trial panels when they
+/// are shown (`exercise_hud` puts them at 10 and 80 px), else at the top.
+const WARNINGS_TOP: f32 = 12.0;
+const WARNINGS_TOP_IN_EXERCISE: f32 = 190.0;
 
 pub(super) const GREEN: Color32 = Color32::from_rgb(70, 210, 110);
 pub(super) const AMBER: Color32 = Color32::from_rgb(255, 176, 32);
@@ -402,7 +409,12 @@ pub fn draw(
         );
     }
     draw_status(ctx, hud, frame);
-    draw_warnings(ctx, hud, warnings);
+    let top = if frame.exercise {
+        WARNINGS_TOP_IN_EXERCISE
+    } else {
+        WARNINGS_TOP
+    };
+    draw_warnings(ctx, hud, warnings, top);
     super::instruments::draw_instruments(ctx, hud);
     if let Some(pip) = frame.pip {
         egui::Area::new(egui::Id::new("pip"))
@@ -500,13 +512,13 @@ fn draw_status(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>) {
         });
 }
 
-fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>) {
+fn draw_warnings(ctx: &egui::Context, hud: &HudData, warnings: &mut Vec<Warning>, top: f32) {
     hud.warnings(warnings);
     if warnings.is_empty() {
         return;
     }
     egui::Area::new(egui::Id::new("warnings"))
-        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 12.0))
+        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, top))
         .interactable(false)
         .show(ctx, |ui| {
             for w in warnings.iter() {

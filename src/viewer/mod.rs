@@ -159,13 +159,6 @@ pub fn find_spawn(scene: &Scene, name: Option<&str>) -> Result<Spawn, ViewerErro
     }
 }
 
-/// The pose [`Simulation::add_robot`](crate::sim::Simulation::add_robot) gives a robot at
-/// `spawn` (5 mm above the spawn point, heading `spawn.yaw`): what "reset to spawn" teleports
-/// back to.
-pub fn spawn_pose(spawn: &Spawn) -> Isometry3<f64> {
-    crate::sim::spawn_pose(spawn)
-}
-
 /// A default input file: `rel` under the working directory if it exists there, else under
 /// the source tree the binary was built from (so `treadsim station` works from any
 /// directory of a checkout).

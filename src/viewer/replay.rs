@@ -93,7 +93,7 @@ fn event_colour(e: &LogEvent) -> Color32 {
     match e.detail.get("type").and_then(|t| t.as_str()) {
         Some("fault") => RED,
         Some("penalty") => AMBER,
-        Some("goal") | Some("repetition") => GREEN,
+        Some("goal") | Some("repetition") | Some("righted") => GREEN,
         Some("finished") => Color32::WHITE,
         _ => Color32::from_rgb(255, 220, 0),
     }

@@ -662,6 +662,7 @@ async fn station_loop(
             main_index: st.main,
             pip_index: st.pip,
             help: st.help,
+            exercise: readout.is_some(),
         };
         let mut req = UiRequests::default();
         let mut next_timeline = TimelineRequest::default();

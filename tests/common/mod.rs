@@ -13,6 +13,8 @@ use treadsim::vehicle::RobotSpec;
 
 /// Standard gravity, m/s².
 pub const G: f64 = 9.81;
+/// Every preset in `scenes/robots/` (tests/robot_files.rs checks the list is complete).
+pub const PRESETS: [&str; 4] = ["scout", "selfright20", "tracker55", "heavy250"];
 /// A preset robot from `scenes/robots/NAME.toml`.
 pub fn robot(name: &str) -> RobotSpec {
     load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset loads")
