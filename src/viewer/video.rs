@@ -250,4 +250,86 @@ mod tests {
         assert!(needs_render(&LIVE, (1, (800, 450)), &mut last));
         assert!(needs_render(&LIVE, (1, (800, 450)), &mut last));
     }
+
+    /// Every shape egui would draw, nested lists flattened.
+    fn painted(view: Rect, feed: &VideoFeed) -> Vec<egui::Shape> {
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(view),
+            ..Default::default()
+        };
+        let full = ctx.run_ui(input, |ui| {
+            paint(
+                &ui.ctx().layer_painter(egui::LayerId::background()),
+                view,
+                feed,
+                0,
+            );
+        });
+        let mut flat = Vec::new();
+        let mut stack: Vec<egui::Shape> = full.shapes.iter().map(|c| c.shape.clone()).collect();
+        while let Some(shape) = stack.pop() {
+            match shape {
+                egui::Shape::Vec(inner) => stack.extend(inner),
+                other => flat.push(other),
+            }
+        }
+        full.drop_without_applying_deltas();
+        flat
+    }
+
+    /// Issue 8's check, headless from the link to the painted screen: a dead front camera's
+    /// feed is no signal (the chase view stays live), and no signal paints the whole view
+    /// near-black with a red NO SIGNAL in its middle; a live picture gets no such card.
+    #[test]
+    fn a_dead_camera_renders_as_no_signal() {
+        use crate::sim::link::{CameraFault, CameraFaultKind};
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/robots/scout.toml");
+        let spec =
+            crate::vehicle::robot_file::load_robot(std::path::Path::new(path)).expect("scout");
+        let views = super::super::cameras::views(&spec);
+        let view = |name: &str| views.iter().find(|v| v.name == name).expect("view");
+        let link = LinkConditions {
+            camera_faults: vec![CameraFault {
+                camera: "front".into(),
+                kind: CameraFaultKind::Dead,
+                start: 1.0,
+            }],
+            ..Default::default()
+        };
+        assert!(matches!(
+            view_feed(view("front"), &link, 0.5),
+            VideoFeed::Frame { .. }
+        ));
+        let feed = view_feed(view("front"), &link, 1.5);
+        assert_eq!(feed, VideoFeed::NoSignal);
+        assert!(matches!(
+            view_feed(view("chase"), &link, 1.5),
+            VideoFeed::Frame { capture, .. } if capture.is_nan()
+        ));
+
+        let screen = Rect::from_min_size(Pos2::ZERO, Vec2::new(640.0, 360.0));
+        let shapes = painted(screen, &feed);
+        let card = shapes.iter().any(|s| {
+            matches!(s, egui::Shape::Rect(r)
+                if r.rect == screen && r.fill == Color32::from_rgb(8, 8, 10))
+        });
+        assert!(card, "no black card over the view: {shapes:?}");
+        let banner = shapes.iter().find_map(|s| match s {
+            egui::Shape::Text(t) if t.galley.text() == "NO SIGNAL" => Some(t),
+            _ => None,
+        });
+        let banner = banner.expect("no NO SIGNAL text");
+        let centre = banner.visual_bounding_rect().center();
+        assert!((centre - screen.center()).length() < 2.0, "{centre:?}");
+        let colour = banner.galley.job.sections[0].format.color;
+        assert_eq!(colour, Color32::from_rgb(230, 60, 50));
+
+        let live = painted(screen, &LIVE);
+        assert!(
+            live.iter()
+                .all(|s| !matches!(s, egui::Shape::Rect(_) | egui::Shape::Text(_))),
+            "a live picture is painted over: {live:?}"
+        );
+    }
 }
