@@ -159,7 +159,10 @@ fn a_trial_on_its_back_arms_tilt_faults_once_righted() {
         trial.update(&mut sim, id);
     }
     assert!(trial.is_on_tracks(), "not righted by 9 s");
-    assert!(matches!(trial.events(), [ExerciseEvent::Righted { repetition: 1, .. }]));
+    assert!(matches!(
+        trial.events(),
+        [ExerciseEvent::Righted { repetition: 1, .. }]
+    ));
     assert_eq!((trial.faults(), trial.penalty_points()), (0, 0.0));
     // Rolled over again (put on its back by hand): a roll-over fault, back to the start.
     let pose = sim.body_state(id).pose;
