@@ -9,7 +9,7 @@ use super::mesh_import::{load_mesh, MeshLimits};
 use super::primitives::{self, RubbleConfig, StairsGeometry};
 use super::MeshData;
 use crate::config::{ConfigError, SourceFile, TableReader};
-use crate::terrain::{MaterialId, SurfaceMaterial, Terrain};
+use crate::terrain::{buried_triangles, MaterialId, SurfaceMaterial, Terrain};
 
 /// Largest number of `[[element]]` tables in a scene.
 pub const MAX_ELEMENTS: usize = 10_000;
@@ -172,6 +172,9 @@ pub struct Scene {
     pub bounds: SceneBounds,
     /// Degenerate triangles dropped from imported meshes.
     pub dropped_triangles: usize,
+    /// Faces left out because they are buried between touching elements (a wall's bottom on
+    /// the floor, see [`crate::terrain::buried_triangles`]).
+    pub buried_triangles: usize,
     /// The mesh files its elements read, resolved against the scene file's folder, each
     /// once, in file order.
     pub mesh_files: Vec<PathBuf>,
@@ -231,6 +234,7 @@ impl Scene {
         let checkpoints = read_checkpoints(&root)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
+        let buried_triangles = builder.drop_buried(&mut infos);
         let terrain = Terrain::new(
             builder.vertices,
             builder.triangles,
@@ -263,6 +267,7 @@ impl Scene {
             checkpoints,
             bounds,
             dropped_triangles: builder.dropped,
+            buried_triangles,
             mesh_files,
         })
     }
@@ -336,6 +341,42 @@ struct Builder {
 }
 
 impl Builder {
+    /// Leaves out the faces buried between touching elements and renumbers each element's
+    /// triangle range; returns how many were left out.
+    fn drop_buried(&mut self, infos: &mut [ElementInfo]) -> usize {
+        let mut element_of = vec![0u32; self.triangles.len()];
+        for (k, info) in infos.iter().enumerate() {
+            for e in &mut element_of[info.triangles.clone()] {
+                *e = k as u32;
+            }
+        }
+        let buried = buried_triangles(&self.vertices, &self.triangles, &element_of);
+        let count = buried.iter().filter(|&&b| b).count();
+        if count == 0 {
+            return 0;
+        }
+        // kept[i]: triangles kept before the i-th.
+        let mut kept = Vec::with_capacity(buried.len() + 1);
+        kept.push(0usize);
+        for &b in &buried {
+            kept.push(kept[kept.len() - 1] + usize::from(!b));
+        }
+        for info in infos.iter_mut() {
+            info.triangles = kept[info.triangles.start]..kept[info.triangles.end];
+        }
+        let mut i = 0;
+        self.triangles.retain(|_| {
+            i += 1;
+            !buried[i - 1]
+        });
+        let mut i = 0;
+        self.triangle_materials.retain(|_| {
+            i += 1;
+            !buried[i - 1]
+        });
+        count
+    }
+
     fn add_element(
         &mut self,
         index: usize,

@@ -4,9 +4,11 @@
 //! Geometry is kept in `f64` so that cut vertices are exact to well below 1e-5 m anywhere in a
 //! scene; the BVH stores `f32` boxes rounded outward, so pruning is conservative.
 
+mod buried;
 mod cut;
 mod side;
 
+pub use buried::buried_triangles;
 pub use cut::{CutPlane, CutRegion, CutSegment};
 pub use side::{SideCrossing, SIDE_FACE_MIN_COS};
 

@@ -589,19 +589,22 @@ mod tests {
         for delta in [1e-4, 2e-3] {
             let (_, loads) = total(&o, &ground(delta));
             let l = &loads[1];
-            let hc = l.magnitude * (normal_damping_factor(l, 4.0, 0.0, rate) - 1.0) / rate;
-            let both = l.magnitude * (normal_damping_factor(l, 4.0, tau, rate) - 1.0) / rate;
+            let hc = l.magnitude * (normal_damping_factor(l, 4.0, 0.0, rate, f64::INFINITY) - 1.0)
+                / rate;
+            let both = l.magnitude
+                * (normal_damping_factor(l, 4.0, tau, rate, f64::INFINITY) - 1.0)
+                / rate;
             assert!((hc - 4.0 * l.magnitude).abs() < 1e-9 * hc);
             assert!((both - hc - tau * l.stiffness).abs() < 1e-9 * both);
         }
         let l = &total(&o, &ground(2e-3)).1[1];
         assert_eq!(
-            normal_damping_factor(l, 4.0, tau, -10.0),
+            normal_damping_factor(l, 4.0, tau, -10.0, f64::INFINITY),
             0.0,
             "never pulls"
         );
         assert_eq!(
-            normal_damping_factor(&ElementLoad::default(), 4.0, tau, 1.0),
+            normal_damping_factor(&ElementLoad::default(), 4.0, tau, 1.0, f64::INFINITY),
             1.0 + 4.0
         );
     }
