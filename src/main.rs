@@ -71,6 +71,10 @@ enum Command {
     /// per combination, writes the drive script of every failing combination (replay it with
     /// `treadsim run --auto-reset`), and exits non-zero on any blow-up.
     Soak(SoakArgs),
+    /// Seed 002's traffic headless: the scene's [[traffic]] groups, or --agents N over an
+    /// area, for --seconds; prints collisions (agent pairs that began to overlap), edge holds,
+    /// agents outside their area and the controller's cost per step.
+    Traffic(cli::traffic::TrafficArgs),
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
@@ -199,6 +203,7 @@ fn main() -> ExitCode {
             }
         }
         Command::Soak(args) => soak_command(&args),
+        Command::Traffic(args) => cli::traffic::traffic_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station {
             scene,

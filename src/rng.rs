@@ -1,8 +1,8 @@
 //! The crate's one random number generator: splitmix64, integer-only so the same seed gives the
-//! same numbers on every platform (rubble layouts, soak scripts).
+//! same numbers on every platform (rubble layouts, soak scripts, traffic).
 
 /// splitmix64: a tiny deterministic PRNG; the state is the seed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct SplitMix64(pub(crate) u64);
 
 impl SplitMix64 {
@@ -23,5 +23,10 @@ impl SplitMix64 {
     /// Uniform in [lo, hi).
     pub(crate) fn range(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.next_f64()
+    }
+
+    /// Uniform in 0..n (n > 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        ((self.next_f64() * n as f64) as usize).min(n.saturating_sub(1))
     }
 }

@@ -407,3 +407,95 @@ fn bad_bounds_are_located() {
     );
     assert_eq!(b.lowest_z, -0.2);
 }
+
+/// `[[traffic]]` tables: every mistake is located at its line and field.
+#[test]
+fn bad_traffic_tables_are_located() {
+    let c = Case::new();
+    let f = c.dir.path().join("scene.toml");
+    let good = "count = 10\narea_min = [-4, -4]\narea_max = [4, 4]";
+    for (body, needle, field, what) in [
+        (
+            "count = 0\narea_min = [-4, -4]\narea_max = [4, 4]",
+            "count =",
+            "traffic[0].count",
+            "between",
+        ),
+        (
+            "count = 10.5\narea_min = [-4, -4]\narea_max = [4, 4]",
+            "count =",
+            "traffic[0].count",
+            "integer",
+        ),
+        (
+            "area_min = [-4, -4]\narea_max = [4, 4]",
+            "area_max =",
+            "traffic[0].count",
+            "missing",
+        ),
+        (
+            "count = 10\narea_min = [4, -4]\narea_max = [-4, 4]",
+            "area_max =",
+            "traffic[0].area_max",
+            "greater than area_min",
+        ),
+        (
+            "count = 10\narea_min = [-4, -4]\narea_max = [4, 4]\nspeed = [1.0, 0.5]",
+            "speed =",
+            "traffic[0].speed",
+            "slowest ≤ fastest",
+        ),
+        (
+            "count = 10\narea_min = [-4, -4]\narea_max = [4, 4]\nspeed = [0.5, 9]",
+            "speed =",
+            "traffic[0].speed[1]",
+            "between 0 and 5",
+        ),
+        (
+            "count = 10\narea_min = [-4, -4]\narea_max = [4, 4]\nsize = [0.5, 0, 1]",
+            "size = [0.5",
+            "traffic[0].size",
+            "> 0",
+        ),
+        (
+            "count = 10\narea_min = [-4, -4]\narea_max = [4, 4]\nseed = -1",
+            "seed =",
+            "traffic[0].seed",
+            "between",
+        ),
+        (
+            "count = 500\narea_min = [-4, -4]\narea_max = [4, 4]",
+            "count =",
+            "traffic[0].count",
+            "do not fit",
+        ),
+        (
+            "count = 10\narea_min = [-4, -4]\narea_max = [4, 4]\nmass = 3",
+            "mass =",
+            "traffic[0].mass",
+            "unknown",
+        ),
+    ] {
+        let text = format!("{FLOOR}\n[[traffic]]\n{body}\n");
+        let e = c.load(&text);
+        let line = if what == "missing" {
+            line_of(&text, "[[traffic]]")
+        } else {
+            line_of(&text, needle)
+        };
+        assert_error(&e, &f, line, field, what);
+    }
+    // Two groups of one name.
+    let text = format!(
+        "{FLOOR}\n[[traffic]]\nname = \"carts\"\n{good}\n[[traffic]]\nname = \"carts\"\n{good}\n"
+    );
+    let e = c.load(&text);
+    let second = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("name = \"carts\""))
+        .map(|(i, _)| i + 1)
+        .last()
+        .expect("second group");
+    assert_error(&e, &f, second, "traffic[1].name", "defined twice");
+}

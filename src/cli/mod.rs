@@ -1,5 +1,6 @@
-//! Commands of the `treadsim` binary that grew past a few lines: headless runs (`run.rs`)
-//! and logs (`log.rs`: replay and report). Part of the binary, not the library.
+//! Commands of the `treadsim` binary that grew past a few lines: headless runs (`run.rs`),
+//! logs (`log.rs`: replay and report) and traffic (`traffic.rs`). Part of the binary, not the library.
 
 pub mod log;
 pub mod run;
+pub mod traffic;

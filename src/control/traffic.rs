@@ -28,13 +28,17 @@
 //! along our heading — falls inside the two circles' reach; turn away from it by 0.5° per
 //! check at the seed's 60 checks a second (30°/s), the other's motion ignored.
 //!
-//! Deterministic: the random numbers come from one SplitMix64 stream seeded by the spec.
+//! Deterministic: the random numbers come from one stream of the crate's generator
+//! ([`crate::rng`]) seeded by the spec.
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::Vector2;
 use thiserror::Error;
 
 use super::agent::{self, AgentCommand, AgentState, EngineLimits};
 use super::grid::Grid;
+use crate::rng::SplitMix64;
+use crate::scene::traffic::START_GAP;
+pub use crate::scene::TrafficSpec;
 
 /// Seconds ahead the avoidance looks for conflicts.
 const HORIZON: f64 = 2.0;
@@ -66,32 +70,6 @@ pub enum Avoidance {
     Seed,
     /// Ours: a sampled choice of velocity by time to contact with both velocities.
     Predictive,
-}
-
-/// A `[[traffic]]` table: a group of agents roaming one area.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TrafficSpec {
-    /// Name of the group (shown by `check`).
-    pub name: String,
-    /// Number of agents.
-    pub count: usize,
-    /// Lower corner of the area they roam, world x and y, m.
-    pub area_min: Point2<f64>,
-    /// Upper corner of the area, world x and y, m.
-    pub area_max: Point2<f64>,
-    /// Cruise speeds are drawn uniformly from this range, m/s.
-    pub speed: (f64, f64),
-    /// Seed of the group's random numbers (placement, speeds, wandering).
-    pub seed: u64,
-    /// Length, width and height of each agent's box, m (length along its heading).
-    pub size: [f64; 3],
-}
-
-impl TrafficSpec {
-    /// Radius of the circle an agent is treated as: half its footprint's diagonal, m.
-    pub fn radius(&self) -> f64 {
-        0.5 * self.size[0].hypot(self.size[1])
-    }
 }
 
 /// A spec that cannot be placed.
@@ -168,9 +146,16 @@ pub struct Traffic {
 /// Per-step scratch of [`Traffic::step`]: the grid and the commands, reused every step.
 #[derive(Debug, Clone, Default)]
 pub struct TrafficScratch {
+    /// Cells as wide as the avoidance looks ahead.
     grid: Grid,
+    /// Cells just wider than two agents: for counting collisions.
+    fine: Grid,
     commands: Vec<AgentCommand>,
     before: Vec<Vector2<f64>>,
+    /// The neighbours one decision weighs: relative position, their velocity, reach.
+    near: Vec<(Vector2<f64>, Vector2<f64>, f64)>,
+    /// Every agent's velocity at the start of the step, m/s.
+    velocities: Vec<Vector2<f64>>,
 }
 
 impl Traffic {
@@ -179,25 +164,15 @@ impl Traffic {
     pub fn new(spec: &TrafficSpec, avoidance: Avoidance) -> Result<Self, TrafficError> {
         let radius = spec.radius();
         let mut rng = SplitMix64(spec.seed);
-        let spacing = 2.0 * radius + MARGIN;
-        let inner_min = spec.area_min + Vector2::repeat(radius);
-        let inner = spec.area_max - spec.area_min - Vector2::repeat(2.0 * radius);
-        let places_along = |extent: f64| {
-            if extent < 0.0 {
-                0
-            } else {
-                (extent / spacing).floor() as usize + 1
-            }
-        };
-        let (columns, rows) = (places_along(inner.x), places_along(inner.y));
-        let room = columns * rows;
+        let lattice = spec.start_lattice();
+        let room = lattice.room();
         if spec.count > room {
             return Err(TrafficError::Crowded {
                 name: spec.name.clone(),
                 count: spec.count,
                 radius,
                 room,
-                spacing,
+                spacing: lattice.spacing,
             });
         }
         // Shuffle the places (Fisher–Yates) and take the first `count`, each jittered within
@@ -207,36 +182,23 @@ impl Traffic {
             let j = rng.below(i + 1);
             places.swap(i, j);
         }
-        let spread = |n: usize, extent: f64| {
-            if n > 1 {
-                extent / (n - 1) as f64
-            } else {
-                0.0
-            }
-        };
-        let (dx, dy) = (spread(columns, inner.x), spread(rows, inner.y));
-        let offset = |n: usize, extent: f64| if n > 1 { 0.0 } else { extent / 2.0 };
-        let jitter = (MARGIN / 2.0 - 1e-3).max(0.0);
+        let inner_min = spec.area_min.coords + Vector2::repeat(radius);
+        let inner_max = spec.area_max.coords - Vector2::repeat(radius);
+        let jitter = (START_GAP / 2.0 - 1e-3).max(0.0);
         let agents = places[..spec.count]
             .iter()
             .map(|&k| {
-                let (c, r) = (k % columns, k / columns);
-                let base = Vector2::new(
-                    inner_min.x + offset(columns, inner.x) + c as f64 * dx,
-                    inner_min.y + offset(rows, inner.y) + r as f64 * dy,
-                );
-                let shake = Vector2::new(rng.signed(), rng.signed()) * jitter * 0.5;
+                let (c, r) = (k % lattice.columns, k / lattice.columns);
+                let base = lattice.first
+                    + Vector2::new(c as f64 * lattice.step.x, r as f64 * lattice.step.y);
+                let shake = Vector2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * jitter * 0.5;
                 let position = base + shake;
                 let position = Vector2::new(
-                    position
-                        .x
-                        .clamp(inner_min.x, inner_min.x + inner.x.max(0.0)),
-                    position
-                        .y
-                        .clamp(inner_min.y, inner_min.y + inner.y.max(0.0)),
+                    position.x.clamp(inner_min.x, inner_max.x.max(inner_min.x)),
+                    position.y.clamp(inner_min.y, inner_max.y.max(inner_min.y)),
                 );
-                let yaw = rng.signed() * std::f64::consts::PI;
-                let cruise = spec.speed.0 + rng.unit() * (spec.speed.1 - spec.speed.0);
+                let yaw = rng.range(-1.0, 1.0) * std::f64::consts::PI;
+                let cruise = spec.speed.0 + rng.next_f64() * (spec.speed.1 - spec.speed.0);
                 TrafficAgent {
                     state: AgentState {
                         position,
@@ -245,7 +207,7 @@ impl Traffic {
                     },
                     cruise,
                     wander_yaw: yaw,
-                    wander_until: 2.0 + 4.0 * rng.unit(),
+                    wander_until: 2.0 + 4.0 * rng.next_f64(),
                     plan: AgentCommand { yaw, speed: cruise },
                 }
             })
@@ -319,9 +281,19 @@ impl Traffic {
         scratch
             .before
             .extend(self.agents.iter().map(|a| a.state.position));
+        scratch.velocities.clear();
+        scratch
+            .velocities
+            .extend(self.agents.iter().map(|a| a.state.velocity()));
         scratch.commands.clear();
         for i in 0..self.agents.len() {
-            let command = self.command(i, obstacles, &scratch.grid);
+            let command = self.command(
+                i,
+                obstacles,
+                &scratch.grid,
+                &scratch.velocities,
+                &mut scratch.near,
+            );
             scratch.commands.push(command);
         }
         for (agent, command) in self.agents.iter_mut().zip(&scratch.commands) {
@@ -337,11 +309,18 @@ impl Traffic {
     }
 
     /// What agent `i` asks of its engine this step (stages 1–3).
-    fn command(&mut self, i: usize, obstacles: &[Obstacle], grid: &Grid) -> AgentCommand {
+    fn command(
+        &mut self,
+        i: usize,
+        obstacles: &[Obstacle],
+        grid: &Grid,
+        velocities: &[Vector2<f64>],
+        near: &mut Vec<(Vector2<f64>, Vector2<f64>, f64)>,
+    ) -> AgentCommand {
         let time = self.time;
         if time >= self.agents[i].wander_until {
-            let turn = self.rng.signed() * std::f64::consts::FRAC_PI_2;
-            let next = 2.0 + 4.0 * self.rng.unit();
+            let turn = self.rng.range(-1.0, 1.0) * std::f64::consts::FRAC_PI_2;
+            let next = 2.0 + 4.0 * self.rng.next_f64();
             // A new heading that would soon leave the area is reflected off its edges at once.
             let yaw = agent::wrap_pi(self.agents[i].state.yaw + turn);
             let yaw = self.edge_heading(i, yaw).unwrap_or(yaw);
@@ -361,7 +340,7 @@ impl Traffic {
             return wanted;
         }
         if (self.stats.steps + i as u64).is_multiple_of(DECISION_STEPS) {
-            let plan = self.choose_velocity(i, &wanted, obstacles, grid);
+            let plan = self.choose_velocity(i, &wanted, obstacles, grid, velocities, near);
             self.agents[i].plan = plan;
         }
         self.agents[i].plan
@@ -374,9 +353,33 @@ impl Traffic {
         wanted: &AgentCommand,
         obstacles: &[Obstacle],
         grid: &Grid,
+        velocities: &[Vector2<f64>],
+        near: &mut Vec<(Vector2<f64>, Vector2<f64>, f64)>,
     ) -> AgentCommand {
         let me = &self.agents[i].state;
-        let reach = 2.0 * self.radius + MARGIN;
+        // Only neighbours that could come within reach inside the horizon at any of our
+        // speeds are weighed.
+        let fastest = wanted.speed.max(me.speed);
+        near.clear();
+        let mut keep = |p: Vector2<f64>, v: Vector2<f64>, reach: f64| {
+            let rel = p - me.position;
+            let far = reach + HORIZON * (v.norm() + fastest);
+            if rel.norm_squared() <= far * far {
+                near.push((rel, v, reach));
+            }
+        };
+        grid.for_each_near(&me.position, |j| {
+            if j != i {
+                keep(
+                    self.agents[j].state.position,
+                    velocities[j],
+                    2.0 * self.radius + MARGIN,
+                );
+            }
+        });
+        for o in obstacles {
+            keep(o.position, o.velocity, self.radius + o.radius + MARGIN);
+        }
         let lo = self.spec.area_min.coords + Vector2::repeat(self.radius);
         let hi = self.spec.area_max.coords - Vector2::repeat(self.radius);
         // How far the agent goes along a new heading before it could turn back: a U-turn and
@@ -387,10 +390,10 @@ impl Traffic {
             2.0 * self.limits.min_radius(v) + MARGIN + v * v / (2.0 * self.limits.decel_max) + speed
         };
         let mut best = (f64::INFINITY, *wanted);
-        for k in -HEADING_STEPS..=HEADING_STEPS {
-            if k == -HEADING_STEPS {
-                continue; // ±180° is one heading
-            }
+        // Smallest turns first, so a clear way found early rules out every costlier one
+        // without computing its conflicts: 0, +1, −1, +2, … steps, and ±180° once.
+        for n in 0..2 * HEADING_STEPS {
+            let k = if n % 2 == 1 { (n + 1) / 2 } else { -(n / 2) };
             let turn = f64::from(k) * std::f64::consts::PI / f64::from(HEADING_STEPS);
             let yaw = agent::wrap_pi(wanted.yaw + turn);
             let dir = Vector2::new(yaw.cos(), yaw.sin());
@@ -398,34 +401,20 @@ impl Traffic {
                 let speed = wanted.speed * share;
                 let ahead = me.position + reach_at(speed) * dir;
                 let out = ahead.x < lo.x || ahead.x > hi.x || ahead.y < lo.y || ahead.y > hi.y;
-                let u = speed * dir;
-                let mut soonest = HORIZON;
-                grid.for_each_near(&me.position, |j| {
-                    if j != i {
-                        let other = &self.agents[j].state;
-                        let t = time_to_contact(
-                            other.position - me.position,
-                            other.velocity() - u,
-                            reach,
-                        );
-                        soonest = soonest.min(t);
-                    }
-                });
-                for o in obstacles {
-                    let t = time_to_contact(
-                        o.position - me.position,
-                        o.velocity - u,
-                        self.radius + o.radius + MARGIN,
-                    );
-                    soonest = soonest.min(t);
-                }
                 // Never towards the edge: when every heading is, the edge rule's (`wanted`).
                 if out {
                     continue;
                 }
-                let cost = COST_SOON * (1.0 / soonest.max(1e-3) - 1.0 / HORIZON)
-                    + COST_TURN * turn.abs()
-                    + COST_SLOW * (1.0 - share);
+                let fixed = COST_TURN * turn.abs() + COST_SLOW * (1.0 - share);
+                if fixed >= best.0 {
+                    continue; // cannot win whatever its conflicts
+                }
+                let u = speed * dir;
+                let soonest = near
+                    .iter()
+                    .map(|(rel, v, reach)| time_to_contact(*rel, v - u, *reach))
+                    .fold(HORIZON, f64::min);
+                let cost = COST_SOON * (1.0 / soonest.max(1e-3) - 1.0 / HORIZON) + fixed;
                 if cost < best.0 {
                     best = (cost, AgentCommand { yaw, speed });
                 }
@@ -551,15 +540,15 @@ impl Traffic {
         }
     }
 
-    /// Stage 5: pairs that overlap now and did not at the start of the step. The grid was
-    /// built at the start of the step; it still finds every such pair because its cells are
-    /// wider than two radii plus both agents' travel in a step.
+    /// Stage 5: pairs that overlap now and did not at the start of the step. The fine grid
+    /// was built at the start of the step; it still finds every such pair because its cells
+    /// are wider than two radii plus both agents' travel in a step (steps up to 0.1 s).
     fn count_collisions(&mut self, obstacles: &[Obstacle], dt: f64, scratch: &TrafficScratch) {
         let touch = 2.0 * self.radius;
         let before = &scratch.before;
         let (mut agents, mut robots) = (0, 0);
         for (i, a) in self.agents.iter().enumerate() {
-            scratch.grid.for_each_near(&before[i], |j| {
+            scratch.fine.for_each_near(&before[i], |j| {
                 if j > i {
                     let now = (self.agents[j].state.position - a.state.position).norm();
                     let then = (before[j] - before[i]).norm();
@@ -596,6 +585,15 @@ impl TrafficScratch {
             traffic.spec.area_min,
             traffic.spec.area_max,
             cell,
+            traffic.agents.iter().map(|a| a.state.position),
+        );
+        // Two agents that touch after a step were within two radii plus their travel in it
+        // (at most 0.1 s at full speed) at its start.
+        let fine = 2.0 * traffic.radius + 0.2 * speed.max(0.1);
+        self.fine.build(
+            traffic.spec.area_min,
+            traffic.spec.area_max,
+            fine,
             traffic.agents.iter().map(|a| a.state.position),
         );
     }
@@ -636,39 +634,10 @@ pub fn traffic_limits() -> EngineLimits {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood 2014): a small, fast, seedable generator; the same seed
-/// gives the same stream on every machine.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in [−1, 1).
-    fn signed(&mut self) -> f64 {
-        2.0 * self.unit() - 1.0
-    }
-
-    /// Uniform in 0..n (n > 0).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.unit() * n as f64) as usize).min(n - 1)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::Point2;
 
     fn crowd(count: usize, side: f64, seed: u64) -> TrafficSpec {
         TrafficSpec {

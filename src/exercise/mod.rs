@@ -124,9 +124,22 @@ impl Exercise {
     /// and checks that every goal lies within the scene's bounds.
     pub fn resolve(
         mut spec: ExerciseSpec,
-        scene: Scene,
+        mut scene: Scene,
         robot: RobotSpec,
     ) -> Result<Self, ConfigError> {
+        // The exercise's traffic joins the scene's (names must stay unique).
+        for (i, group) in spec.traffic.iter().enumerate() {
+            if scene.traffic.iter().any(|g| g.name == group.name) {
+                return Err(ConfigError {
+                    path: spec.path.clone(),
+                    line: 1,
+                    column: 1,
+                    field: format!("traffic[{i}].name"),
+                    message: format!("traffic '{}' is also defined by the scene", group.name),
+                });
+            }
+            scene.traffic.push(group.clone());
+        }
         let spawn = match &spec.spawn {
             Some((name, location)) => scene.spawn(name).cloned().ok_or_else(|| {
                 let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();

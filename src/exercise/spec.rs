@@ -27,6 +27,7 @@
 //! [penalties]               # points off the score; defaults in `Penalties::default`
 //! hull_collision = 2
 //!
+//! [[traffic]]               # moving agents on top of the scene's (see `scene::traffic`)
 //! [link]                    # the remote link (see `sim::link`); all optional
 //! command_latency_ms = 300  # operator → robot
 //! video_latency_ms = 200    # robot → operator
@@ -247,6 +248,9 @@ pub struct ExerciseSpec {
     pub penalties: Penalties,
     /// Link and sensor conditions (`[link]`; a perfect link by default).
     pub link: LinkConditions,
+    /// Moving traffic of the exercise (`[[traffic]]`, see [`crate::scene::traffic`]), on top
+    /// of the scene's own.
+    pub traffic: Vec<crate::scene::TrafficSpec>,
     /// Goals that name a scene checkpoint: `(goal index, checkpoint name)`, resolved by
     /// [`crate::exercise::Exercise::load`].
     pub checkpoint_refs: Vec<(usize, String)>,
@@ -302,6 +306,7 @@ impl ExerciseSpec {
             Some(t) => read_link(&t)?,
             None => LinkConditions::default(),
         };
+        let traffic = crate::scene::traffic::read_traffic(&root)?;
         let mut goals = Vec::new();
         let mut checkpoint_refs = Vec::new();
         let mut goal_locations = Vec::new();
@@ -335,6 +340,7 @@ impl ExerciseSpec {
             rules,
             penalties,
             link,
+            traffic,
             checkpoint_refs,
             goal_locations,
         })

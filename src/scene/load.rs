@@ -175,6 +175,8 @@ pub struct Scene {
     /// Faces left out because they are buried between touching elements (a wall's bottom on
     /// the floor, see [`crate::terrain::buried_triangles`]).
     pub buried_triangles: usize,
+    /// Groups of moving agents (`[[traffic]]`).
+    pub traffic: Vec<super::TrafficSpec>,
     /// The mesh files its elements read, resolved against the scene file's folder, each
     /// once, in file order.
     pub mesh_files: Vec<PathBuf>,
@@ -232,6 +234,7 @@ impl Scene {
         }
         let spawns = read_spawns(&root)?;
         let checkpoints = read_checkpoints(&root)?;
+        let traffic = super::traffic::read_traffic(&root)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
         let buried_triangles = builder.drop_buried(&mut infos);
@@ -268,6 +271,7 @@ impl Scene {
             bounds,
             dropped_triangles: builder.dropped,
             buried_triangles,
+            traffic,
             mesh_files,
         })
     }
@@ -722,93 +726,4 @@ fn read_bounds(
     }
     t.finish()?;
     Ok(Some((min, max)))
-}
-
-/// A human-readable report of a loaded scene, as `treadsim check` prints it.
-pub fn summary(scene: &Scene, load_ms: f64) -> String {
-    use std::fmt::Write;
-    let t = &scene.terrain;
-    let (lo, hi) = t.bounds();
-    let mut s = String::new();
-    let _ = writeln!(s, "{}: {}", scene.path.display(), scene.name);
-    if !scene.description.is_empty() {
-        let _ = writeln!(s, "  {}", scene.description);
-    }
-    let _ = writeln!(
-        s,
-        "  {} elements, {} triangles, {} vertices, BVH depth {}, loaded in {load_ms:.1} ms",
-        scene.elements.len(),
-        t.num_triangles(),
-        t.vertices().len(),
-        t.bvh_depth()
-    );
-    let _ = writeln!(
-        s,
-        "  bounds: x {:.3}..{:.3}  y {:.3}..{:.3}  z {:.3}..{:.3} m",
-        lo.x, hi.x, lo.y, hi.y, lo.z, hi.z
-    );
-    let b = &scene.bounds;
-    let _ = writeln!(
-        s,
-        "  robot bounds: x {:.3}..{:.3}  y {:.3}..{:.3} m ({}), lowest ground z {:.3} m",
-        b.min[0],
-        b.max[0],
-        b.min[1],
-        b.max[1],
-        if b.explicit {
-            "[bounds]"
-        } else {
-            "terrain extent"
-        },
-        b.lowest_z
-    );
-    for el in &scene.elements {
-        let m = t.material(el.material);
-        let _ = writeln!(
-            s,
-            "  - {:<24} {:<8} {:>7} triangles  material {} (μ {:.2})",
-            el.name,
-            el.kind.name(),
-            el.triangles.len(),
-            m.name,
-            m.friction
-        );
-    }
-    for sp in &scene.spawns {
-        let p = sp.position;
-        let tilted = if sp.roll != 0.0 || sp.pitch != 0.0 {
-            format!(
-                " roll {:.1}° pitch {:.1}°",
-                sp.roll.to_degrees(),
-                sp.pitch.to_degrees()
-            )
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            s,
-            "  spawn {:<18} at ({:.2}, {:.2}, {:.2}) yaw {:.1}°{tilted}",
-            sp.name,
-            p.x,
-            p.y,
-            p.z,
-            sp.yaw.to_degrees()
-        );
-    }
-    for c in &scene.checkpoints {
-        let p = c.position;
-        let _ = writeln!(
-            s,
-            "  checkpoint {:<13} at ({:.2}, {:.2}, {:.2}) radius {:.2} m",
-            c.name, p.x, p.y, p.z, c.radius
-        );
-    }
-    if scene.dropped_triangles > 0 {
-        let _ = writeln!(
-            s,
-            "  note: {} degenerate triangles dropped from meshes",
-            scene.dropped_triangles
-        );
-    }
-    s
 }

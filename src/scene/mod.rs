@@ -1,13 +1,17 @@
-//! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints
-//! and surface materials. A loaded scene becomes one [`crate::terrain::Terrain`].
+//! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints,
+//! surface materials and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
 
 mod load;
 pub mod mesh_data;
 pub mod mesh_import;
 pub mod primitives;
+mod summary;
+pub mod traffic;
 
 pub use load::{
-    resolve_inside, summary, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn,
-    MAX_ELEMENTS, MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
+    resolve_inside, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn, MAX_ELEMENTS,
+    MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
 };
 pub use mesh_data::MeshData;
+pub use summary::summary;
+pub use traffic::TrafficSpec;

@@ -5,29 +5,33 @@
 //! replays through exactly the code that produced it.
 //!
 //! Each step: the operator's command in force enters the link ([`CommandLink`]: latency,
-//! dropouts) and what comes out reaches the robot; the simulation steps; the trial (if any)
-//! scores the step. With a [`Journal`] switched on, the session also keeps what a recorder
+//! dropouts) and what comes out reaches the robot; the scene's traffic moves (avoiding the
+//! robot, [`traffic`]); the simulation steps; the trial (if any) scores the step. With a [`Journal`] switched on, the session also keeps what a recorder
 //! logs: the inputs at their steps, telemetry at [`TELEMETRY_RATE`], a [`StateSnapshot`] every
 //! simulated second and the events of the simulation and the trial.
 //!
 //! - [`input`]: the inputs and their JSON form.
 //! - [`driver`]: a drive script as a source of inputs.
 //! - [`soak`]: seeded random aggressive driving with blow-up statistics.
+//! - [`traffic`]: the scene's moving agents (seed 002).
 
 pub mod driver;
 pub mod input;
 mod journal;
 pub mod soak;
+pub mod traffic;
 
 pub use driver::{drive, Driver, ScriptDriver};
 pub use input::{Input, InputError, StepInput};
 pub use journal::{Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE};
 
+use crate::control::traffic::Avoidance;
 use crate::exercise::{Exercise, Trial};
 use crate::scene::{Scene, Spawn};
 use crate::sim::link::{CommandLink, LinkConditions};
 use crate::sim::{RobotId, SimConfig, SimError, Simulation, StateSnapshot};
 use crate::vehicle::{DriveCommand, RobotSpec};
+use traffic::SessionTraffic;
 
 /// Slowest and fastest real-time factors the station runs at (the pacer's).
 pub const SPEED_RANGE: (f64, f64) = (crate::sim::pacing::MIN_SPEED, crate::sim::pacing::MAX_SPEED);
@@ -50,6 +54,8 @@ pub struct Session {
     view: String,
     /// What a recorder logs, when switched on.
     journal: Option<Journal>,
+    /// The scene's moving agents.
+    traffic: SessionTraffic,
 }
 
 impl Session {
@@ -87,8 +93,10 @@ impl Session {
             .cameras
             .first()
             .map_or_else(|| "chase".to_owned(), |c| c.name.clone());
+        let specs = scene.traffic.clone();
         let mut sim = Simulation::new(scene, config)?;
         let id = sim.add_robot(robot, &spawn)?;
+        let traffic = SessionTraffic::new(&mut sim, &specs, Avoidance::Predictive)?;
         let trial = exercise.map(|e| Trial::new(e, &mut sim, id));
         Ok(Self {
             sim,
@@ -101,6 +109,7 @@ impl Session {
             speed: 1.0,
             view,
             journal: None,
+            traffic,
         })
     }
 
@@ -173,6 +182,7 @@ impl Session {
         }
         let command = self.link.transmit(self.sim.time(), self.operator);
         self.sim.set_command(self.robot, command);
+        self.traffic.step(&mut self.sim, self.robot);
         self.sim.step();
         if let Some(trial) = &mut self.trial {
             trial.update(&mut self.sim, self.robot);
@@ -210,10 +220,16 @@ impl Session {
     pub fn snapshot(&self) -> StateSnapshot {
         let mut out = StateSnapshot::new(self.sim.steps(), self.sim.time());
         self.sim.capture_state(self.robot, &mut out);
+        self.traffic.capture_state(&mut out);
         if let Some(trial) = &self.trial {
             trial.capture_state(&mut out);
         }
         out
+    }
+
+    /// The scene's moving agents.
+    pub fn traffic(&self) -> &SessionTraffic {
+        &self.traffic
     }
 
     /// The simulation.

@@ -40,12 +40,14 @@ pub mod bench;
 mod events;
 mod hull;
 pub mod link;
+mod movers;
 pub mod pacing;
 mod script;
 mod state;
 mod telemetry;
 
 pub use events::{RobotStatus, SimEvent};
+pub use movers::MoverId;
 pub use script::DriveScript;
 pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
 
@@ -160,6 +162,9 @@ pub enum SimError {
     /// The time step is not usable.
     #[error("time step {0} s is outside 0.0001..=0.02 s")]
     TimeStep(f64),
+    /// A traffic group cannot be placed.
+    #[error("{0}")]
+    Traffic(String),
 }
 
 /// Handle to a robot in a [`Simulation`].
@@ -210,6 +215,8 @@ pub struct Simulation {
     /// The terrain's collider.
     terrain: ColliderHandle,
     robots: Vec<RobotSlot>,
+    /// Moving obstacles' kinematic bodies (`movers.rs`).
+    movers: Vec<RigidBodyHandle>,
     time: f64,
     steps: u64,
     segments: Vec<CutSegment>,
@@ -273,6 +280,7 @@ impl Simulation {
             world,
             terrain,
             robots: Vec::new(),
+            movers: Vec::new(),
             time: 0.0,
             steps: 0,
             segments: Vec::with_capacity(256),

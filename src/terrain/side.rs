@@ -112,18 +112,37 @@ impl Terrain {
         if length.is_nan() || length <= 2.0 * END_CLEARANCE {
             return true;
         }
-        let dir = d / length;
+        self.first_hit(from, &(d / length), END_CLEARANCE, length - END_CLEARANCE)
+            .is_none()
+    }
+
+    /// Height of the highest terrain surface below `from` (world, m), searching down to
+    /// `depth` m below it; `None` over a hole.
+    pub fn ground_below(&self, from: &Point3<f64>, depth: f64) -> Option<f64> {
+        self.first_hit(from, &-Vector3::z(), 0.0, depth)
+            .map(|s| from.z - s)
+    }
+
+    /// Distance `s` in `near..=far` along the unit ray `from + s·dir` to the first terrain
+    /// triangle it meets (the BVH prunes the search), if any.
+    fn first_hit(
+        &self,
+        from: &Point3<f64>,
+        dir: &Vector3<f64>,
+        near: f64,
+        far: f64,
+    ) -> Option<f64> {
         let ray = Ray::new(
             PVec::new(from.x as f32, from.y as f32, from.z as f32),
             PVec::new(dir.x as f32, dir.y as f32, dir.z as f32),
         );
-        let hit = self.bvh().cast_ray(&ray, length as f32, |leaf, _best| {
+        let hit = self.bvh().cast_ray(&ray, far as f32, |leaf, _best| {
             let [a, b, c] = self.triangle_points(leaf as usize);
-            ray_triangle(from, &dir, &a, &b, &c)
-                .filter(|s| (END_CLEARANCE..=length - END_CLEARANCE).contains(s))
+            ray_triangle(from, dir, &a, &b, &c)
+                .filter(|s| (near..=far).contains(s))
                 .map(|s| s as f32)
         });
-        hit.is_none()
+        hit.map(|(_, s)| f64::from(s))
     }
 }
 

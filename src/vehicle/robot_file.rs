@@ -225,6 +225,26 @@ impl RobotSpec {
             .fold(f64::INFINITY, f64::min)
     }
 
+    /// Radius of the smallest vertical cylinder about the body origin's z axis that holds
+    /// the tracks, the flippers at their initial angles and the hull, seen from above, m:
+    /// the circle other traffic keeps clear of.
+    pub fn footprint_radius(&self) -> f64 {
+        let corner = |x: f64, y: f64| x.hypot(y);
+        let tracks = self.tracks.iter().flat_map(|t| {
+            let y = t.y.abs() + t.belt.width / 2.0;
+            track_circles(t).map(move |c| corner(c.x.abs() + c.radius, y))
+        });
+        let flippers = self.flippers.iter().flat_map(|f| {
+            let y = f.y.abs() + f.belt.width / 2.0;
+            flipper_circles_at(f, f.initial_angle)
+                .into_iter()
+                .map(move |c| corner(c.x.abs() + c.radius, y))
+        });
+        let HullShape::Box { size, center } = self.hull;
+        let hull = corner(center.x.abs() + size.x / 2.0, center.y.abs() + size.y / 2.0);
+        tracks.chain(flippers).fold(hull, f64::max)
+    }
+
     /// Index of the main track with this name.
     pub fn track_index(&self, name: &str) -> Option<usize> {
         self.tracks.iter().position(|t| t.name == name)

@@ -1,0 +1,116 @@
+//! The report `treadsim check` prints of a loaded scene.
+
+use super::Scene;
+
+/// A human-readable report of a loaded scene, as `treadsim check` prints it.
+pub fn summary(scene: &Scene, load_ms: f64) -> String {
+    use std::fmt::Write;
+    let t = &scene.terrain;
+    let (lo, hi) = t.bounds();
+    let mut s = String::new();
+    let _ = writeln!(s, "{}: {}", scene.path.display(), scene.name);
+    if !scene.description.is_empty() {
+        let _ = writeln!(s, "  {}", scene.description);
+    }
+    let _ = writeln!(
+        s,
+        "  {} elements, {} triangles, {} vertices, BVH depth {}, loaded in {load_ms:.1} ms",
+        scene.elements.len(),
+        t.num_triangles(),
+        t.vertices().len(),
+        t.bvh_depth()
+    );
+    let _ = writeln!(
+        s,
+        "  bounds: x {:.3}..{:.3}  y {:.3}..{:.3}  z {:.3}..{:.3} m",
+        lo.x, hi.x, lo.y, hi.y, lo.z, hi.z
+    );
+    let b = &scene.bounds;
+    let _ = writeln!(
+        s,
+        "  robot bounds: x {:.3}..{:.3}  y {:.3}..{:.3} m ({}), lowest ground z {:.3} m",
+        b.min[0],
+        b.max[0],
+        b.min[1],
+        b.max[1],
+        if b.explicit {
+            "[bounds]"
+        } else {
+            "terrain extent"
+        },
+        b.lowest_z
+    );
+    for el in &scene.elements {
+        let m = t.material(el.material);
+        let _ = writeln!(
+            s,
+            "  - {:<24} {:<8} {:>7} triangles  material {} (μ {:.2})",
+            el.name,
+            el.kind.name(),
+            el.triangles.len(),
+            m.name,
+            m.friction
+        );
+    }
+    for sp in &scene.spawns {
+        let p = sp.position;
+        let tilted = if sp.roll != 0.0 || sp.pitch != 0.0 {
+            format!(
+                " roll {:.1}° pitch {:.1}°",
+                sp.roll.to_degrees(),
+                sp.pitch.to_degrees()
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            s,
+            "  spawn {:<18} at ({:.2}, {:.2}, {:.2}) yaw {:.1}°{tilted}",
+            sp.name,
+            p.x,
+            p.y,
+            p.z,
+            sp.yaw.to_degrees()
+        );
+    }
+    for c in &scene.checkpoints {
+        let p = c.position;
+        let _ = writeln!(
+            s,
+            "  checkpoint {:<13} at ({:.2}, {:.2}, {:.2}) radius {:.2} m",
+            c.name, p.x, p.y, p.z, c.radius
+        );
+    }
+    for g in &scene.traffic {
+        let _ = writeln!(
+            s,
+            "  traffic {:<16} {} agents {:.1} x {:.1} x {:.1} m, {:.1}–{:.1} m/s over x {:.1}..{:.1} y {:.1}..{:.1}",
+            g.name,
+            g.count,
+            g.size[0],
+            g.size[1],
+            g.size[2],
+            g.speed.0,
+            g.speed.1,
+            g.area_min.x,
+            g.area_max.x,
+            g.area_min.y,
+            g.area_max.y
+        );
+    }
+    if scene.buried_triangles > 0 {
+        let _ = writeln!(
+            s,
+            "  note: {} faces buried between touching elements left out",
+            scene.buried_triangles
+        );
+    }
+    if scene.dropped_triangles > 0 {
+        let _ = writeln!(
+            s,
+            "  note: {} degenerate triangles dropped from meshes",
+            scene.dropped_triangles
+        );
+    }
+    s
+}

@@ -1,0 +1,63 @@
+//! Moving obstacles — the traffic agents of seed 002 — as kinematic boxes in rapier's world, so
+//! a robot's hull bumps into them like into any solid that will not give way. Their motion
+//! comes from outside ([`crate::session`] runs the traffic controller); the simulation only
+//! carries them: a pose set before a step is where the box is at its end, and rapier gives the
+//! box the velocity that takes it there, so contacts see it move.
+
+use nalgebra::Isometry3;
+use rapier3d::prelude::*;
+
+use super::{isometry_of, pose_of, Simulation};
+
+/// Index of a moving obstacle in its simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoverId(pub usize);
+
+impl Simulation {
+    /// Adds a kinematic box of full size `size` (length, width, height, m, along its own x, y,
+    /// z) with its centre at `pose` (world).
+    pub fn add_mover(&mut self, size: [f64; 3], pose: &Isometry3<f64>) -> MoverId {
+        let body = RigidBodyBuilder::kinematic_position_based()
+            .pose(pose_of(pose))
+            .build();
+        let handle = self.world.bodies.insert(body);
+        let collider = ColliderBuilder::cuboid(
+            (size[0] / 2.0) as f32,
+            (size[1] / 2.0) as f32,
+            (size[2] / 2.0) as f32,
+        )
+        .friction(self.config.hull_friction as f32)
+        .build();
+        let PhysicsWorld {
+            colliders, bodies, ..
+        } = &mut self.world;
+        colliders.insert_with_parent(collider, handle, bodies);
+        self.movers.push(handle);
+        MoverId(self.movers.len() - 1)
+    }
+
+    /// Where mover `id` is at the end of the next step (world, centre of its box).
+    pub fn move_mover(&mut self, id: MoverId, pose: &Isometry3<f64>) {
+        if let Some(body) = self
+            .movers
+            .get(id.0)
+            .and_then(|h| self.world.bodies.get_mut(*h))
+        {
+            body.set_next_kinematic_position(pose_of(pose));
+        }
+    }
+
+    /// Pose of mover `id` now (world, centre of its box); `None` for an unknown id.
+    pub fn mover_pose(&self, id: MoverId) -> Option<Isometry3<f64>> {
+        let handle = self.movers.get(id.0)?;
+        self.world
+            .bodies
+            .get(*handle)
+            .map(|b| isometry_of(b.position()))
+    }
+
+    /// Number of moving obstacles.
+    pub fn mover_count(&self) -> usize {
+        self.movers.len()
+    }
+}
