@@ -26,8 +26,10 @@
 //!
 //! [penalties]               # points off the score; defaults in `Penalties::default`
 //! hull_collision = 2
+//! traffic_collision = 10    # the hull hits a moving agent
 //!
 //! [[traffic]]               # moving agents on top of the scene's (see `scene::traffic`)
+//!
 //! [link]                    # the remote link (see `sim::link`); all optional
 //! command_latency_ms = 300  # operator → robot
 //! video_latency_ms = 200    # robot → operator
@@ -193,11 +195,15 @@ pub struct Penalties {
     pub speed: f64,
     /// Exceeded the tilt limit of the rules.
     pub tilt: f64,
+    /// The hull touched a moving agent (`[[traffic]]`; a new contact after at least 0.5 s
+    /// without one).
+    pub traffic_collision: f64,
 }
 
 impl Default for Penalties {
     /// Faults cost more than slips: tip-over 15, roll-over 25, fall 25, stall 10, reset 10;
-    /// time over 20; hull collision 2, forbidden zone 10, speeding 5, tilt 5.
+    /// time over 20; hull collision 2, forbidden zone 10, speeding 5, tilt 5; hitting a
+    /// moving agent (a person, a vehicle) 10.
     fn default() -> Self {
         Self {
             hull_collision: 2.0,
@@ -210,6 +216,7 @@ impl Default for Penalties {
             forbidden_zone: 10.0,
             speed: 5.0,
             tilt: 5.0,
+            traffic_collision: 10.0,
         }
     }
 }
@@ -405,6 +412,7 @@ fn read_penalties(t: &TableReader<'_>) -> Result<Penalties, ConfigError> {
         forbidden_zone: points("forbidden_zone", d.forbidden_zone)?,
         speed: points("speed", d.speed)?,
         tilt: points("tilt", d.tilt)?,
+        traffic_collision: points("traffic_collision", d.traffic_collision)?,
     };
     t.finish()?;
     Ok(p)

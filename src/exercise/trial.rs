@@ -203,6 +203,8 @@ pub struct Trial {
     tipping: f64,
     /// Time since the hull last touched the scene, s (∞: never).
     hull_free: f64,
+    /// Time since the hull last touched a moving agent, s (∞: never).
+    traffic_free: f64,
     /// Whether the robot has stood on its tracks since the (re)start. A trial may start with
     /// the robot on its back (a self-righting exercise): until it is righted, tip-over and
     /// roll-over faults, the tilt rule and hull-contact penalties do not count.
@@ -252,6 +254,7 @@ impl Trial {
             over_tilt: false,
             tipping: 0.0,
             hull_free: f64::INFINITY,
+            traffic_free: f64::INFINITY,
             last_position: None,
             paused: false,
             finished: None,
@@ -347,6 +350,7 @@ impl Trial {
             ("trial.events", self.events.len() as f64),
             ("trial.tipping", self.tipping),
             ("trial.hull_free", self.hull_free),
+            ("trial.traffic_free", self.traffic_free),
             ("trial.on_tracks", f64::from(u8::from(self.on_tracks))),
             ("trial.righting", self.righting),
             (
@@ -488,6 +492,19 @@ impl Trial {
             self.hull_free = 0.0;
         } else {
             self.hull_free += dt;
+        }
+        // Hitting a moving agent counts whether or not the robot is on its tracks.
+        if sim.hull_touches_mover(id) {
+            if self.traffic_free >= HULL_CONTACT_GAP {
+                self.penalty(
+                    sim,
+                    "collision with traffic".into(),
+                    self.spec.penalties.traffic_collision,
+                );
+            }
+            self.traffic_free = 0.0;
+        } else {
+            self.traffic_free += dt;
         }
         for i in 0..self.spec.rules.forbidden.len() {
             let inside = self.spec.rules.forbidden[i].contains(&body.com);
@@ -664,6 +681,7 @@ impl Trial {
         self.sim_events_seen = sim.events().len();
         self.restart_repetition();
         self.hull_free = f64::INFINITY;
+        self.traffic_free = f64::INFINITY;
     }
 
     fn penalty(&mut self, sim: &Simulation, reason: String, points: f64) {

@@ -215,8 +215,8 @@ pub struct Simulation {
     /// The terrain's collider.
     terrain: ColliderHandle,
     robots: Vec<RobotSlot>,
-    /// Moving obstacles' kinematic bodies (`movers.rs`).
-    movers: Vec<RigidBodyHandle>,
+    /// Moving obstacles' kinematic bodies and box sizes (`movers.rs`).
+    movers: Vec<(RigidBodyHandle, [f64; 3])>,
     time: f64,
     steps: u64,
     segments: Vec<CutSegment>,

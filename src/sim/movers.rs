@@ -7,7 +7,7 @@
 use nalgebra::Isometry3;
 use rapier3d::prelude::*;
 
-use super::{isometry_of, pose_of, Simulation};
+use super::{isometry_of, pose_of, RobotId, Simulation};
 
 /// Index of a moving obstacle in its simulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,7 +32,7 @@ impl Simulation {
             colliders, bodies, ..
         } = &mut self.world;
         colliders.insert_with_parent(collider, handle, bodies);
-        self.movers.push(handle);
+        self.movers.push((handle, size));
         MoverId(self.movers.len() - 1)
     }
 
@@ -41,7 +41,7 @@ impl Simulation {
         if let Some(body) = self
             .movers
             .get(id.0)
-            .and_then(|h| self.world.bodies.get_mut(*h))
+            .and_then(|(h, _)| self.world.bodies.get_mut(*h))
         {
             body.set_next_kinematic_position(pose_of(pose));
         }
@@ -49,11 +49,51 @@ impl Simulation {
 
     /// Pose of mover `id` now (world, centre of its box); `None` for an unknown id.
     pub fn mover_pose(&self, id: MoverId) -> Option<Isometry3<f64>> {
-        let handle = self.movers.get(id.0)?;
+        let (handle, _) = self.movers.get(id.0)?;
         self.world
             .bodies
             .get(*handle)
             .map(|b| isometry_of(b.position()))
+    }
+
+    /// Full size of mover `id`'s box (length, width, height, m); `None` for an unknown id.
+    pub fn mover_size(&self, id: MoverId) -> Option<[f64; 3]> {
+        self.movers.get(id.0).map(|(_, size)| *size)
+    }
+
+    /// Whether robot `id`'s hull touched any mover in the last step (a collision with
+    /// traffic, which exercises penalise).
+    pub fn hull_touches_mover(&self, id: RobotId) -> bool {
+        let Some(body) = self
+            .robots
+            .get(id.0)
+            .and_then(|r| self.world.bodies.get(r.body))
+        else {
+            return false;
+        };
+        // Movers are the only kinematic bodies in the world.
+        let is_mover = |c: ColliderHandle| {
+            self.world
+                .colliders
+                .get(c)
+                .and_then(|c| c.parent())
+                .and_then(|b| self.world.bodies.get(b))
+                .is_some_and(|b| b.is_kinematic())
+        };
+        body.colliders().iter().any(|own| {
+            self.world
+                .narrow_phase
+                .contact_pairs_with(*own)
+                .filter(|pair| pair.has_any_active_contact())
+                .any(|pair| {
+                    let other = if pair.collider1 == *own {
+                        pair.collider2
+                    } else {
+                        pair.collider1
+                    };
+                    is_mover(other)
+                })
+        })
     }
 
     /// Number of moving obstacles.

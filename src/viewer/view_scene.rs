@@ -1,4 +1,5 @@
-//! The scene graph a station or a headless shot renders: lights, terrain and one robot.
+//! The scene graph a station or a headless shot renders: lights, terrain, one robot and the
+//! scene's moving traffic.
 
 use kiss3d::color::Color;
 use kiss3d::context::Context;
@@ -8,9 +9,13 @@ use kiss3d::scene::SceneNode3d;
 use kiss3d::window::Window;
 use nalgebra::{Isometry3, UnitQuaternion};
 
+use super::pose3;
 use super::robot_view::RobotView;
 use super::scene_mesh::{add_terrain, grid_texture, TerrainView};
-use crate::sim::{RobotId, Simulation};
+use crate::sim::{MoverId, RobotId, Simulation};
+
+/// Colour of traffic agents: safety orange, as site vehicles and hi-vis vests are.
+const TRAFFIC_COLOR: Color = Color::new(0.95, 0.45, 0.08, 1.0);
 
 /// Background (sky) colour: a neutral overcast grey-blue, darker than any tread so the
 /// horizon and a stair's top edge stand out.
@@ -46,6 +51,8 @@ pub struct ViewScene {
     lamps: Vec<SceneNode3d>,
     /// The light level last set (`None`: daylight).
     level: Option<f64>,
+    /// One box per moving obstacle (traffic agent), in the simulation's mover order.
+    movers: Vec<SceneNode3d>,
 }
 
 /// Intensities of the sun and the fill light in daylight.
@@ -111,6 +118,18 @@ impl ViewScene {
                 )
             })
             .collect();
+        let movers = (0..sim.mover_count())
+            .filter_map(|k| {
+                let size = sim.mover_size(MoverId(k))?;
+                let mut node = root
+                    .add_cube(size[0] as f32, size[1] as f32, size[2] as f32)
+                    .set_color(TRAFFIC_COLOR);
+                if let Some(pose) = sim.mover_pose(MoverId(k)) {
+                    node.set_pose(pose3(&pose));
+                }
+                Some(node)
+            })
+            .collect();
         Self {
             root,
             robot,
@@ -118,6 +137,7 @@ impl ViewScene {
             daylight: [sun, fill],
             lamps,
             level: None,
+            movers,
         }
     }
 
@@ -142,5 +162,10 @@ impl ViewScene {
     /// since the last update.
     pub fn update(&mut self, sim: &Simulation, id: RobotId, dt: f64) {
         self.robot.update(&sim.body_state(id), sim.robot(id), dt);
+        for (k, node) in self.movers.iter_mut().enumerate() {
+            if let Some(pose) = sim.mover_pose(MoverId(k)) {
+                node.set_pose(pose3(&pose));
+            }
+        }
     }
 }
