@@ -1,0 +1,342 @@
+//! The autopilot: seed 003's control laws ([`super::laws`]) driving the dynamic tracked robot
+//! through a list of goals — a point, a point reached in a direction, a line to follow, a point
+//! to pass around, a point to stop at.
+//!
+//! The laws command an agent with separate speed and heading channels. A skid-steered robot
+//! has them too, once its belt speeds are split into a forward speed `v` and a turn rate `ω`
+//! (left = v − ω·B/2, right = v + ω·B/2 with B the track gauge): [`Channels::of`] identifies
+//! them from the robot's file — top speed from its motors, the largest turn rate a pivot can
+//! reach (2·v_max/B, less the belts' slip in a skid turn), the heading and speed lags of its
+//! drive. Each step the autopilot reads the robot's planar state, asks the goal's law for a
+//! heading and a speed, and turns them into belt speeds: a turn rate proportional to the
+//! heading error (bounded), and a forward speed that falls to zero as the error reaches 90°, so
+//! the robot pivots towards a goal behind it instead of driving away in an arc.
+
+use nalgebra::Vector2;
+
+use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
+use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
+use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
+
+/// Share of the belts' differential speed a skid turn turns into yaw on hard ground (the
+/// rest is lateral slip; measured 0.6–0.8 for the presets on concrete, tests/control.rs).
+const SKID_TURN_SHARE: f64 = 0.7;
+/// Heading error → turn rate gain, 1/s.
+const HEADING_GAIN: f64 = 3.0;
+/// Flipper angle approaching a flight, rad (35°: the tips meet a 0.18–0.20 m riser's nosing).
+pub const CLIMB_FLIPPERS_UP: f64 = 35.0 * std::f64::consts::PI / 180.0;
+/// Flipper angle on the flight, rad (−12°: pressing down ahead of the tracks).
+pub const CLIMB_FLIPPERS_DOWN: f64 = -12.0 * std::f64::consts::PI / 180.0;
+/// Nose-up pitch that says the robot is on the flight, rad.
+pub const CLIMB_PITCH_ON: f64 = 15.0 * std::f64::consts::PI / 180.0;
+/// Nose-up pitch below which, after climbing, the robot is on the landing, rad.
+pub const CLIMB_PITCH_OFF: f64 = 5.0 * std::f64::consts::PI / 180.0;
+
+/// Where a `Climb` goal is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ClimbPhase {
+    Approach,
+    Flight,
+    Landing,
+}
+
+/// One goal of the autopilot, world frame (m, rad counter-clockwise from +x).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Goal {
+    /// Drive to `at` at up to `speed` m/s; done within `tolerance` m.
+    Point {
+        /// Where, m.
+        at: Vector2<f64>,
+        /// Cruise speed, m/s.
+        speed: f64,
+        /// Done within this distance, m.
+        tolerance: f64,
+    },
+    /// Arrive at `at` heading `yaw` (the F2 law); done within `tolerance` m.
+    Heading {
+        /// Where, m.
+        at: Vector2<f64>,
+        /// Heading on arrival, rad.
+        yaw: f64,
+        /// Cruise speed, m/s.
+        speed: f64,
+        /// Done within this distance, m.
+        tolerance: f64,
+    },
+    /// Rally and follow the line `from` → `to`; done within `tolerance` m of `to`.
+    Line {
+        /// Start of the directed line, m.
+        from: Vector2<f64>,
+        /// End of the line, m.
+        to: Vector2<f64>,
+        /// Cruise speed, m/s.
+        speed: f64,
+        /// Done within this distance of `to`, m.
+        tolerance: f64,
+    },
+    /// Pass around `centre` at `radius` with it on the left or right, until the robot has
+    /// turned `sweep` rad about it.
+    Around {
+        /// The point, m.
+        centre: Vector2<f64>,
+        /// Passing distance, m.
+        radius: f64,
+        /// Whether the point stays on the robot's left.
+        left: bool,
+        /// Angle swept about the point before the goal is done, rad.
+        sweep: f64,
+        /// Cruise speed, m/s.
+        speed: f64,
+    },
+    /// Climb a flight along the line `from` → `to` (`to` on the landing above) with the stair
+    /// strategy of the presets' climbing tests: approach with the flippers raised to
+    /// [`CLIMB_FLIPPERS_UP`] so they meet the first nosing and lift the front onto it; once the
+    /// nose is up the flight (pitch past [`CLIMB_PITCH_ON`]) press them down to
+    /// [`CLIMB_FLIPPERS_DOWN`] (weight forward, against rearing over) and climb at half speed;
+    /// back on the level, flippers to 0°. Done within `tolerance` m of `to`.
+    Climb {
+        /// Foot of the flight's centre line, m.
+        from: Vector2<f64>,
+        /// Point on the landing above, m.
+        to: Vector2<f64>,
+        /// Approach speed, m/s (half of it on the flight).
+        speed: f64,
+        /// Done within this distance of `to`, m.
+        tolerance: f64,
+    },
+    /// Stop at `at`; done when stopped within `tolerance` m.
+    StopAt {
+        /// Where, m.
+        at: Vector2<f64>,
+        /// Cruise speed, m/s.
+        speed: f64,
+        /// Done within this distance, m.
+        tolerance: f64,
+    },
+}
+
+/// The robot's speed and heading channels, identified from its file.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Channels {
+    /// Track gauge B, m.
+    pub gauge: f64,
+    /// Top belt speed, m/s.
+    pub speed_max: f64,
+    /// The engine limits the laws plan with.
+    pub limits: EngineLimits,
+}
+
+impl Channels {
+    /// The channels of the robot in `spec`: top speed the slowest motor's, largest turn rate
+    /// a pivot at that speed gives after skid slip, the drive's acceleration as the speed
+    /// channel's bound, and a heading lag of 1/[`HEADING_GAIN`].
+    pub fn of(spec: &RobotSpec) -> Self {
+        let gauge = spec.track_gauge().max(0.1);
+        let speed_max = spec
+            .tracks
+            .iter()
+            .map(|t| t.motor.max_speed)
+            .fold(f64::INFINITY, f64::min)
+            .min(10.0);
+        let accel = spec
+            .tracks
+            .iter()
+            .map(|t| t.motor.max_acceleration)
+            .fold(f64::INFINITY, f64::min)
+            .min(10.0);
+        let yaw_rate_max = SKID_TURN_SHARE * 2.0 * speed_max / gauge;
+        Self {
+            gauge,
+            speed_max,
+            limits: EngineLimits {
+                yaw_gain: Some(HEADING_GAIN),
+                speed_gain: None,
+                yaw_rate_max,
+                lateral_accel_max: 0.5 * 9.81 * 0.6,
+                accel_max: accel,
+                decel_max: accel,
+            },
+        }
+    }
+
+    /// Belt speeds for a wanted heading and speed from the present `state`.
+    pub fn drive(&self, state: &AgentState, wanted: &AgentCommand) -> DriveCommand {
+        let error = wrap_pi(wanted.yaw - state.yaw);
+        let omega =
+            (HEADING_GAIN * error).clamp(-self.limits.yaw_rate_max, self.limits.yaw_rate_max);
+        let v = wanted.speed.clamp(0.0, self.speed_max) * error.cos().max(0.0);
+        // The belts' difference turns at SKID_TURN_SHARE of its kinematic rate.
+        let half = omega * self.gauge / (2.0 * SKID_TURN_SHARE);
+        let (mut left, mut right) = (v - half, v + half);
+        let peak = left.abs().max(right.abs());
+        if peak > self.speed_max {
+            // Keep the turn, give up forward speed.
+            let k = self.speed_max / peak;
+            left *= k;
+            right *= k;
+        }
+        DriveCommand {
+            left,
+            right,
+            flipper: None,
+        }
+    }
+}
+
+/// Drives a robot through its goals in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Autopilot {
+    goals: Vec<Goal>,
+    next: usize,
+    channels: Channels,
+    line: LineFollower,
+    arrival: DirectedArrival,
+    /// Angle swept about the point of an `Around` goal so far, and the last bearing, rad.
+    swept: Option<(f64, f64)>,
+    /// Phase of a `Climb` goal.
+    climb: ClimbPhase,
+}
+
+impl Autopilot {
+    /// An autopilot for the robot of `spec` with `goals`.
+    pub fn new(spec: &RobotSpec, goals: Vec<Goal>) -> Self {
+        Self {
+            goals,
+            next: 0,
+            channels: Channels::of(spec),
+            line: LineFollower {
+                k_y: 0.5,
+                max_intercept: std::f64::consts::FRAC_PI_3,
+            },
+            arrival: DirectedArrival { k: 2.0, stage: 1.0 },
+            swept: None,
+            climb: ClimbPhase::Approach,
+        }
+    }
+
+    /// Index of the goal under way (= the number done).
+    pub fn next_goal(&self) -> usize {
+        self.next
+    }
+
+    /// Whether every goal is done.
+    pub fn is_done(&self) -> bool {
+        self.next >= self.goals.len()
+    }
+
+    /// The robot's planar state from its hull state: position of the body origin, heading of
+    /// its x axis, forward speed.
+    pub fn planar(body: &BodyState) -> AgentState {
+        let forward = body.pose.rotation * nalgebra::Vector3::x();
+        let yaw = forward.y.atan2(forward.x);
+        let along = Vector2::new(yaw.cos(), yaw.sin());
+        AgentState {
+            position: body.pose.translation.vector.xy(),
+            yaw,
+            speed: body.linvel.xy().dot(&along).max(0.0),
+        }
+    }
+
+    /// The belt speeds for this step (`dt` s), moving on to the next goal when this one is
+    /// done; stopped when all are.
+    pub fn command(&mut self, body: &BodyState, dt: f64) -> DriveCommand {
+        let state = Self::planar(body);
+        while let Some(goal) = self.goals.get(self.next) {
+            if !self.done(goal.clone(), &state) {
+                break;
+            }
+            self.next += 1;
+            self.swept = None;
+            self.climb = ClimbPhase::Approach;
+        }
+        let Some(goal) = self.goals.get(self.next).cloned() else {
+            return DriveCommand::STOP;
+        };
+        let limits = self.channels.limits;
+        let wanted = match goal {
+            Goal::Point { at, speed, .. } => toward_point(&state, &at, 1.0, speed),
+            Goal::Heading { at, yaw, speed, .. } => self.arrival.command(&state, &at, yaw, speed),
+            Goal::Line {
+                from, to, speed, ..
+            } => self.line.command(&state, &from, &to, speed, &limits, dt),
+            Goal::Around {
+                centre,
+                radius,
+                left,
+                speed,
+                ..
+            } => around_point(&state, &centre, radius, left, speed),
+            Goal::StopAt { at, speed, .. } => stop_at(&state, &at, speed, &limits, dt),
+            Goal::Climb {
+                from, to, speed, ..
+            } => {
+                let pitch = crate::vehicle::stability::Tilt::of(&body.pose).nose_up;
+                self.climb = match self.climb {
+                    ClimbPhase::Approach if pitch > CLIMB_PITCH_ON => ClimbPhase::Flight,
+                    ClimbPhase::Flight if pitch < CLIMB_PITCH_OFF => ClimbPhase::Landing,
+                    phase => phase,
+                };
+                let (speed, flipper) = match self.climb {
+                    ClimbPhase::Approach => (speed, CLIMB_FLIPPERS_UP),
+                    ClimbPhase::Flight => (0.5 * speed, CLIMB_FLIPPERS_DOWN),
+                    ClimbPhase::Landing => (0.5 * speed, 0.0),
+                };
+                let wanted = self.line.command(&state, &from, &to, speed, &limits, dt);
+                let mut command = self.channels.drive(&state, &wanted);
+                command.flipper = Some(flipper);
+                return command;
+            }
+        };
+        self.channels.drive(&state, &wanted)
+    }
+
+    /// Whether `goal` is done at `state` (an `Around` goal counts the angle swept).
+    fn done(&mut self, goal: Goal, state: &AgentState) -> bool {
+        match goal {
+            Goal::Point { at, tolerance, .. } | Goal::Heading { at, tolerance, .. } => {
+                (state.position - at).norm() <= tolerance
+            }
+            Goal::Line { to, tolerance, .. } | Goal::Climb { to, tolerance, .. } => {
+                (state.position - to).norm() <= tolerance
+            }
+            Goal::StopAt { at, tolerance, .. } => {
+                (state.position - at).norm() <= tolerance && state.speed < 0.02
+            }
+            Goal::Around { centre, sweep, .. } => {
+                let to = state.position - centre;
+                let bearing = to.y.atan2(to.x);
+                let (total, last) = self.swept.unwrap_or((0.0, bearing));
+                let total = total + wrap_pi(bearing - last).abs();
+                self.swept = Some((total, bearing));
+                total >= sweep
+            }
+        }
+    }
+}
+
+/// The autopilot as a session's [`Driver`](crate::session::Driver): before each step it
+/// reads the robot and sends the belt speeds its goals ask for.
+#[derive(Debug, Clone)]
+pub struct AutopilotDriver {
+    /// The autopilot.
+    pub pilot: Autopilot,
+    last: Option<DriveCommand>,
+}
+
+impl AutopilotDriver {
+    /// A driver with `pilot`.
+    pub fn new(pilot: Autopilot) -> Self {
+        Self { pilot, last: None }
+    }
+}
+
+impl crate::session::Driver for AutopilotDriver {
+    fn before_step(&mut self, session: &mut crate::session::Session) {
+        let body = session.sim().body_state(session.robot());
+        let command = self.pilot.command(&body, session.sim().config().dt);
+        if self.last != Some(command) {
+            self.last = Some(command);
+            session.apply(crate::session::Input::Drive(command));
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The autopilot drives the dynamic robot with seed 003's laws: a flat slalom of six gates,
+//! headless.
+
+mod common;
+use common::*;
+
+use nalgebra::Vector2;
+use treadsim::control::autopilot::{Autopilot, AutopilotDriver, Goal};
+use treadsim::session::{drive, Session};
+use treadsim::sim::SimConfig;
+
+/// Whether the path from `p` to `q` crosses the segment `a`–`b` (all in the ground plane).
+fn crosses(p: Vector2<f64>, q: Vector2<f64>, a: Vector2<f64>, b: Vector2<f64>) -> bool {
+    let side = |o: Vector2<f64>, u: Vector2<f64>, w: Vector2<f64>| (u - o).perp(&(w - o));
+    side(a, b, p) * side(a, b, q) <= 0.0 && side(p, q, a) * side(p, q, b) <= 0.0
+}
+
+/// Six 1.2 m gates 2 m apart down the flat floor, their centres alternately 0.6 m left and
+/// right of the start line (a slalom): the robot `name`, driven by the autopilot through the
+/// gate centres at 0.5 m/s, crosses every gate line inside its gate, in order, within 60 s,
+/// and stops within 0.3 m of the end point.
+fn slalom(name: &str) {
+    let scene = scene_file("flat");
+    let spawn = scene.spawns[0].clone();
+    let spec = robot(name);
+    let mut session =
+        Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+    let centres: Vec<Vector2<f64>> = (1..=6)
+        .map(|k| Vector2::new(2.0 * k as f64, if k % 2 == 1 { 0.6 } else { -0.6 }))
+        .collect();
+    let gates: Vec<(Vector2<f64>, Vector2<f64>)> = centres
+        .iter()
+        .map(|c| (c - Vector2::new(0.0, 0.6), c + Vector2::new(0.0, 0.6)))
+        .collect();
+    let goals = centres
+        .iter()
+        .map(|c| Goal::Point {
+            at: *c,
+            speed: 0.5,
+            tolerance: 0.25,
+        })
+        .chain(std::iter::once(Goal::StopAt {
+            at: Vector2::new(14.0, 0.0),
+            speed: 0.5,
+            tolerance: 0.3,
+        }))
+        .collect();
+    let mut driver = AutopilotDriver::new(Autopilot::new(&spec, goals));
+    // Each gate line x = 2k is crossed once; where it is crossed must be inside the gate.
+    let mut crossings: Vec<(f64, f64)> = Vec::new(); // (time, y offset from the centre)
+    let mut last = session
+        .sim()
+        .body_state(session.robot())
+        .pose
+        .translation
+        .vector
+        .xy();
+    let steps = (60.0 / session.sim().config().dt) as u64;
+    drive(&mut session, &mut driver, steps, |s| {
+        let p = s.sim().body_state(s.robot()).pose.translation.vector.xy();
+        if let Some(c) = centres.get(crossings.len()) {
+            if last.x < c.x && p.x >= c.x {
+                let y = last.y + (p.y - last.y) * (c.x - last.x) / (p.x - last.x);
+                crossings.push((s.sim().time(), y - c.y));
+            }
+        }
+        last = p;
+        true
+    });
+    assert_eq!(
+        crossings.len(),
+        6,
+        "crossed {} gate lines: {crossings:?}",
+        crossings.len()
+    );
+    for (k, (t, off)) in crossings.iter().enumerate() {
+        assert!(
+            off.abs() <= 0.6,
+            "gate {} missed by {off:.2} m at {t:.1} s",
+            k + 1
+        );
+        assert!(crosses(
+            Vector2::new(centres[k].x - 0.01, centres[k].y + off),
+            Vector2::new(centres[k].x + 0.01, centres[k].y + off),
+            gates[k].0,
+            gates[k].1
+        ));
+    }
+    let worst = crossings.iter().map(|c| c.1.abs()).fold(0.0, f64::max);
+    eprintln!(
+        "{name} slalom: 6 gates by {:.1} s, worst offset from a gate centre {worst:.2} m",
+        crossings[5].0
+    );
+    // And it stopped at the end, within 0.3 m.
+    let end = session.sim().body_state(session.robot());
+    assert!((end.pose.translation.vector.xy() - Vector2::new(14.0, 0.0)).norm() < 0.3);
+    assert!(end.linvel.norm() < 0.05);
+    assert!(driver.pilot.is_done());
+}
+
+/// The 20 kg scout and every other preset, their channels identified from their files.
+/// Measured: 6 gates in 29.8–30.8 s, worst offset from a gate centre 0.01–0.08 m.
+#[test]
+fn the_autopilot_drives_every_preset_through_a_six_gate_slalom() {
+    for name in PRESETS {
+        slalom(name);
+    }
+}
+
+/// The scout up the public stairs (12 steps of 180/280 mm) to `top` with the autopilot's
+/// stair strategy, from the spawn 2 m before the first riser, headless.
+#[test]
+fn the_autopilot_climbs_the_public_stairs_to_the_top() {
+    let scene = scene_file("public_stairs");
+    let spawn = scene.spawn("start").expect("start").clone();
+    let top = scene.checkpoint("top").expect("top").clone();
+    let spec = robot("scout");
+    let mut session =
+        Session::free(scene, spec.clone(), spawn.clone(), SimConfig::default()).expect("session");
+    let goals = vec![Goal::Climb {
+        from: spawn.position.coords.xy(),
+        to: top.position.coords.xy(),
+        speed: 0.3,
+        tolerance: 0.3,
+    }];
+    let mut driver = AutopilotDriver::new(Autopilot::new(&spec, goals));
+    let mut arrived = None;
+    let steps = (90.0 / session.sim().config().dt) as u64;
+    drive(&mut session, &mut driver, steps, |s| {
+        let com = s.sim().body_state(s.robot()).com;
+        if arrived.is_none() && top.contains(&com) {
+            arrived = Some(s.sim().time());
+        }
+        true
+    });
+    let end = session.sim().body_state(session.robot());
+    assert!(
+        arrived.is_some(),
+        "not on the top: robot at {:?}, events {:?}",
+        end.pose.translation,
+        session.sim().events()
+    );
+    assert!(
+        session.sim().events().is_empty(),
+        "{:?}",
+        session.sim().events()
+    );
+    eprintln!(
+        "public stairs: on the top at {:.1} s",
+        arrived.unwrap_or(f64::NAN)
+    );
+}
