@@ -150,3 +150,31 @@ fn the_autopilot_climbs_the_public_stairs_to_the_top() {
         arrived.unwrap_or(f64::NAN)
     );
 }
+
+/// The README's goal script (`docs/climb_autopilot.toml`) read and driven as `treadsim run`
+/// drives it: the scout ends stopped on the top landing.
+#[test]
+fn the_goal_script_example_takes_the_scout_to_the_landing() {
+    use treadsim::config::SourceFile;
+    use treadsim::control::goal_script::{is_goal_script, read_goals};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/climb_autopilot.toml");
+    let file = SourceFile::read(&path).expect("script");
+    assert!(is_goal_script(&file));
+    let goals = read_goals(&file).expect("goals");
+    let scene = scene_file("public_stairs");
+    let spawn = scene.spawns[0].clone();
+    let spec = robot("scout");
+    let mut session =
+        Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+    let mut driver = AutopilotDriver::new(Autopilot::new(&spec, goals));
+    let steps = (60.0 / session.sim().config().dt) as u64;
+    drive(&mut session, &mut driver, steps, |_| true);
+    let end = session.sim().body_state(session.robot());
+    let p = end.pose.translation.vector;
+    // Landing: x 3.36..5.36 at z 2.16.
+    assert!(
+        (3.6..5.1).contains(&p.x) && (p.z - 2.16).abs() < 0.02,
+        "{p:?}"
+    );
+    assert!(end.linvel.norm() < 0.02 && driver.pilot.is_done());
+}

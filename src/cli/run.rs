@@ -5,12 +5,39 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use treadsim::config::SourceFile;
+use treadsim::control::autopilot::{Autopilot, AutopilotDriver};
+use treadsim::control::goal_script::{is_goal_script, read_goals};
 use treadsim::exercise::{headless, report, Exercise};
 use treadsim::record::{default_log_path, file_stem, LogWriter};
 use treadsim::scene::Scene;
-use treadsim::session::{drive, ScriptDriver, Session};
+use treadsim::session::{drive, Driver, ScriptDriver, Session};
 use treadsim::sim::{DriveScript, SimConfig, TelemetryWriter};
 use treadsim::vehicle::robot_file::load_robot;
+use treadsim::vehicle::RobotSpec;
+
+/// The driver a script file asks for: timed commands, or goals for the autopilot.
+fn script_driver(
+    path: Option<&Path>,
+    robot: &RobotSpec,
+    auto_reset: bool,
+) -> anyhow::Result<Box<dyn Driver>> {
+    let Some(path) = path else {
+        return Ok(Box::new(ScriptDriver::new(
+            DriveScript::default(),
+            auto_reset,
+        )));
+    };
+    let file = SourceFile::read(path)?;
+    if is_goal_script(&file) {
+        let goals = read_goals(&file)?;
+        return Ok(Box::new(AutopilotDriver::new(Autopilot::new(robot, goals))));
+    }
+    Ok(Box::new(ScriptDriver::new(
+        DriveScript::from_source(&file)?,
+        auto_reset,
+    )))
+}
 
 /// Arguments of `treadsim run`.
 #[derive(clap::Args)]
@@ -26,7 +53,8 @@ pub struct RunArgs {
     /// Robot file (TOML), e.g. scenes/robots/scout.toml.
     #[arg(long, required_unless_present = "exercise")]
     pub robot: Option<PathBuf>,
-    /// Drive script (TOML, `[[command]]` tables with at/left/right/flipper).
+    /// Drive script (TOML): `[[command]]` tables with at/left/right/flipper, or `[[goal]]`
+    /// tables the autopilot drives to (see `control::goal_script`).
     #[arg(long, required_unless_present = "exercise")]
     pub script: Option<PathBuf>,
     /// Simulated time to run, s.
@@ -69,7 +97,7 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
         bail!("--exercise is missing");
     };
     let exercise = Exercise::load(path)?;
-    let script = a.script.as_deref().map(DriveScript::load).transpose()?;
+    let mut driver = script_driver(a.script.as_deref(), &exercise.robot, false)?;
     let out = a
         .out
         .clone()
@@ -92,7 +120,7 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     };
     let start = Instant::now();
     let mut log_error = None;
-    let mut run = headless::run_trial(session, script, |session| {
+    let mut run = headless::run_trial_with(session, driver.as_mut(), |session| {
         if let (Some(writer), None) = (&mut log, &log_error) {
             if let Err(e) = writer.record(session) {
                 log_error = Some(e);
@@ -144,7 +172,7 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     };
     let scene = Scene::load(scene_path)?;
     let robot = load_robot(robot_path)?;
-    let script = DriveScript::load(script_path)?;
+    let mut driver = script_driver(Some(script_path), &robot, a.auto_reset)?;
     let spawn = match &a.spawn {
         Some(name) => scene.spawn(name).cloned().with_context(|| {
             let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
@@ -171,7 +199,6 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
         )?),
         None => None,
     };
-    let mut driver = ScriptDriver::new(script, a.auto_reset);
     let part = out.with_extension("csv.part");
     let file = std::fs::File::create(&part)
         .with_context(|| format!("cannot create {}", part.display()))?;
@@ -187,7 +214,7 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     writer.write(&session.sim().telemetry(id))?;
     let mut failure: Option<anyhow::Error> = None;
-    drive(&mut session, &mut driver, steps, |s| {
+    drive(&mut session, driver.as_mut(), steps, |s| {
         let step = s.sim().steps();
         let written = if step.is_multiple_of(every) {
             writer

@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod autopilot;
+pub mod goal_script;
 pub mod grid;
 pub mod kinematic;
 pub mod laws;

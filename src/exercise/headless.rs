@@ -2,7 +2,7 @@
 //! until the trial ends.
 
 use super::{Trial, TrialResult};
-use crate::session::{drive, ScriptDriver, Session};
+use crate::session::{drive, Driver, ScriptDriver, Session};
 use crate::sim::DriveScript;
 
 /// Simulated time a headless trial may run past the exercise's time limit before it is cut
@@ -25,16 +25,25 @@ pub struct HeadlessRun {
 /// `each_step` is called after every step (telemetry, recording). A session without a trial
 /// returns at once.
 pub fn run_trial(
-    mut session: Session,
+    session: Session,
     script: Option<DriveScript>,
+    each_step: impl FnMut(&mut Session),
+) -> HeadlessRun {
+    let mut driver = ScriptDriver::new(script.unwrap_or_default(), false);
+    run_trial_with(session, &mut driver, each_step)
+}
+
+/// [`run_trial`] with any driver (the autopilot of a goal script, say).
+pub fn run_trial_with(
+    mut session: Session,
+    driver: &mut dyn Driver,
     mut each_step: impl FnMut(&mut Session),
 ) -> HeadlessRun {
     let end = session
         .trial()
         .map_or(0.0, |t| t.spec().time_limit + OVERRUN);
-    let mut driver = ScriptDriver::new(script.unwrap_or_default(), false);
     if session.trial().is_some_and(|t| !t.is_finished()) {
-        drive(&mut session, &mut driver, u64::MAX, |s| {
+        drive(&mut session, driver, u64::MAX, |s| {
             each_step(s);
             !s.trial_finished() && s.sim().time() < end
         });

@@ -9,6 +9,11 @@ use crate::sim::DriveScript;
 pub trait Driver {
     /// Applies the inputs of the session's next step (called before each step).
     fn before_step(&mut self, session: &mut Session);
+
+    /// How many times it put the robot back at its spawn (a script's auto-reset).
+    fn resets(&self) -> u32 {
+        0
+    }
 }
 
 /// The one driver loop: before each step `driver` gives the session its inputs; after it
@@ -58,11 +63,6 @@ impl ScriptDriver {
         self.current = None;
     }
 
-    /// How many times it reset the robot.
-    pub fn resets(&self) -> u32 {
-        self.resets
-    }
-
     /// The script.
     pub fn script(&self) -> &DriveScript {
         &self.script
@@ -70,6 +70,10 @@ impl ScriptDriver {
 }
 
 impl Driver for ScriptDriver {
+    fn resets(&self) -> u32 {
+        self.resets
+    }
+
     fn before_step(&mut self, session: &mut Session) {
         if self.auto_reset && session.sim().robot_status(session.robot()).is_halted() {
             session.apply(Input::Reset);
