@@ -178,3 +178,54 @@ fn the_goal_script_example_takes_the_scout_to_the_landing() {
     );
     assert!(end.linvel.norm() < 0.02 && driver.pilot.is_done());
 }
+
+/// The instructor's demonstration: the autopilot takes over exercise trials and passes them,
+/// driving to each goal the trial names in turn (levels, a round trip back to the start, a
+/// flight with the stair strategy).
+#[test]
+fn the_autopilot_demonstrates_exercises() {
+    use treadsim::control::autopilot::TrialPilot;
+    use treadsim::exercise::{headless, Exercise};
+    for name in ["incline_15", "curb_climb", "public_stairs_up"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("scenes/exercises/{name}.toml"));
+        let exercise = Exercise::load(&path).expect("exercise");
+        let session = Session::exercise(&exercise, SimConfig::default()).expect("session");
+        let mut pilot = TrialPilot::new(&exercise.robot, 0.3);
+        let run = headless::run_trial_with(session, &mut pilot, |_| {});
+        eprintln!(
+            "{name}: {} ({:.1} s)",
+            run.result.reason, run.result.elapsed
+        );
+        assert!(run.result.passed, "{name}: {}", run.result.reason);
+    }
+}
+
+/// The demonstration over the whole course, printed (`cargo test --release --test autopilot
+/// -- --ignored --nocapture`): which exercises the plain goal-chasing autopilot passes.
+#[test]
+#[ignore]
+fn autopilot_over_the_course_table() {
+    use treadsim::control::autopilot::TrialPilot;
+    use treadsim::exercise::{headless, Exercise};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let exercise = Exercise::load(&path).expect("exercise");
+        let session = Session::exercise(&exercise, SimConfig::default()).expect("session");
+        let mut pilot = TrialPilot::new(&exercise.robot, 0.3);
+        let run = headless::run_trial_with(session, &mut pilot, |_| {});
+        println!(
+            "| {} | {} | {:.0} | {} |",
+            path.file_stem().and_then(|s| s.to_str()).unwrap_or("?"),
+            if run.result.passed { "pass" } else { "fail" },
+            run.result.score,
+            run.result.reason
+        );
+    }
+}

@@ -340,3 +340,80 @@ impl crate::session::Driver for AutopilotDriver {
         }
     }
 }
+
+/// The autopilot taking over an exercise trial — the instructor's demonstration: it drives to
+/// the trial's current goal (a zone's centre, a gate's middle, the start on the way back),
+/// climbing with the stair strategy when the goal lies more than [`CLIMB_RISE`] above the
+/// robot, and holds still when the trial is over or there is none.
+#[derive(Debug, Clone)]
+pub struct TrialPilot {
+    spec: RobotSpec,
+    pilot: Option<Autopilot>,
+    /// The target the pilot was built for, m.
+    target: Option<nalgebra::Point3<f64>>,
+    /// Cruise speed, m/s.
+    pub speed: f64,
+    last: Option<DriveCommand>,
+}
+
+/// Height above the robot past which a goal is climbed to, m.
+pub const CLIMB_RISE: f64 = 0.3;
+
+impl TrialPilot {
+    /// A pilot for the robot of `spec` at `speed` m/s.
+    pub fn new(spec: &RobotSpec, speed: f64) -> Self {
+        Self {
+            spec: spec.clone(),
+            pilot: None,
+            target: None,
+            speed,
+            last: None,
+        }
+    }
+
+    /// The command for this step: towards the trial's current target.
+    pub fn command(&mut self, session: &crate::session::Session) -> DriveCommand {
+        let target = session.trial().and_then(|t| t.current_target());
+        let body = session.sim().body_state(session.robot());
+        let Some(target) = target else {
+            self.pilot = None;
+            self.target = None;
+            return DriveCommand::STOP;
+        };
+        if self.target != Some(target) {
+            let here = body.pose.translation.vector.xy();
+            let goal = if target.z > body.pose.translation.z + CLIMB_RISE {
+                Goal::Climb {
+                    from: here,
+                    to: target.coords.xy(),
+                    speed: self.speed.min(0.3),
+                    tolerance: 0.1,
+                }
+            } else {
+                Goal::Point {
+                    at: target.coords.xy(),
+                    speed: self.speed,
+                    tolerance: 0.1,
+                }
+            };
+            self.pilot = Some(Autopilot::new(&self.spec, vec![goal]));
+            self.target = Some(target);
+        }
+        match &mut self.pilot {
+            // Past a goal's tolerance the trial moves the target on; until then keep
+            // heading for it (a zone's dwell holds the robot there).
+            Some(pilot) if !pilot.is_done() => pilot.command(&body, session.sim().config().dt),
+            _ => DriveCommand::STOP,
+        }
+    }
+}
+
+impl crate::session::Driver for TrialPilot {
+    fn before_step(&mut self, session: &mut crate::session::Session) {
+        let command = self.command(session);
+        if self.last != Some(command) {
+            self.last = Some(command);
+            session.apply(crate::session::Input::Drive(command));
+        }
+    }
+}
