@@ -300,6 +300,8 @@ pub struct UiRequests {
     pub pip_view: Option<Option<usize>>,
     /// Switch to trainee mode.
     pub trainee: bool,
+    /// Hand the robot to the autopilot, or take it back.
+    pub autopilot: bool,
 }
 
 /// The picture-in-picture image to show.
@@ -340,6 +342,8 @@ pub struct Frame<'a> {
     pub help: bool,
     /// An exercise's goal and trial panels occupy the top centre: warnings go below them.
     pub exercise: bool,
+    /// Whether the autopilot drives (the instructor's demonstration).
+    pub autopilot: bool,
 }
 
 /// Top offset of the warnings, px: under the exercise's goal and trial panels when they
@@ -627,6 +631,15 @@ fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &
                         }
                     }
                 });
+                if frame.exercise {
+                    // The instructor's demonstration: the autopilot drives the route.
+                    let label = if frame.autopilot {
+                        "Take back the robot"
+                    } else {
+                        "Autopilot demo"
+                    };
+                    req.autopilot |= ui.button(label).clicked();
+                }
                 if !frame.locked {
                     req.trainee |= ui.button("Trainee view").clicked();
                 }

@@ -1,7 +1,8 @@
-//! Where the station's robot gets its inputs: the operator's mapping, a drive script, or a
-//! log being replayed.
+//! Where the station's robot gets its inputs: the operator's mapping, a drive script, the
+//! autopilot (the instructor's demonstration of an exercise), or a log being replayed.
 
 use super::replay::ReplayCursor;
+use crate::control::autopilot::TrialPilot;
 use crate::input::{Actions, InputMapper, MappedInput, RawInput};
 use crate::session::{Driver, Input, ScriptDriver, Session};
 
@@ -11,6 +12,8 @@ pub(super) enum InputSource {
     Operator,
     /// A drive script (demonstrations); station actions still work.
     Script(ScriptDriver),
+    /// The autopilot drives the exercise's route (the instructor handed it the robot).
+    Autopilot(Box<TrialPilot>),
     /// A log being replayed (boxed: the log is large, the other sources small).
     Replay(Box<ReplayCursor>),
 }
@@ -32,12 +35,20 @@ impl InputSource {
             InputSource::Script(driver) => {
                 driver.before_step(session);
             }
+            InputSource::Autopilot(pilot) => {
+                pilot.before_step(session);
+            }
             InputSource::Operator if m.drive != session.operator_command() => {
                 session.apply(Input::Drive(m.drive));
             }
             InputSource::Operator => {}
         }
         m
+    }
+
+    /// Whether the autopilot has the robot.
+    pub(super) fn is_autopilot(&self) -> bool {
+        matches!(self, InputSource::Autopilot(_))
     }
 
     /// The replay, if this is one.

@@ -40,6 +40,7 @@ use super::station_views::{place, Station};
 use super::video;
 use super::view_scene::{configure, configure_light, software_renderer, ViewScene};
 use super::{catch_quietly, ViewerError};
+use crate::control::autopilot::TrialPilot;
 use crate::input::{Actions, ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
 use crate::session::{Input, ScriptDriver};
 use crate::sim::link::VideoFeed;
@@ -48,6 +49,8 @@ use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).
 const PIP_SIZE: (u32, u32) = (384, 216);
+/// Cruise speed of the autopilot's demonstration, m/s (the course's steady climbing pace).
+const DEMO_SPEED: f64 = 0.3;
 /// Picture-in-picture size on a software renderer, pixels: shading cost is per pixel there.
 const PIP_SIZE_SOFTWARE: (u32, u32) = (320, 180);
 /// Time constant of the chase camera's heading filter, s: slow enough that a spinning robot
@@ -484,6 +487,18 @@ async fn station_loop(
             }
             st.chase_yaw = heading(&session.sim().body_state(id).pose);
         }
+        if requests.autopilot && !replaying {
+            source = if source.is_autopilot() {
+                // Back to the operator: the robot stops until the sticks say otherwise.
+                session.apply(Input::Drive(DriveCommand {
+                    flipper: mapper.flipper_target(),
+                    ..DriveCommand::STOP
+                }));
+                InputSource::Operator
+            } else {
+                InputSource::Autopilot(Box::new(TrialPilot::new(&spec, DEMO_SPEED)))
+            };
+        }
         if actions.next_camera || actions.prev_camera {
             let step = if actions.next_camera { 1 } else { -1 };
             st.main = cycle(&st.views, st.main, step, st.trainee);
@@ -663,6 +678,7 @@ async fn station_loop(
             pip_index: st.pip,
             help: st.help,
             exercise: readout.is_some(),
+            autopilot: source.is_autopilot(),
         };
         let mut req = UiRequests::default();
         let mut next_timeline = TimelineRequest::default();
