@@ -776,4 +776,47 @@ mod tests {
             "{ours:?} vs {off:?}"
         );
     }
+
+    /// The seed's rule by its own numbers: an agent with another dead ahead within
+    /// `SEED_RANGE` turns away by 0.5° per 1/60 s check, 30°/s, whatever the other does; with
+    /// the other off its line it holds its heading.
+    #[test]
+    fn the_seed_rule_turns_half_a_degree_per_sixtieth_of_a_second() {
+        let spec = TrafficSpec {
+            name: "pair".into(),
+            count: 2,
+            area_min: Point2::new(-20.0, -20.0),
+            area_max: Point2::new(20.0, 20.0),
+            speed: (0.5, 0.5),
+            seed: 1,
+            size: [0.6, 0.4, 1.0],
+        };
+        let mut traffic = Traffic::new(&spec, Avoidance::Seed).expect("fits");
+        // Agent 0 at the origin heading +x; agent 1 2 m ahead, slightly left, standing.
+        for (k, (x, y, yaw)) in [(0.0, 0.0, 0.0), (2.0, 0.1, 0.0)].into_iter().enumerate() {
+            let a = &mut traffic.agents[k];
+            a.state.position = Vector2::new(x, y);
+            a.state.yaw = yaw;
+            a.wander_yaw = yaw;
+            a.wander_until = 1e9;
+        }
+        traffic.agents[1].cruise = 0.0;
+        traffic.agents[1].state.speed = 0.0;
+        let mut scratch = TrafficScratch::default();
+        let dt = 1.0 / 60.0;
+        let before = traffic.agents[0].state.yaw;
+        traffic.step(dt, &[], &mut scratch);
+        let turned = traffic.agents[0].state.yaw - before;
+        // The other is on the left: a turn right by exactly 0.5°.
+        assert!(
+            (turned + 0.5f64.to_radians()).abs() < 1e-9,
+            "{}",
+            turned.to_degrees()
+        );
+        // Off the line (3 m to the side): no turn.
+        traffic.agents[1].state.position = Vector2::new(2.0, 3.0);
+        let before = traffic.agents[0].state.yaw;
+        traffic.step(dt, &[], &mut scratch);
+        assert!((traffic.agents[0].state.yaw - before).abs() < 1e-9);
+    }
 }
