@@ -481,30 +481,15 @@ impl Trial {
         let dt = sim.config().dt;
         let body = sim.body_state(id);
         // A robot not yet righted lies on its hull: contact is the exercise, not a fault.
-        if self.on_tracks && sim.hull_touches_scene(id) {
-            if self.hull_free >= HULL_CONTACT_GAP {
-                self.penalty(
-                    sim,
-                    "hull collision with the scene".into(),
-                    self.spec.penalties.hull_collision,
-                );
-            }
-            self.hull_free = 0.0;
-        } else {
-            self.hull_free += dt;
+        let hull = self.on_tracks && sim.hull_touches_scene(id);
+        if new_contact(&mut self.hull_free, hull, dt) {
+            let points = self.spec.penalties.hull_collision;
+            self.penalty(sim, "hull collision with the scene".into(), points);
         }
         // Hitting a moving agent counts whether or not the robot is on its tracks.
-        if sim.hull_touches_mover(id) {
-            if self.traffic_free >= HULL_CONTACT_GAP {
-                self.penalty(
-                    sim,
-                    "collision with traffic".into(),
-                    self.spec.penalties.traffic_collision,
-                );
-            }
-            self.traffic_free = 0.0;
-        } else {
-            self.traffic_free += dt;
+        if new_contact(&mut self.traffic_free, sim.hull_touches_mover(id), dt) {
+            let points = self.spec.penalties.traffic_collision;
+            self.penalty(sim, "collision with traffic".into(), points);
         }
         for i in 0..self.spec.rules.forbidden.len() {
             let inside = self.spec.rules.forbidden[i].contains(&body.com);
@@ -737,6 +722,19 @@ impl Trial {
 }
 
 /// Whether the move from `p` to `q` crosses the segment `a`–`b` (x, y).
+/// Whether `touching` this step is a new contact — one after at least [`HULL_CONTACT_GAP`]
+/// without any; `free` is the time since the last contact (s), kept up to date.
+fn new_contact(free: &mut f64, touching: bool, dt: f64) -> bool {
+    if touching {
+        let new = *free >= HULL_CONTACT_GAP;
+        *free = 0.0;
+        new
+    } else {
+        *free += dt;
+        false
+    }
+}
+
 /// Whether a robot at `pose` stands on its tracks: not on its back and within every static
 /// tip-over limit.
 fn stands_on_tracks(tip: &TipLimits, pose: &Isometry3<f64>) -> bool {
