@@ -181,12 +181,19 @@ fn the_goal_script_example_takes_the_scout_to_the_landing() {
 
 /// The instructor's demonstration: the autopilot takes over exercise trials and passes them,
 /// driving to each goal the trial names in turn (levels, a round trip back to the start, a
-/// flight with the stair strategy).
+/// flight with the stair strategy, gates crossed at their heading through a doorway and round
+/// a figure-8).
 #[test]
 fn the_autopilot_demonstrates_exercises() {
     use treadsim::control::autopilot::TrialPilot;
     use treadsim::exercise::{headless, Exercise};
-    for name in ["incline_15", "curb_climb", "public_stairs_up"] {
+    for name in [
+        "incline_15",
+        "curb_climb",
+        "public_stairs_up",
+        "building_corridor",
+        "figure8",
+    ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("scenes/exercises/{name}.toml"));
         let exercise = Exercise::load(&path).expect("exercise");
@@ -202,7 +209,8 @@ fn the_autopilot_demonstrates_exercises() {
 }
 
 /// The demonstration over the whole course, printed (`cargo test --release --test autopilot
-/// -- --ignored --nocapture`): which exercises the plain goal-chasing autopilot passes.
+/// -- --ignored --nocapture`): which exercises the goal-chasing autopilot passes (16 of 20;
+/// not hurdle_20, stairs_45, rubble_search, self_right).
 #[test]
 #[ignore]
 fn autopilot_over_the_course_table() {

@@ -380,9 +380,28 @@ impl TrialPilot {
             self.target = None;
             return DriveCommand::STOP;
         };
-        if self.target != Some(target) {
+        // A goal reached without the trial moving on (a gate crossed at the wrong heading, a
+        // zone's dwell cut short): try again from here.
+        let stuck = self.pilot.as_ref().is_some_and(|p| p.is_done());
+        if self.target != Some(target) || stuck {
             let here = body.pose.translation.vector.xy();
-            let goal = if target.z > body.pose.translation.z + CLIMB_RISE {
+            let gate = session.trial().and_then(|t| t.current_gate());
+            let goal = if let Some((a, b, heading)) = gate {
+                // Through the gate: arrive 0.6 m beyond its middle, heading across it (at the
+                // required heading, or the way the robot comes).
+                let middle = (a.coords + b.coords) / 2.0;
+                let yaw = heading.unwrap_or_else(|| {
+                    let across = middle - here;
+                    across.y.atan2(across.x)
+                });
+                let dir = Vector2::new(yaw.cos(), yaw.sin());
+                Goal::Heading {
+                    at: middle + 0.6 * dir,
+                    yaw,
+                    speed: self.speed,
+                    tolerance: 0.15,
+                }
+            } else if target.z > body.pose.translation.z + CLIMB_RISE {
                 Goal::Climb {
                     from: here,
                     to: target.coords.xy(),

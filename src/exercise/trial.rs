@@ -335,6 +335,18 @@ impl Trial {
         })
     }
 
+    /// The current goal's gate, if it is one: its posts (world x, y, m) and the heading it
+    /// must be crossed at (rad), if any.
+    pub fn current_gate(&self) -> Option<(Point2<f64>, Point2<f64>, Option<f64>)> {
+        if self.finished.is_some() {
+            return None;
+        }
+        match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
+            Some(GoalKind::Gate { a, b, heading }) => Some((*a, *b, heading.map(|h| h.0))),
+            _ => None,
+        }
+    }
+
     /// Adds the trial's evolving quantities to a state snapshot, named `trial.…` (clock s,
     /// route progress, counts, penalty points, timers s).
     pub fn capture_state(&self, out: &mut StateSnapshot) {
