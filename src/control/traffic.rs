@@ -297,7 +297,13 @@ impl Traffic {
             scratch.commands.push(command);
         }
         for (agent, command) in self.agents.iter_mut().zip(&scratch.commands) {
-            agent::step(&self.limits, &mut agent.state, command, dt);
+            let mut command = *command;
+            if command.speed <= 0.0 && agent.state.speed <= 0.0 {
+                // A standing agent that is to stay put does not turn on the spot: its box
+                // would sweep whatever stands against it (the robot's hull).
+                command.yaw = agent.state.yaw;
+            }
+            agent::step(&self.limits, &mut agent.state, &command, dt);
         }
         if self.avoidance == Avoidance::Seed {
             self.seed_turns(obstacles, dt, scratch);
