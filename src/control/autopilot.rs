@@ -41,7 +41,7 @@ enum ClimbPhase {
 }
 
 /// One goal of the autopilot, world frame (m, rad counter-clockwise from +x).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Goal {
     /// Drive to `at` at up to `speed` m/s; done within `tolerance` m.
     Point {
@@ -132,18 +132,16 @@ impl Channels {
     /// channel's bound, and a heading lag of 1/[`HEADING_GAIN`].
     pub fn of(spec: &RobotSpec) -> Self {
         let gauge = spec.track_gauge().max(0.1);
-        let speed_max = spec
-            .tracks
-            .iter()
-            .map(|t| t.motor.max_speed)
-            .fold(f64::INFINITY, f64::min)
-            .min(10.0);
-        let accel = spec
-            .tracks
-            .iter()
-            .map(|t| t.motor.max_acceleration)
-            .fold(f64::INFINITY, f64::min)
-            .min(10.0);
+        // The slowest motor's figure: the robot drives straight only within it.
+        let slowest = |field: fn(&crate::vehicle::spec::MotorSpec) -> f64| {
+            spec.tracks
+                .iter()
+                .map(|t| field(&t.motor))
+                .fold(f64::INFINITY, f64::min)
+                .min(10.0)
+        };
+        let speed_max = slowest(|m| m.max_speed);
+        let accel = slowest(|m| m.max_acceleration);
         let yaw_rate_max = SKID_TURN_SHARE * 2.0 * speed_max / gauge;
         Self {
             gauge,
@@ -200,10 +198,15 @@ pub struct Autopilot {
 impl Autopilot {
     /// An autopilot for the robot of `spec` with `goals`.
     pub fn new(spec: &RobotSpec, goals: Vec<Goal>) -> Self {
+        Self::with_channels(Channels::of(spec), goals)
+    }
+
+    /// An autopilot for a robot with `channels` with `goals`.
+    pub fn with_channels(channels: Channels, goals: Vec<Goal>) -> Self {
         Self {
             goals,
             next: 0,
-            channels: Channels::of(spec),
+            channels,
             line: LineFollower {
                 k_y: 0.5,
                 max_intercept: std::f64::consts::FRAC_PI_3,
@@ -241,15 +244,15 @@ impl Autopilot {
     /// done; stopped when all are.
     pub fn command(&mut self, body: &BodyState, dt: f64) -> DriveCommand {
         let state = Self::planar(body);
-        while let Some(goal) = self.goals.get(self.next) {
-            if !self.done(goal.clone(), &state) {
+        while let Some(&goal) = self.goals.get(self.next) {
+            if !self.done(goal, &state) {
                 break;
             }
             self.next += 1;
             self.swept = None;
             self.climb = ClimbPhase::Approach;
         }
-        let Some(goal) = self.goals.get(self.next).cloned() else {
+        let Some(&goal) = self.goals.get(self.next) else {
             return DriveCommand::STOP;
         };
         let limits = self.channels.limits;
@@ -320,13 +323,20 @@ impl Autopilot {
 pub struct AutopilotDriver {
     /// The autopilot.
     pub pilot: Autopilot,
-    last: Option<DriveCommand>,
 }
 
 impl AutopilotDriver {
     /// A driver with `pilot`.
     pub fn new(pilot: Autopilot) -> Self {
-        Self { pilot, last: None }
+        Self { pilot }
+    }
+}
+
+/// Gives the session `command` as the operator's, unless it is the one in force already (so
+/// a log holds each command once).
+fn send(session: &mut crate::session::Session, command: DriveCommand) {
+    if command != session.operator_command() {
+        session.apply(crate::session::Input::Drive(command));
     }
 }
 
@@ -334,10 +344,7 @@ impl crate::session::Driver for AutopilotDriver {
     fn before_step(&mut self, session: &mut crate::session::Session) {
         let body = session.sim().body_state(session.robot());
         let command = self.pilot.command(&body, session.sim().config().dt);
-        if self.last != Some(command) {
-            self.last = Some(command);
-            session.apply(crate::session::Input::Drive(command));
-        }
+        send(session, command);
     }
 }
 
@@ -347,13 +354,12 @@ impl crate::session::Driver for AutopilotDriver {
 /// robot, and holds still when the trial is over or there is none.
 #[derive(Debug, Clone)]
 pub struct TrialPilot {
-    spec: RobotSpec,
+    channels: Channels,
     pilot: Option<Autopilot>,
     /// The target the pilot was built for, m.
     target: Option<nalgebra::Point3<f64>>,
     /// Cruise speed, m/s.
     pub speed: f64,
-    last: Option<DriveCommand>,
 }
 
 /// Height above the robot past which a goal is climbed to, m.
@@ -363,11 +369,10 @@ impl TrialPilot {
     /// A pilot for the robot of `spec` at `speed` m/s.
     pub fn new(spec: &RobotSpec, speed: f64) -> Self {
         Self {
-            spec: spec.clone(),
+            channels: Channels::of(spec),
             pilot: None,
             target: None,
             speed,
-            last: None,
         }
     }
 
@@ -415,7 +420,7 @@ impl TrialPilot {
                     tolerance: 0.1,
                 }
             };
-            self.pilot = Some(Autopilot::new(&self.spec, vec![goal]));
+            self.pilot = Some(Autopilot::with_channels(self.channels, vec![goal]));
             self.target = Some(target);
         }
         match &mut self.pilot {
@@ -430,9 +435,6 @@ impl TrialPilot {
 impl crate::session::Driver for TrialPilot {
     fn before_step(&mut self, session: &mut crate::session::Session) {
         let command = self.command(session);
-        if self.last != Some(command) {
-            self.last = Some(command);
-            session.apply(crate::session::Input::Drive(command));
-        }
+        send(session, command);
     }
 }

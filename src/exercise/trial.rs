@@ -459,8 +459,7 @@ impl Trial {
     /// Counts the time a robot not yet righted stands within its limits; after
     /// [`TIP_HOLD`] it is righted (an event) and tilt faults and hull contacts count.
     fn watch_righting(&mut self, sim: &Simulation, tilt: &Tilt) {
-        let within = !tilt.upside_down && self.tip.margins(tilt).least().0 >= 0.0;
-        self.righting = if within {
+        self.righting = if within_limits(&self.tip, tilt) {
             self.righting + sim.config().dt
         } else {
             0.0
@@ -750,8 +749,12 @@ fn new_contact(free: &mut f64, touching: bool, dt: f64) -> bool {
 /// Whether a robot at `pose` stands on its tracks: not on its back and within every static
 /// tip-over limit.
 fn stands_on_tracks(tip: &TipLimits, pose: &Isometry3<f64>) -> bool {
-    let tilt = Tilt::of(pose);
-    !tilt.upside_down && tip.margins(&tilt).least().0 >= 0.0
+    within_limits(tip, &Tilt::of(pose))
+}
+
+/// Whether `tilt` is on the tracks: not on the back and within every static tip-over limit.
+fn within_limits(tip: &TipLimits, tilt: &Tilt) -> bool {
+    !tilt.upside_down && tip.margins(tilt).least().0 >= 0.0
 }
 
 fn crosses(p: &Point3<f64>, q: &Point3<f64>, a: &Point2<f64>, b: &Point2<f64>) -> bool {

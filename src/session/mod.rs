@@ -96,7 +96,7 @@ impl Session {
         let specs = scene.traffic.clone();
         let mut sim = Simulation::new(scene, config)?;
         let id = sim.add_robot(robot, &spawn)?;
-        let traffic = SessionTraffic::new(&mut sim, &specs, Avoidance::Predictive)?;
+        let traffic = SessionTraffic::new(&mut sim, id, &specs, Avoidance::Predictive)?;
         let trial = exercise.map(|e| Trial::new(e, &mut sim, id));
         Ok(Self {
             sim,

@@ -31,16 +31,20 @@ pub struct SessionTraffic {
     groups: Vec<Group>,
     scratch: TrafficScratch,
     obstacles: Vec<Obstacle>,
+    /// Radius of the circle the agents keep the robot in (its footprint's), m.
+    robot_radius: f64,
 }
 
 impl SessionTraffic {
     /// Places every group of `specs` in `sim` (kinematic boxes on the ground), avoiding by
-    /// `avoidance`.
+    /// `avoidance` each other and `robot`.
     pub fn new(
         sim: &mut Simulation,
+        robot: RobotId,
         specs: &[TrafficSpec],
         avoidance: Avoidance,
     ) -> Result<Self, SimError> {
+        let robot_radius = sim.robot(robot).spec().footprint_radius();
         let top = sim.scene().terrain.bounds().1.z + 1.0;
         let mut groups = Vec::with_capacity(specs.len());
         for spec in specs {
@@ -62,6 +66,7 @@ impl SessionTraffic {
         }
         Ok(Self {
             groups,
+            robot_radius,
             ..Default::default()
         })
     }
@@ -78,7 +83,7 @@ impl SessionTraffic {
         self.obstacles.push(Obstacle {
             position: body.pose.translation.vector.xy(),
             velocity: body.linvel.xy(),
-            radius: sim.robot(robot).spec().footprint_radius(),
+            radius: self.robot_radius,
         });
         for group in &mut self.groups {
             group.traffic.step(dt, &self.obstacles, &mut self.scratch);
