@@ -10,6 +10,7 @@ use treadsim::sim::{SimConfig, Simulation};
 use treadsim::terrain::{CutSegment, MaterialId, SurfaceMaterial};
 use treadsim::track::contact::{evaluate_plane, PlaneStiffness};
 use treadsim::track::friction::{friction, FrictionConfig};
+use treadsim::track::grouser::Grousers;
 use treadsim::track::load::ElementLoad;
 use treadsim::track::outline::{BeltOutline, Circle};
 use treadsim::vehicle::robot_file::load_robot;
@@ -71,7 +72,10 @@ fn bench(c: &mut Criterion) {
     let stiffness = PlaneStiffness {
         kappa: 9.0e5,
         run_mid: 0.5,
-        edge_friction: 1.2,
+        grousers: Grousers {
+            height: 0.008,
+            pitch: 0.04,
+        },
     };
     let mut loads = vec![ElementLoad::default(); outline.circles().len() + outline.runs().len()];
     c.bench_function(

@@ -3,6 +3,7 @@
 
 pub mod config;
 pub mod control;
+pub mod envelope;
 pub mod exercise;
 pub mod input;
 pub mod record;

@@ -71,6 +71,22 @@ enum Command {
     /// per combination, writes the drive script of every failing combination (replay it with
     /// `treadsim run --auto-reset`), and exits non-zero on any blow-up.
     Soak(SoakArgs),
+    /// Measure a robot's capability envelope headless and print its spec sheet: static
+    /// tip-over angles (formula and tilt table), slope limits parked and driving (up, down,
+    /// across), the steepest stairs with and without flippers, the highest step, the widest
+    /// gap, top speed and turning rate on the spot — standard sweeps on generated test lanes
+    /// with a documented driving strategy each (src/envelope/).
+    Envelope {
+        /// Robot file.
+        #[arg(long, default_value = "scenes/robots/scout.toml")]
+        robot: PathBuf,
+        /// Print one JSON object (every trial with its outcome) instead of the sheet.
+        #[arg(long)]
+        json: bool,
+        /// Threads to run trials on (0: one per core); the sheet is the same for any count.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
     /// Seed 002's traffic headless: the scene's [[traffic]] groups, or --agents N over an
     /// area, for --seconds; prints collisions (agent pairs that began to overlap), edge holds,
     /// agents outside their area and the controller's cost per step.
@@ -203,6 +219,11 @@ fn main() -> ExitCode {
             }
         }
         Command::Soak(args) => soak_command(&args),
+        Command::Envelope {
+            robot,
+            json,
+            threads,
+        } => envelope_command(&robot, json, threads),
         Command::Traffic(args) => cli::traffic::traffic_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station {
@@ -482,6 +503,28 @@ fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
             total.blow_ups,
             total.nan,
             failures.len()
+        );
+    }
+    Ok(())
+}
+
+fn envelope_command(robot: &std::path::Path, json: bool, threads: usize) -> anyhow::Result<()> {
+    let spec = load_robot(robot)?;
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let started = Instant::now();
+    let sheet = treadsim::envelope::measure(&spec, threads)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&sheet)?);
+    } else {
+        print!("{sheet}");
+        println!(
+            "({} trials on {threads} threads in {:.1} s)",
+            sheet.sweeps().map(|s| s.points.len()).sum::<usize>() + 5,
+            started.elapsed().as_secs_f64()
         );
     }
     Ok(())

@@ -299,6 +299,9 @@ fn read_materials(root: &TableReader<'_>) -> Result<Vec<SurfaceMaterial>, Config
         let m = SurfaceMaterial {
             friction: t.opt_f64("friction", 0.0, 3.0)?.unwrap_or(d.friction),
             stiffness: t.opt_positive("stiffness", 1e15)?,
+            edge_radius: t
+                .opt_f64("edge_radius", 0.0, 10.0)?
+                .unwrap_or(d.edge_radius),
             color: t
                 .opt_array::<3>("color", 0.0, 1.0)?
                 .map_or(d.color, |c| c.map(|x| x as f32)),

@@ -32,6 +32,10 @@ pub struct SurfaceMaterial {
     /// `None` for a surface much stiffer than the belt (concrete, steel), which then sets the
     /// contact stiffness alone.
     pub stiffness: Option<f64>,
+    /// Radius to which this surface's corners are rounded or worn, m: meshes model corners
+    /// sharp, and a belt's grousers hook an edge according to its radius (0: sharp; a stair
+    /// nosing's leading edge is at most 14.3 mm by building codes; see `track::grouser`).
+    pub edge_radius: f64,
     /// Display colour, linear RGB in 0..=1.
     pub color: [f32; 3],
 }
@@ -43,6 +47,7 @@ impl Default for SurfaceMaterial {
             name: "concrete".into(),
             friction: 0.8,
             stiffness: None,
+            edge_radius: 0.0,
             color: [0.62, 0.62, 0.60],
         }
     }

@@ -32,7 +32,8 @@ use super::area::{circular_segment_area, circular_segment_area_integral, circula
 use super::outline::{BeltOutline, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
-use super::load::ElementLoad;
+use super::grouser::{face_angle, interlock_friction, Grousers};
+use super::load::{ContactFriction, ElementLoad};
 
 /// In-plane fraction of a face's normal below which the face pushes nothing (within ≈ 3° of
 /// parallel to the plane) ...
@@ -56,9 +57,9 @@ pub struct PlaneStiffness {
     pub kappa: f64,
     /// Run stiffness at mid-run as a fraction of κ, in (0, 1].
     pub run_mid: f64,
-    /// Friction coefficient against a sharp terrain edge hooked by the grousers (0: none);
-    /// applies where the contact is at a terrain vertex and it exceeds the surface's μ.
-    pub edge_friction: f64,
+    /// The belt's grousers: they hook convex terrain edges inside a contact
+    /// (`track::grouser`); zeros for a smooth belt.
+    pub grousers: Grousers,
 }
 
 /// Combined stiffness of the belt plane in series with a surface, N/m².
@@ -233,19 +234,23 @@ pub fn evaluate_plane(
                 if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
                     continue;
                 }
-                let edge = stiffness.edge_friction > mat.friction
-                    && touches_convex_edge(
-                        seg,
-                        dir,
-                        len,
-                        w.point,
-                        (2.0 * c.radius * w.depth).sqrt(),
-                        segments,
-                    );
-                let mu = if edge {
-                    stiffness.edge_friction
-                } else {
-                    mat.friction
+                // Grousers hook a convex edge inside the contact patch, as seen along the push.
+                let bearing = edge_in_patch(
+                    seg,
+                    dir,
+                    len,
+                    w.point,
+                    (2.0 * c.radius * w.depth).sqrt(),
+                    segments,
+                )
+                .map_or(0.0, |faces| {
+                    stiffness
+                        .grousers
+                        .bearing_angle(mat.edge_radius, face_angle(faces.0, faces.1, w.normal))
+                });
+                let mu = ContactFriction {
+                    surface: mat.friction,
+                    along: interlock_friction(mat.friction, bearing),
                 };
                 // Never deeper than the solid is thick behind the contact (see
                 // `solid_thickness`).
@@ -285,19 +290,27 @@ pub fn evaluate_plane(
             let c = in_plane;
             let mat = &materials[seg.material.0 as usize];
             let kappa = series(stiffness.kappa, mat.stiffness);
-            let edge = stiffness.edge_friction > mat.friction
-                && ((piece.start_inside && is_convex_vertex(seg.a, segments))
-                    || (piece.end_inside && is_convex_vertex(seg.b, segments)));
-            let mu = if edge {
-                stiffness.edge_friction
-            } else {
-                mat.friction
+            // Grousers hook a convex end of the segment poking into the run.
+            let toward_belt = -run.outward;
+            let hook = |inside: bool, p: Point2<f64>| {
+                (inside && stiffness.grousers.hook())
+                    .then(|| convex_edge_faces(p, segments))
+                    .flatten()
+                    .map_or(0.0, |faces| {
+                        stiffness.grousers.bearing_angle(
+                            mat.edge_radius,
+                            face_angle(faces.0, faces.1, toward_belt),
+                        )
+                    })
             };
+            let bearing = hook(piece.start_inside, seg.a).max(hook(piece.end_inside, seg.b));
+            let along = interlock_friction(mat.friction, bearing);
             b.depth_square_integral += piece.depth_square_integral * c * c;
             b.depth_integral += piece.depth_integral * c;
             b.moment += piece.moment * c;
             b.kappa += kappa * piece.depth_integral * c;
-            b.friction += mu * piece.depth_integral * c;
+            b.friction += mat.friction * piece.depth_integral * c;
+            b.grip += along * piece.depth_integral * c;
             b.fade += face_weight * piece.depth_integral * c;
             b.depth = b.depth.max(piece.depth * c);
         }
@@ -317,7 +330,10 @@ pub fn evaluate_plane(
         if f > 0.0 {
             let axis = (run.end - run.start) / run.length;
             let p = run.start + axis * along;
-            let mu = b.friction / b.depth_integral;
+            let mu = ContactFriction {
+                surface: b.friction / b.depth_integral,
+                along: b.grip / b.depth_integral,
+            };
             let l = &mut loads[circles.len() + j];
             l.add(f, -run.outward, 0.0, p, mu, b.depth);
             l.energy += f / circular_segment_area(radius, mean_depth).max(1e-300)
@@ -341,6 +357,7 @@ struct Bump {
     moment: f64,
     kappa: f64,
     friction: f64,
+    grip: f64,
     depth: f64,
     /// ∫ (face weight)·depth d(along), m²: the bump's force fades with its faces' weights.
     fade: f64,
@@ -366,35 +383,50 @@ struct RunPiece {
 /// Sine of the smallest turn between two segments that makes their shared vertex an edge.
 const EDGE_TURN_SIN: f64 = 0.17; // 10°
 
-/// Whether `p` is a convex corner of the terrain cut (the boundary turns toward the solid
-/// there, like a stair nosing or a curb edge), or an open end of it.
-pub fn is_convex_vertex(p: Point2<f64>, segments: &[CutSegment]) -> bool {
+/// The two faces leaving `p` if it is a convex corner of the terrain cut (the boundary turns
+/// toward the solid there, like a stair nosing or a curb edge): unit directions along each
+/// face away from `p`. An open end of the cut (one face only) is a corner too, its one face
+/// given twice.
+pub fn convex_edge_faces(
+    p: Point2<f64>,
+    segments: &[CutSegment],
+) -> Option<(Vector2<f64>, Vector2<f64>)> {
     const SAME: f64 = 1e-9;
     let arriving = segments.iter().find(|s| (s.b - p).norm() <= SAME);
     let leaving = segments.iter().find(|s| (s.a - p).norm() <= SAME);
+    let unit = |v: Vector2<f64>| v.try_normalize(0.0);
     match (arriving, leaving) {
         (Some(i), Some(o)) => {
-            let (di, do_) = ((i.b - i.a).normalize(), (o.b - o.a).normalize());
+            let (di, do_) = (unit(i.b - i.a)?, unit(o.b - o.a)?);
             // Solid on the right: a clockwise turn (negative cross) goes round a convex corner.
-            di.x * do_.y - di.y * do_.x < -EDGE_TURN_SIN
+            (di.x * do_.y - di.y * do_.x < -EDGE_TURN_SIN).then_some((-di, do_))
         }
-        _ => true,
+        (Some(i), None) => unit(i.a - i.b).map(|f| (f, f)),
+        (None, Some(o)) => unit(o.b - o.a).map(|f| (f, f)),
+        (None, None) => None,
     }
 }
 
-/// Whether an end point of `seg` that is a convex corner lies within `half_width` of the
-/// contact point `at` (inside the wheel's contact patch).
-fn touches_convex_edge(
+/// Whether `p` is a convex corner of the terrain cut, or an open end of it (see
+/// [`convex_edge_faces`]).
+pub fn is_convex_vertex(p: Point2<f64>, segments: &[CutSegment]) -> bool {
+    convex_edge_faces(p, segments).is_some()
+}
+
+/// The faces of a convex end point of `seg` that lies within `half_width` of the contact
+/// point `at` (inside the wheel's contact patch), if there is one.
+fn edge_in_patch(
     seg: &CutSegment,
     dir: Vector2<f64>,
     len: f64,
     at: Point2<f64>,
     half_width: f64,
     segments: &[CutSegment],
-) -> bool {
+) -> Option<(Vector2<f64>, Vector2<f64>)> {
     let u = (at - seg.a).dot(&dir);
-    (u <= half_width && is_convex_vertex(seg.a, segments))
-        || (len - u <= half_width && is_convex_vertex(seg.b, segments))
+    let near_a = (u <= half_width).then(|| convex_edge_faces(seg.a, segments));
+    let near_b = (len - u <= half_width).then(|| convex_edge_faces(seg.b, segments));
+    near_a.flatten().or(near_b.flatten())
 }
 
 fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPiece> {
@@ -512,7 +544,10 @@ mod tests {
     const STIFF: PlaneStiffness = PlaneStiffness {
         kappa: 1.0e6,
         run_mid: 0.3,
-        edge_friction: 0.0,
+        grousers: Grousers {
+            height: 0.0,
+            pitch: 0.0,
+        },
     };
 
     fn total(o: &BeltOutline, segs: &[CutSegment]) -> (Vector2<f64>, Vec<ElementLoad>) {
@@ -760,36 +795,59 @@ mod tests {
     }
 
     /// Grousers hook a nosing poking into a run (a convex terrain vertex inside the belt) or
-    /// inside a wheel's contact patch, but not a flat surface or the joint of two collinear
-    /// floor segments.
+    /// a wheel resting on it, by the angle its faces fall away from the belt
+    /// (`track::grouser`), but not a flat surface or the joint of two collinear floor
+    /// segments; across the belt the surface's μ stays.
     #[test]
-    fn grouser_friction_applies_at_edges_only() {
+    fn grousers_hook_edges_only() {
         let o = track();
         let grip = PlaneStiffness {
-            edge_friction: 1.3,
+            grousers: Grousers {
+                height: 0.008,
+                pitch: 0.04,
+            },
             ..STIFF
         };
         let mats = [SurfaceMaterial::default()];
+        let mu = mats[0].friction;
         let mut loads = vec![ElementLoad::default(); o.circles().len() + o.runs().len()];
-        // A nosing under the middle of the bottom run between road wheels 1 and 2.
+        // A nosing under the middle of the bottom run between road wheels 1 and 2: the run is
+        // level, so the tread lies along the belt and the riser falls away square; the smaller
+        // (0°) counts and the run holds by the surface's μ.
         evaluate_plane(&o, grip, &step(-0.025, 0.003), &mats, &mut loads);
-        let run = o.circles().len()
-            + o.runs()
-                .iter()
-                .position(|r| r.from == 1 && r.to == 2)
-                .unwrap();
+        let run_index = |from: usize, to: usize| {
+            o.circles().len()
+                + o.runs()
+                    .iter()
+                    .position(|r| r.from == from && r.to == to)
+                    .unwrap()
+        };
+        let run = run_index(1, 2);
         assert!(loads[run].is_active());
+        assert!((loads[run].grip - mu).abs() < 1e-12, "{}", loads[run].grip);
+        // The same nosing under the inclined front run (idler 0.25/0.09 r 0.05, wheel
+        // 0.05/0.04 r 0.04): both faces fall away, the tread by the run's slope γ.
+        let front = run_index(2, 3);
+        let r = &o.runs()[front - o.circles().len()];
+        let gamma = ((r.end - r.start).y / (r.end - r.start).x).atan();
+        let edge_x = 0.5 * (r.start.x + r.end.x);
+        let h = 0.5 * (r.start.y + r.end.y) + 0.002;
+        evaluate_plane(&o, grip, &step(edge_x, h), &mats, &mut loads);
+        assert!(loads[front].is_active());
+        let expect = (gamma + mu.atan()).tan();
         assert!(
-            (loads[run].friction - 1.3).abs() < 1e-12,
-            "{}",
-            loads[run].friction
+            (loads[front].grip - expect).abs() < 1e-9,
+            "{} vs tan({:.1}° + atan μ) = {expect}",
+            loads[front].grip,
+            gamma.to_degrees()
         );
+        assert!((loads[front].friction - mu).abs() < 1e-12);
         // Flat ground, also when cut into collinear pieces: the surface's μ.
         evaluate_plane(&o, grip, &ground(0.002), &mats, &mut loads);
         assert!(loads
             .iter()
             .filter(|l| l.is_active())
-            .all(|l| (l.friction - 0.8).abs() < 1e-12));
+            .all(|l| (l.grip - mu).abs() < 1e-12));
         let split = vec![
             seg((-10.0, 0.002), (-0.1, 0.002)),
             seg((-0.1, 0.002), (10.0, 0.002)),
@@ -798,17 +856,33 @@ mod tests {
         assert!(loads
             .iter()
             .filter(|l| l.is_active())
-            .all(|l| (l.friction - 0.8).abs() < 1e-12));
-        // A wheel standing on a nosing with its centre just behind the edge: hooked.
+            .all(|l| (l.grip - mu).abs() < 1e-12));
+        // A wheel resting on a nosing from above at 30° (the belt along a flight's nosing
+        // line): hooked by min(30°, 60°).
         let edge = step(-0.1, 0.04);
+        let t = 30f64.to_radians();
+        let rr = 0.04;
+        let d = rr - 0.002;
         let wheel = BeltOutline::new(vec![
-            circle(-0.095, 0.04 + 0.04 - 0.002, 0.04),
+            circle(-0.1 - d * t.sin(), 0.04 + d * t.cos(), rr),
             circle(-1.0, 1.0, 0.04),
         ])
         .unwrap();
         let mut wl = vec![ElementLoad::default(); 4];
         evaluate_plane(&wheel, grip, &edge, &mats, &mut wl);
-        assert!((wl[0].friction - 1.3).abs() < 1e-12, "{}", wl[0].friction);
+        let expect = (t + mu.atan()).tan();
+        assert!((wl[0].grip - expect).abs() < 1e-9, "{}", wl[0].grip);
+        // A rounded edge (ρ 0.1 m) hooks by its arc: asin(0.02/0.1).
+        let rounded = [SurfaceMaterial {
+            edge_radius: 0.1,
+            ..SurfaceMaterial::default()
+        }];
+        evaluate_plane(&wheel, grip, &edge, &rounded, &mut wl);
+        let expect = (0.2f64.asin() + mu.atan()).tan();
+        assert!((wl[0].grip - expect).abs() < 1e-9, "{}", wl[0].grip);
+        // A smooth belt does not hook.
+        evaluate_plane(&wheel, STIFF, &edge, &mats, &mut wl);
+        assert!((wl[0].grip - mu).abs() < 1e-12);
         assert!(is_convex_vertex(Point2::new(-0.1, 0.04), &edge));
         assert!(
             !is_convex_vertex(Point2::new(-0.1, 0.0), &edge),

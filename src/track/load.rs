@@ -4,6 +4,25 @@
 
 use nalgebra::{Point2, Vector2};
 
+/// The friction coefficients of one terrain contact (dimensionless).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ContactFriction {
+    /// The surface's μ (across the belt, and along it on a flat face).
+    pub surface: f64,
+    /// The hold along the belt: μ, or more where grousers hook a convex edge.
+    pub along: f64,
+}
+
+impl ContactFriction {
+    /// A flat surface of friction coefficient `mu`: the same along and across the belt.
+    pub fn flat(mu: f64) -> Self {
+        Self {
+            surface: mu,
+            along: mu,
+        }
+    }
+}
+
 /// The elastic load one support element takes from the terrain, plane frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ElementLoad {
@@ -16,8 +35,12 @@ pub struct ElementLoad {
     pub magnitude: f64,
     /// Load-weighted point of application on the terrain, plane `(x, z)`, m.
     pub point: Point2<f64>,
-    /// Load-weighted friction coefficient of the surfaces touched.
+    /// Load-weighted friction coefficient of the surfaces touched (across the belt, and
+    /// along it where no grouser hooks an edge).
     pub friction: f64,
+    /// Load-weighted friction coefficient along the belt: the surface's μ, or the grouser
+    /// interlock's hold where the contact is at a convex edge (`track::grouser`).
+    pub grip: f64,
     /// Largest penetration depth of any contributing segment, m.
     pub depth: f64,
     /// Elastic energy stored in the contact, J (∫ F dδ of the force law).
@@ -36,6 +59,7 @@ impl Default for ElementLoad {
             magnitude: 0.0,
             point: Point2::origin(),
             friction: 0.0,
+            grip: 0.0,
             depth: 0.0,
             energy: 0.0,
             stiffness: 0.0,
@@ -50,20 +74,22 @@ impl ElementLoad {
     }
 
     /// Adds a force of magnitude `f` along the unit direction `(n, lateral)` (in-plane part,
-    /// part along the plane normal) at `p`.
+    /// part along the plane normal) at `p`, with the surface's friction coefficient
+    /// `mu.surface` and the hold along the belt `mu.along`.
     pub(crate) fn add(
         &mut self,
         f: f64,
         n: Vector2<f64>,
         lateral: f64,
         p: Point2<f64>,
-        mu: f64,
+        mu: ContactFriction,
         depth: f64,
     ) {
         self.force += n * f;
         self.lateral += lateral * f;
         self.point.coords += p.coords * f;
-        self.friction += mu * f;
+        self.friction += mu.surface * f;
+        self.grip += mu.along * f;
         self.magnitude += f;
         self.depth = self.depth.max(depth);
     }
@@ -88,6 +114,7 @@ impl ElementLoad {
             magnitude,
             point: Point2::new(mean(a.point.x, b.point.x), mean(a.point.y, b.point.y)),
             friction: mean(a.friction, b.friction),
+            grip: mean(a.grip, b.grip),
             depth: a.depth * wa + b.depth * wb,
             energy: a.energy * wa + b.energy * wb,
             stiffness: a.stiffness * wa + b.stiffness * wb,
@@ -98,6 +125,7 @@ impl ElementLoad {
         if self.magnitude > 0.0 {
             self.point.coords /= self.magnitude;
             self.friction /= self.magnitude;
+            self.grip /= self.magnitude;
         }
     }
 }

@@ -5,5 +5,6 @@
 pub mod area;
 pub mod contact;
 pub mod friction;
+pub mod grouser;
 pub mod load;
 pub mod outline;

@@ -159,7 +159,6 @@ mod tests {
             inertia = [0.1, 0.2, 0.2]\n[hull]\nsize = [0.4, 0.2, 0.1]\ncenter = [0, 0, 0.15]\n\
             [belt_defaults]\nwidth = 0.05\nplanes = 1\nstiffness = 1e6\ndamping = 4\n\
             run_stiffness_mid = 0.5\nlateral_friction_scale = 1\nrolling_resistance = 0.03\n\
-            grouser_friction = 0\n\
             [[track]]\nname = \"left\"\ny = 0.15\n\
             sprocket = { x = -0.2, z = 0.06, radius = 0.06 }\n\
             idler = { x = 0.2, z = 0.04, radius = 0.04 }\n\

@@ -264,7 +264,7 @@ impl TrackedRobot {
                 stiffness: PlaneStiffness {
                     kappa: belt.stiffness / belt.planes.max(1) as f64,
                     run_mid: belt.run_stiffness_mid,
-                    edge_friction: belt.grouser_friction,
+                    grousers: belt.grousers,
                 },
                 posed: outline.clone(),
                 base: outline,
@@ -706,10 +706,7 @@ impl TrackedRobot {
                     lateral,
                     normal_force: fnorm * factor * stable,
                     friction_load: load.magnitude * factor * stable,
-                    mu: Vector2::new(
-                        load.friction,
-                        load.friction * plane.belt.lateral_friction_scale,
-                    ),
+                    mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
                     v_along: v.dot(&tau),
                     v_lateral: v.dot(&lateral),
                     rolling_resistance: plane.belt.rolling_resistance,

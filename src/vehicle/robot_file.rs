@@ -20,6 +20,7 @@ use super::spec::{
     BeltSpec, CameraSpec, CircleSpec, FlipperSpec, HullShape, MotorSpec, RobotSpec, TrackSpec,
 };
 use crate::config::{ConfigError, SourceFile, TableReader};
+use crate::track::grouser::Grousers;
 
 /// Largest number of `[[track]]` tables.
 pub const MAX_TRACKS: usize = 16;
@@ -64,6 +65,8 @@ const DEFAULT_RELAXATION_TIME: f64 = 0.002;
 const DEFAULT_RUN_STIFFNESS_MID: f64 = 0.3;
 const DEFAULT_LATERAL_FRICTION_SCALE: f64 = 1.0;
 const DEFAULT_ROLLING_RESISTANCE: f64 = 0.03;
+/// Largest grouser height or pitch accepted, m (bulldozer grousers are ~0.07 m high).
+const MAX_GROUSER: f64 = 0.2;
 
 /// Reads and validates the robot file at `path`.
 pub fn load_robot(path: &Path) -> Result<RobotSpec, ConfigError> {
@@ -379,11 +382,19 @@ struct PartialBelt {
     run_stiffness_mid: Option<f64>,
     lateral_friction_scale: Option<f64>,
     rolling_resistance: Option<f64>,
-    grouser_friction: Option<f64>,
+    grouser_height: Option<f64>,
+    grouser_pitch: Option<f64>,
 }
 
 impl PartialBelt {
     fn read(t: &TableReader<'_>) -> Result<Self, ConfigError> {
+        if t.has("grouser_friction") {
+            return Err(t.error(
+                "grouser_friction",
+                "replaced by `grouser_height` and `grouser_pitch` (m): grousers now hook an \
+                 edge by its shape and the surface's μ (see scenes/robots/README.md)",
+            ));
+        }
         Ok(Self {
             width: t.opt_positive("width", MAX_ROBOT_EXTENT)?,
             planes: t.opt_int("planes", 1, MAX_PLANES)?.map(|n| n as u32),
@@ -393,7 +404,8 @@ impl PartialBelt {
             run_stiffness_mid: t.opt_positive("run_stiffness_mid", 1.0)?,
             lateral_friction_scale: t.opt_f64("lateral_friction_scale", 0.0, 10.0)?,
             rolling_resistance: t.opt_f64("rolling_resistance", 0.0, 1.0)?,
-            grouser_friction: t.opt_f64("grouser_friction", 0.0, 3.0)?,
+            grouser_height: t.opt_f64("grouser_height", 0.0, MAX_GROUSER)?,
+            grouser_pitch: t.opt_f64("grouser_pitch", 0.0, MAX_GROUSER)?,
         })
     }
 
@@ -408,7 +420,8 @@ impl PartialBelt {
             run_stiffness_mid: self.run_stiffness_mid.or(under.run_stiffness_mid),
             lateral_friction_scale: self.lateral_friction_scale.or(under.lateral_friction_scale),
             rolling_resistance: self.rolling_resistance.or(under.rolling_resistance),
-            grouser_friction: self.grouser_friction.or(under.grouser_friction),
+            grouser_height: self.grouser_height.or(under.grouser_height),
+            grouser_pitch: self.grouser_pitch.or(under.grouser_pitch),
         }
     }
 
@@ -420,6 +433,17 @@ impl PartialBelt {
                 format!("missing: give `{key}` in [belt_defaults] or in this belt table"),
             )
         };
+        let grousers = Grousers {
+            height: self.grouser_height.unwrap_or(0.0),
+            pitch: self.grouser_pitch.unwrap_or(0.0),
+        };
+        if (grousers.height > 0.0) != (grousers.pitch > 0.0) {
+            return Err(owner.error(
+                "belt.grouser_pitch",
+                "give both `grouser_height` and `grouser_pitch` (> 0) for a belt with \
+                 grousers, or neither for a smooth belt",
+            ));
+        }
         Ok(BeltSpec {
             width: self.width.ok_or_else(|| missing("width"))?,
             planes: self.planes.unwrap_or(DEFAULT_PLANES),
@@ -433,7 +457,7 @@ impl PartialBelt {
             rolling_resistance: self
                 .rolling_resistance
                 .unwrap_or(DEFAULT_ROLLING_RESISTANCE),
-            grouser_friction: self.grouser_friction.unwrap_or(0.0),
+            grousers,
         })
     }
 }

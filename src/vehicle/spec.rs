@@ -3,6 +3,8 @@
 
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 
+use crate::track::grouser::Grousers;
+
 /// A circle of a track in the track plane: body-frame `(x, z)` of its centre and its radius.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CircleSpec {
@@ -39,10 +41,10 @@ pub struct BeltSpec {
     pub lateral_friction_scale: f64,
     /// Motion resistance coefficient f_r of the belt on the ground, dimensionless.
     pub rolling_resistance: f64,
-    /// Friction coefficient of the belt against a sharp terrain edge (a stair nosing, a curb
-    /// edge) that its grousers hook, dimensionless; used instead of the surface's μ where it
-    /// is higher. 0 for a smooth belt (the default).
-    pub grouser_friction: f64,
+    /// The transverse bars moulded on the belt, m (height and pitch): they hook convex
+    /// terrain edges (a stair nosing, a curb edge) by the edge's shape and the surface's μ
+    /// (`track::grouser`); zeros for a smooth belt (the default).
+    pub grousers: Grousers,
 }
 
 /// One main track: its belt, circles and drive motor.

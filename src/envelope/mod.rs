@@ -1,0 +1,435 @@
+//! The capability envelope: a measured spec sheet of a robot, like the ones real robots
+//! publish (maximum slope, stair angle, step height, gap, tip-over angles, speed, turning),
+//! produced by standard sweeps on generated test lanes ([`lanes`]) with a documented driving
+//! strategy per sweep ([`trials`]). `treadsim envelope --robot R` prints it;
+//! `scenes/robots/README.md` shows each preset's.
+//!
+//! A sweep runs every setting, not only up to the first failure, so that its monotony (a
+//! robot that fails 40° stairs also fails 45°) is a checked property of the model, not an
+//! assumption; its limit is the last setting passed before the first failure. Slope limits
+//! are refined by bisection to [`SLOPE_RESOLUTION`] between the last pass and the first
+//! failure of a 5° grid. Trials are independent simulations, run on `threads` threads;
+//! the sheet does not depend on the thread count.
+
+pub mod lanes;
+pub mod trials;
+
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::config::ConfigError;
+use crate::sim::SimError;
+use crate::vehicle::stability::TipLimits;
+use crate::vehicle::RobotSpec;
+use trials::{Outcome, SlopeTask, TiltDirection};
+
+/// Why the envelope could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvelopeError {
+    /// A generated lane did not load (a bug: the lanes are fixed text).
+    #[error("lane: {0}")]
+    Lane(#[from] ConfigError),
+    /// The robot could not be put on a lane.
+    #[error("{0}")]
+    Sim(#[from] SimError),
+    /// A generated lane has no spawn (a bug).
+    #[error("lane without a spawn")]
+    NoSpawn,
+    /// A trial did not report (its thread stopped).
+    #[error("a trial did not finish")]
+    Incomplete,
+}
+
+/// Slope angles are bisected down to this, deg.
+pub const SLOPE_RESOLUTION: f64 = 0.625;
+/// Coarse grid of the slope sweeps, deg.
+pub const SLOPE_ANGLES: [f64; 13] = [
+    0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0,
+];
+/// Stair angles swept (0.20 m rises), deg.
+pub const STAIR_ANGLES: [f64; 8] = [25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0];
+/// Step heights swept, m.
+pub const STEP_HEIGHTS: [f64; 10] = [0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50];
+/// Gap widths swept, m.
+pub const GAP_WIDTHS: [f64; 14] = [
+    0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.70, 0.80,
+];
+
+/// One setting of a sweep and how the robot did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepPoint {
+    /// The setting (deg for angles, m for heights and widths).
+    pub value: f64,
+    /// How the trial ended.
+    pub outcome: Outcome,
+}
+
+/// A sweep over increasing difficulty.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sweep {
+    /// What was swept and the strategy, for the sheet.
+    pub label: String,
+    /// Unit of the settings (`deg` or `m`).
+    pub unit: &'static str,
+    /// Every setting, in increasing order.
+    pub points: Vec<SweepPoint>,
+    /// The last setting passed before the first failure (`None`: the first failed).
+    pub limit: Option<f64>,
+}
+
+impl Sweep {
+    fn new(label: impl Into<String>, unit: &'static str, points: Vec<SweepPoint>) -> Self {
+        let limit = points
+            .iter()
+            .take_while(|p| p.outcome.pass)
+            .last()
+            .map(|p| p.value);
+        Self {
+            label: label.into(),
+            unit,
+            points,
+            limit,
+        }
+    }
+
+    /// Whether no setting passes after one has failed.
+    pub fn is_monotone(&self) -> bool {
+        let first_fail = self.points.iter().position(|p| !p.outcome.pass);
+        first_fail.is_none_or(|i| self.points[i..].iter().all(|p| !p.outcome.pass))
+    }
+
+    /// The first failure, if any.
+    pub fn first_failure(&self) -> Option<&SweepPoint> {
+        self.points.iter().find(|p| !p.outcome.pass)
+    }
+}
+
+/// Static tip-over angles: from the formulas and measured on the tilt table, deg.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TipSheet {
+    /// Formula (DESIGN.md): forwards tan θ = a/h to the front end of the footprint, deg.
+    pub forward_formula: f64,
+    /// Formula backwards (nose up), deg.
+    pub backward_formula: f64,
+    /// Formula sideways, tan θ = (B/2 − |y_cg|)/h with B/2 to the outermost track plane (the
+    /// model's support line), deg.
+    pub sideways_formula: f64,
+    /// Measured forwards on the tilt table, deg (`None`: slid first or never tipped).
+    pub forward: Option<f64>,
+    /// Measured backwards, deg.
+    pub backward: Option<f64>,
+    /// Measured sideways, deg.
+    pub sideways: Option<f64>,
+}
+
+/// The measured spec sheet of one robot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Sheet {
+    /// Robot name.
+    pub robot: String,
+    /// Mass, kg.
+    pub mass: f64,
+    /// Friction coefficient of the lanes' surface.
+    pub surface_friction: f64,
+    /// Tip-over angles.
+    pub tip: TipSheet,
+    /// Slope sweeps, one per [`SlopeTask`], deg (limits refined by bisection).
+    pub slopes: Vec<Sweep>,
+    /// Stairs with the flippers used (robots with flippers only), deg.
+    pub stairs_with_flippers: Option<Sweep>,
+    /// Stairs with the flippers stowed (or none), deg.
+    pub stairs_without_flippers: Sweep,
+    /// Single steps, m.
+    pub steps: Sweep,
+    /// Gaps, m.
+    pub gaps: Sweep,
+    /// Top speed on the flat, m/s.
+    pub top_speed: f64,
+    /// Turning rate on the spot, deg/s.
+    pub pivot_rate: f64,
+}
+
+impl Sheet {
+    /// Every sweep of the sheet.
+    pub fn sweeps(&self) -> impl Iterator<Item = &Sweep> {
+        self.slopes
+            .iter()
+            .chain(self.stairs_with_flippers.iter())
+            .chain([&self.stairs_without_flippers, &self.steps, &self.gaps])
+    }
+}
+
+/// Runs `jobs` on `threads` threads (at least one); results in job order.
+fn run_parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>, threads: usize) -> Vec<T> {
+    let count = jobs.len();
+    let queue: Mutex<Vec<Option<Box<dyn FnOnce() -> T + Send + '_>>>> =
+        Mutex::new(jobs.into_iter().map(Some).collect());
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, count.max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= count {
+                    break;
+                }
+                let job = queue.lock().map(|mut q| q[i].take()).ok().flatten();
+                if let Some(job) = job {
+                    let out = job();
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(out);
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+type Job<'a, T> = Box<dyn FnOnce() -> Result<T, EnvelopeError> + Send + 'a>;
+
+/// Runs fallible jobs in parallel; the first error (in job order) wins.
+fn run_all<T: Send>(jobs: Vec<Job<'_, T>>, threads: usize) -> Result<Vec<T>, EnvelopeError> {
+    let count = jobs.len();
+    let results = run_parallel(jobs, threads);
+    if results.len() != count {
+        return Err(EnvelopeError::Incomplete);
+    }
+    results.into_iter().collect()
+}
+
+/// The tip-over formulas of `spec`, deg: (forward, backward, sideways).
+pub fn tip_formulas(spec: &RobotSpec) -> (f64, f64, f64) {
+    let limits = TipLimits::from_spec(spec);
+    let half = spec
+        .tracks
+        .iter()
+        .map(|t| t.y.abs() + t.belt.width * (0.5 - 0.5 / f64::from(t.belt.planes.max(1))))
+        .fold(0.0, f64::max);
+    let sideways = (half - spec.center_of_mass.y.abs())
+        .max(0.0)
+        .atan2(limits.com_height);
+    (
+        limits.forward.to_degrees(),
+        limits.backward.to_degrees(),
+        sideways.to_degrees(),
+    )
+}
+
+/// The slope sweep of `task`: the coarse grid, then bisection between its last pass and
+/// first failure.
+fn slope_sweep(spec: &RobotSpec, task: SlopeTask, threads: usize) -> Result<Sweep, EnvelopeError> {
+    let jobs: Vec<Job<'_, Outcome>> = SLOPE_ANGLES
+        .iter()
+        .map(|&deg| -> Job<'_, Outcome> {
+            Box::new(move || trials::slope(spec, task, deg.to_radians()))
+        })
+        .collect();
+    let outcomes = run_all(jobs, threads)?;
+    let mut points: Vec<SweepPoint> = SLOPE_ANGLES
+        .iter()
+        .zip(outcomes)
+        .map(|(&value, outcome)| SweepPoint { value, outcome })
+        .collect();
+    if let Some(fail) = points.iter().position(|p| !p.outcome.pass) {
+        if fail > 0 {
+            let (mut lo, mut hi) = (points[fail - 1].value, points[fail].value);
+            let mut refined = Vec::new();
+            while hi - lo > SLOPE_RESOLUTION + 1e-9 {
+                let mid = 0.5 * (lo + hi);
+                let outcome = trials::slope(spec, task, mid.to_radians())?;
+                if outcome.pass {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+                refined.push(SweepPoint {
+                    value: mid,
+                    outcome,
+                });
+            }
+            points.extend(refined);
+            points.sort_by(|a, b| a.value.total_cmp(&b.value));
+        }
+    }
+    Ok(Sweep::new(task.label(), "deg", points))
+}
+
+/// A sweep of `values` by `trial`.
+fn sweep<'a>(
+    label: &str,
+    unit: &'static str,
+    values: &[f64],
+    threads: usize,
+    trial: impl Fn(f64) -> Result<Outcome, EnvelopeError> + Sync + 'a,
+) -> Result<Sweep, EnvelopeError> {
+    let trial = &trial;
+    let jobs: Vec<Job<'_, Outcome>> = values
+        .iter()
+        .map(|&v| -> Job<'_, Outcome> { Box::new(move || trial(v)) })
+        .collect();
+    let outcomes = run_all(jobs, threads)?;
+    let points = values
+        .iter()
+        .zip(outcomes)
+        .map(|(&value, outcome)| SweepPoint { value, outcome })
+        .collect();
+    Ok(Sweep::new(label, unit, points))
+}
+
+/// Measures the whole sheet of `spec` on `threads` threads.
+pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError> {
+    let (forward_formula, backward_formula, sideways_formula) = tip_formulas(spec);
+    let tilts: Vec<Job<'_, Option<f64>>> = [
+        TiltDirection::Forward,
+        TiltDirection::Backward,
+        TiltDirection::Sideways,
+    ]
+    .into_iter()
+    .map(|d| -> Job<'_, Option<f64>> { Box::new(move || trials::tilt_table(spec, d)) })
+    .collect();
+    let tilt = run_all(tilts, threads)?;
+    let deg = |a: &Option<f64>| a.map(f64::to_degrees);
+    let tip = TipSheet {
+        forward_formula,
+        backward_formula,
+        sideways_formula,
+        forward: deg(&tilt[0]),
+        backward: deg(&tilt[1]),
+        sideways: deg(&tilt[2]),
+    };
+    let slopes = SlopeTask::ALL
+        .iter()
+        .map(|&task| slope_sweep(spec, task, threads))
+        .collect::<Result<Vec<_>, _>>()?;
+    let has_flippers = !spec.flippers.is_empty();
+    let stairs_with_flippers = if has_flippers {
+        Some(sweep(
+            "stairs, 0.20 m rises, flippers used (35° approach, -12° on the flight)",
+            "deg",
+            &STAIR_ANGLES,
+            threads,
+            |d| trials::stairs(spec, d.to_radians(), true),
+        )?)
+    } else {
+        None
+    };
+    let without = if has_flippers {
+        "stairs, 0.20 m rises, flippers stowed"
+    } else {
+        "stairs, 0.20 m rises (no flippers)"
+    };
+    let stairs_without_flippers = sweep(without, "deg", &STAIR_ANGLES, threads, |d| {
+        trials::stairs(spec, d.to_radians(), false)
+    })?;
+    let steps = sweep(
+        "single step, climb strategy",
+        "m",
+        &STEP_HEIGHTS,
+        threads,
+        |h| trials::step(spec, h),
+    )?;
+    let gaps = sweep(
+        "gap between raised platforms, flippers level",
+        "m",
+        &GAP_WIDTHS,
+        threads,
+        |w| trials::gap(spec, w),
+    )?;
+    let top_speed = trials::top_speed(spec)?;
+    let pivot_rate = trials::pivot_rate(spec)?.to_degrees();
+    Ok(Sheet {
+        robot: spec.name.clone(),
+        mass: spec.mass,
+        surface_friction: lanes::LANE_FRICTION,
+        tip,
+        slopes,
+        stairs_with_flippers,
+        stairs_without_flippers,
+        steps,
+        gaps,
+        top_speed,
+        pivot_rate,
+    })
+}
+
+/// A limit for the sheet: `≥ last` when every setting passed.
+fn limit_text(sweep: &Sweep) -> String {
+    let fmt = |v: f64| {
+        if sweep.unit == "deg" {
+            format!("{v:.1}°")
+        } else {
+            format!("{:.2} m", v)
+        }
+    };
+    let all_passed = sweep.points.iter().all(|p| p.outcome.pass);
+    match (sweep.limit, sweep.first_failure()) {
+        (Some(v), _) if all_passed => format!("≥ {}", fmt(v)),
+        (Some(v), Some(f)) => format!("{} (fails {}: {})", fmt(v), fmt(f.value), f.outcome.reason),
+        (None, Some(f)) => format!("none (fails {}: {})", fmt(f.value), f.outcome.reason),
+        (_, None) => "no settings".into(),
+    }
+}
+
+impl fmt::Display for Sheet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |a: Option<f64>| a.map_or("slides first".to_string(), |v| format!("{v:.1}°"));
+        writeln!(
+            f,
+            "Capability envelope: {} ({:.0} kg)",
+            self.robot, self.mass
+        )?;
+        writeln!(
+            f,
+            "lanes: plywood μ {:.2}, edges r {:.0} mm; stairs 0.20 m rises",
+            self.surface_friction,
+            lanes::LANE_EDGE_RADIUS * 1000.0
+        )?;
+        writeln!(f, "static tip-over      formula   tilt table")?;
+        for (name, formula, measured) in [
+            (
+                "  forward (nose down)",
+                self.tip.forward_formula,
+                self.tip.forward,
+            ),
+            (
+                "  backward (nose up) ",
+                self.tip.backward_formula,
+                self.tip.backward,
+            ),
+            (
+                "  sideways           ",
+                self.tip.sideways_formula,
+                self.tip.sideways,
+            ),
+        ] {
+            writeln!(f, "{name} {formula:>6.1}°   {}", opt(measured))?;
+        }
+        writeln!(
+            f,
+            "slope limits (atan μ = {:.1}°):",
+            self.surface_friction.atan().to_degrees()
+        )?;
+        for s in &self.slopes {
+            writeln!(f, "  {:<34} {}", s.label, limit_text(s))?;
+        }
+        for s in self.stairs_with_flippers.iter().chain([
+            &self.stairs_without_flippers,
+            &self.steps,
+            &self.gaps,
+        ]) {
+            writeln!(f, "{}: {}", s.label, limit_text(s))?;
+        }
+        writeln!(f, "top speed: {:.2} m/s", self.top_speed)?;
+        writeln!(f, "turning on the spot: {:.0}°/s", self.pivot_rate.abs())?;
+        Ok(())
+    }
+}

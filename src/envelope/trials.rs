@@ -1,0 +1,429 @@
+//! One envelope trial each: a robot on a lane with a documented driving strategy, judged
+//! pass or fail with the reason. Trials share nothing, so the sweeps can run them on any
+//! thread and in any order and get the same results.
+
+use nalgebra::{Vector2, Vector3};
+use serde::Serialize;
+
+use super::lanes::{self, GAP_DEPTH, LANE_FRICTION, STAIR_COUNT, STAIR_RISE, TILT_TABLE_FRICTION};
+use super::EnvelopeError;
+use crate::control::autopilot::{Autopilot, Goal};
+use crate::scene::Scene;
+use crate::sim::{RobotId, SimConfig, SimEvent, Simulation};
+use crate::vehicle::stability::Tilt;
+use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
+
+/// Standard gravity, m/s².
+const G: f64 = 9.81;
+/// Settling time before a trial's clock starts, s.
+const SETTLE: f64 = 1.0;
+/// Tilt beyond which a robot has tipped over (relative to the ground plane), rad (60°).
+const TIPPED: f64 = std::f64::consts::FRAC_PI_3;
+/// A robot that gains less than this along the lane in [`STALL_TIME`] has stalled, m.
+const STALL_PROGRESS: f64 = 0.05;
+/// See [`STALL_PROGRESS`], s.
+const STALL_TIME: f64 = 8.0;
+/// Approach speed on the stairs, steps and gaps, m/s (an operator's careful approach; half
+/// of it on a flight, by the autopilot's climb strategy).
+pub const OBSTACLE_SPEED: f64 = 0.3;
+/// Flipper angle of the strategy "without flippers", rad: stowed, folded back along the
+/// tracks (180°), where they touch nothing.
+pub const STOWED: f64 = std::f64::consts::PI;
+
+/// How a trial ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outcome {
+    /// Whether the robot did what the trial asks.
+    pub pass: bool,
+    /// Why not (or how it passed), for the sheet.
+    pub reason: String,
+}
+
+impl Outcome {
+    fn pass(reason: impl Into<String>) -> Self {
+        Self {
+            pass: true,
+            reason: reason.into(),
+        }
+    }
+
+    fn fail(reason: impl Into<String>) -> Self {
+        Self {
+            pass: false,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A simulation of `spec` at the scene's first spawn.
+fn start(scene: Scene, spec: &RobotSpec) -> Result<(Simulation, RobotId), EnvelopeError> {
+    let spawn = scene
+        .spawns
+        .first()
+        .cloned()
+        .ok_or(EnvelopeError::NoSpawn)?;
+    let mut sim = Simulation::new(scene, SimConfig::default())?;
+    let id = sim.add_robot(spec.clone(), &spawn)?;
+    Ok((sim, id))
+}
+
+/// Whether the robot has tipped over relative to the ground plane (world z; on the pad the
+/// plane stays level while gravity turns).
+fn tipped(body: &BodyState) -> bool {
+    let tilt = Tilt::of(&body.pose);
+    tilt.upside_down || tilt.nose_up.abs() > TIPPED || tilt.left_up.abs() > TIPPED
+}
+
+/// The first event that ends a trial, as a failure reason.
+fn failure_event(sim: &Simulation) -> Option<Outcome> {
+    sim.events().iter().find_map(|e| match e {
+        SimEvent::BlowUp { reason, .. } => Some(Outcome::fail(format!("blow-up: {reason}"))),
+        SimEvent::Reset { .. } | SimEvent::Disabled { .. } => Some(Outcome::fail("blow-ups")),
+        SimEvent::Fell { .. } => Some(Outcome::fail("fell")),
+        SimEvent::OutOfBounds { .. } => Some(Outcome::fail("left the lane")),
+    })
+}
+
+/// Gravity for a slope of `angle` (rad) falling towards the unit direction `down` (world
+/// x–y), m/s².
+fn slope_gravity(angle: f64, down: Vector2<f64>) -> Vector3<f64> {
+    let along = G * angle.sin();
+    Vector3::new(down.x * along, down.y * along, -G * angle.cos())
+}
+
+/// Tilt-table directions: which way the table falls away under the robot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TiltDirection {
+    /// Nose down.
+    Forward,
+    /// Nose up.
+    Backward,
+    /// Right side down.
+    Sideways,
+}
+
+/// The tilt table: on the high-friction pad, gravity turns at 1.5°/s (quasi-static) after a
+/// second's settling; returns the table angle (rad) at which the robot's own tilt relative
+/// to the pad passes 5° in that direction, or `None` if it slid 0.1 m first or never tipped
+/// up to 80°.
+pub fn tilt_table(
+    spec: &RobotSpec,
+    direction: TiltDirection,
+) -> Result<Option<f64>, EnvelopeError> {
+    let (mut sim, id) = start(lanes::flat_pad(TILT_TABLE_FRICTION)?, spec)?;
+    sim.run_for(SETTLE);
+    let p0 = sim.body_state(id).com;
+    let rate = 1.5f64.to_radians();
+    let down = match direction {
+        TiltDirection::Forward => Vector2::new(1.0, 0.0),
+        TiltDirection::Backward => Vector2::new(-1.0, 0.0),
+        TiltDirection::Sideways => Vector2::new(0.0, -1.0),
+    };
+    let t0 = sim.time();
+    loop {
+        let angle = (sim.time() - t0) * rate;
+        if angle > 80f64.to_radians() {
+            return Ok(None);
+        }
+        sim.set_gravity(slope_gravity(angle, down));
+        sim.step();
+        let body = sim.body_state(id);
+        let tilt = Tilt::of(&body.pose);
+        let leaned = match direction {
+            TiltDirection::Forward => -tilt.nose_up,
+            TiltDirection::Backward => tilt.nose_up,
+            TiltDirection::Sideways => tilt.left_up,
+        };
+        if leaned > 5f64.to_radians() {
+            return Ok(Some(angle));
+        }
+        if (body.com - p0).xy().norm() > 0.1 || failure_event(&sim).is_some() {
+            return Ok(None);
+        }
+    }
+}
+
+/// Ways of meeting a slope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SlopeTask {
+    /// Parked (belts held), facing uphill.
+    HoldUp,
+    /// Parked, side on to the slope.
+    HoldAcross,
+    /// Driving up at half top speed.
+    DriveUp,
+    /// Driving down at 0.3 m/s.
+    DriveDown,
+    /// Driving across at 0.3 m/s.
+    DriveAcross,
+}
+
+impl SlopeTask {
+    /// Every slope task, in sheet order.
+    pub const ALL: [SlopeTask; 5] = [
+        SlopeTask::HoldUp,
+        SlopeTask::HoldAcross,
+        SlopeTask::DriveUp,
+        SlopeTask::DriveDown,
+        SlopeTask::DriveAcross,
+    ];
+
+    /// Label on the sheet.
+    pub fn label(self) -> &'static str {
+        match self {
+            SlopeTask::HoldUp => "slope, parked facing uphill",
+            SlopeTask::HoldAcross => "slope, parked side on",
+            SlopeTask::DriveUp => "slope, driving up",
+            SlopeTask::DriveDown => "slope, driving down at 0.3 m/s",
+            SlopeTask::DriveAcross => "slope, driving across at 0.3 m/s",
+        }
+    }
+}
+
+/// One slope trial at `angle` (rad) on the lanes' surface (μ [`LANE_FRICTION`]): the pad with
+/// gravity turned from the first step.
+/// - Parked: drift under 2 cm in 5 s after settling, upright.
+/// - Up: 1 m gained uphill within 1 m at the commanded speed plus 5 s.
+/// - Down: 1 m down under control (never faster over the ground than 1.5 × the command
+///   + 0.05 m/s: the belts hold it, it does not toboggan).
+/// - Across: 1.5 m along the contour with under 0.3 m slip downhill.
+pub fn slope(spec: &RobotSpec, task: SlopeTask, angle: f64) -> Result<Outcome, EnvelopeError> {
+    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
+    // The robot faces +x; the slope falls towards `down`.
+    let down = match task {
+        SlopeTask::HoldUp | SlopeTask::DriveUp => Vector2::new(-1.0, 0.0),
+        SlopeTask::DriveDown => Vector2::new(1.0, 0.0),
+        SlopeTask::HoldAcross | SlopeTask::DriveAcross => Vector2::new(0.0, -1.0),
+    };
+    sim.set_gravity(slope_gravity(angle, down));
+    sim.run_for(SETTLE);
+    let p0 = sim.body_state(id).com.xy();
+    let top = spec
+        .tracks
+        .iter()
+        .map(|t| t.motor.max_speed)
+        .fold(f64::INFINITY, f64::min);
+    let (speed, distance, limit) = match task {
+        SlopeTask::HoldUp | SlopeTask::HoldAcross => (0.0, 0.0, 5.0),
+        SlopeTask::DriveUp => (0.5 * top, 1.0, 1.0 / (0.5 * top) + 5.0),
+        SlopeTask::DriveDown => (0.3, 1.0, 1.0 / 0.3 + 5.0),
+        SlopeTask::DriveAcross => (0.3, 1.5, 1.5 / 0.3 + 5.0),
+    };
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: speed,
+            right: speed,
+            flipper: None,
+        },
+    );
+    let t0 = sim.time();
+    while sim.time() - t0 < limit {
+        sim.step();
+        let body = sim.body_state(id);
+        if tipped(&body) {
+            return Ok(Outcome::fail("tipped over"));
+        }
+        if let Some(failed) = failure_event(&sim) {
+            return Ok(failed);
+        }
+        let moved = body.com.xy() - p0;
+        let downhill = moved.dot(&down);
+        match task {
+            SlopeTask::HoldUp | SlopeTask::HoldAcross if moved.norm() > 0.02 => {
+                return Ok(Outcome::fail(format!(
+                    "slid {:.0} mm in {:.1} s",
+                    moved.norm() * 1000.0,
+                    sim.time() - t0
+                )));
+            }
+            SlopeTask::DriveUp if -downhill >= distance => {
+                return Ok(Outcome::pass(format!("{:.1} s", sim.time() - t0)));
+            }
+            SlopeTask::DriveDown => {
+                if body.linvel.xy().norm() > 1.5 * speed + 0.05 {
+                    return Ok(Outcome::fail(format!(
+                        "ran away at {:.2} m/s",
+                        body.linvel.xy().norm()
+                    )));
+                }
+                if downhill >= distance {
+                    return Ok(Outcome::pass(format!("{:.1} s", sim.time() - t0)));
+                }
+            }
+            SlopeTask::DriveAcross => {
+                if downhill > 0.3 {
+                    return Ok(Outcome::fail(format!("slid {:.2} m downhill", downhill)));
+                }
+                if moved.x >= distance {
+                    return Ok(Outcome::pass(format!(
+                        "slipped {:.0} mm",
+                        downhill.max(0.0) * 1000.0
+                    )));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(match task {
+        SlopeTask::HoldUp | SlopeTask::HoldAcross => Outcome::pass("held"),
+        _ => Outcome::fail("too slow (stalled or slipping)"),
+    })
+}
+
+/// Drives `goal` with the autopilot on `scene` until `arrived` says the robot is where the
+/// trial wants it (pass), it tips over, an event ends it, it stalls ([`STALL_PROGRESS`] in
+/// [`STALL_TIME`] along +x) or `limit` s pass. `flipper` overrides the autopilot's flipper
+/// command (the strategy without flippers).
+fn drive_lane(
+    scene: Scene,
+    spec: &RobotSpec,
+    goal: Goal,
+    flipper: Option<f64>,
+    limit: f64,
+    arrived: impl Fn(&BodyState) -> bool,
+) -> Result<Outcome, EnvelopeError> {
+    let (mut sim, id) = start(scene, spec)?;
+    sim.run_for(SETTLE);
+    let mut pilot = Autopilot::new(spec, vec![goal]);
+    let dt = sim.config().dt;
+    let t0 = sim.time();
+    let (mut best, mut best_at) = (f64::NEG_INFINITY, t0);
+    while sim.time() - t0 < limit {
+        let body = sim.body_state(id);
+        let mut command = pilot.command(&body, dt);
+        if flipper.is_some() {
+            command.flipper = flipper;
+        }
+        sim.set_command(id, command);
+        sim.step();
+        let body = sim.body_state(id);
+        if arrived(&body) {
+            return Ok(Outcome::pass(format!("{:.1} s", sim.time() - t0)));
+        }
+        if tipped(&body) {
+            return Ok(Outcome::fail("tipped over"));
+        }
+        if let Some(failed) = failure_event(&sim) {
+            return Ok(failed);
+        }
+        if body.com.x > best + STALL_PROGRESS {
+            (best, best_at) = (body.com.x, sim.time());
+        } else if sim.time() - best_at > STALL_TIME {
+            return Ok(Outcome::fail(format!("stalled at x = {:.2} m", body.com.x)));
+        }
+    }
+    Ok(Outcome::fail("timed out"))
+}
+
+/// Up a flight of [`STAIR_COUNT`] 0.20 m rises at `angle` (rad) along its centre line; passes
+/// when the centre of mass is on the landing (0.3 m past the last nosing, less than 0.1 m
+/// below its top). With flippers: the autopilot's climb strategy (flippers 35° approaching,
+/// −12° on the flight, 0° on the landing); without: the same line with the flippers stowed.
+pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcome, EnvelopeError> {
+    let (scene, last_nosing) = lanes::stair_lane(angle)?;
+    let top = STAIR_RISE * f64::from(STAIR_COUNT);
+    let from = Vector2::new(-1.5, 0.0);
+    let to = Vector2::new(last_nosing + 1.2, 0.0);
+    let goal = if use_flippers {
+        Goal::Climb {
+            from,
+            to,
+            speed: OBSTACLE_SPEED,
+            tolerance: 0.2,
+        }
+    } else {
+        Goal::Line {
+            from,
+            to,
+            speed: 0.5 * OBSTACLE_SPEED,
+            tolerance: 0.2,
+        }
+    };
+    let flipper = (!use_flippers).then_some(STOWED);
+    drive_lane(scene, spec, goal, flipper, 90.0, |b| {
+        b.com.x > last_nosing + 0.3 && b.com.z > top - 0.1
+    })
+}
+
+/// Onto a single step `height` m high with the climb strategy; passes when the centre of
+/// mass is 0.4 m onto the platform, on top of it.
+pub fn step(spec: &RobotSpec, height: f64) -> Result<Outcome, EnvelopeError> {
+    let goal = Goal::Climb {
+        from: Vector2::new(-1.5, 0.0),
+        to: Vector2::new(1.5, 0.0),
+        speed: OBSTACLE_SPEED,
+        tolerance: 0.2,
+    };
+    drive_lane(lanes::step_lane(height)?, spec, goal, None, 45.0, |b| {
+        b.com.x > 0.4 && b.com.z > height
+    })
+}
+
+/// Across a gap `width` m wide between raised platforms, flippers level (0°, reaching ahead)
+/// at the approach speed; passes when the centre of mass is 0.4 m onto the far platform, on
+/// top of it.
+pub fn gap(spec: &RobotSpec, width: f64) -> Result<Outcome, EnvelopeError> {
+    let goal = Goal::Line {
+        from: Vector2::new(-1.5, 0.0),
+        to: Vector2::new(width + 1.5, 0.0),
+        speed: OBSTACLE_SPEED,
+        tolerance: 0.2,
+    };
+    drive_lane(lanes::gap_lane(width)?, spec, goal, Some(0.0), 45.0, |b| {
+        b.com.x > width + 0.4 && b.com.z > GAP_DEPTH
+    })
+}
+
+/// Top speed on the flat pad: both belts commanded to the slowest motor's top speed for 6 s;
+/// the mean forward speed over the last 2 s, m/s.
+pub fn top_speed(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
+    let v = spec
+        .tracks
+        .iter()
+        .map(|t| t.motor.max_speed)
+        .fold(f64::INFINITY, f64::min);
+    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
+    sim.run_for(SETTLE);
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: v,
+            right: v,
+            flipper: None,
+        },
+    );
+    sim.run_for(4.0);
+    let x0 = sim.body_state(id).com.xy();
+    sim.run_for(2.0);
+    Ok((sim.body_state(id).com.xy() - x0).norm() / 2.0)
+}
+
+/// Turning on the spot on the flat pad: belts at ∓ the top speed for 6 s; the mean yaw rate
+/// over the last 2 s, rad/s.
+pub fn pivot_rate(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
+    let v = spec
+        .tracks
+        .iter()
+        .map(|t| t.motor.max_speed)
+        .fold(f64::INFINITY, f64::min);
+    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
+    sim.run_for(SETTLE);
+    sim.set_command(
+        id,
+        DriveCommand {
+            left: -v,
+            right: v,
+            flipper: None,
+        },
+    );
+    sim.run_for(4.0);
+    let steps = (2.0 / sim.config().dt).round() as usize;
+    let mut sum = 0.0;
+    for _ in 0..steps {
+        sim.step();
+        sum += sim.body_state(id).angvel.z;
+    }
+    Ok(sum / steps as f64)
+}
