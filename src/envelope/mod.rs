@@ -24,7 +24,7 @@ use crate::config::ConfigError;
 use crate::sim::SimError;
 use crate::vehicle::stability::TipLimits;
 use crate::vehicle::RobotSpec;
-use trials::{Outcome, SlopeTask, TiltDirection};
+pub use trials::{Outcome, SlopeTask, TiltDirection};
 
 /// Why the envelope could not be measured.
 #[derive(Debug, thiserror::Error)]
@@ -285,8 +285,67 @@ fn sweep<'a>(
     Ok(Sweep::new(label, unit, points))
 }
 
-/// Measures the whole sheet of `spec` on `threads` threads.
-pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError> {
+/// One of the sheet's sweeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SweepKind {
+    /// A slope task over [`SLOPE_ANGLES`], refined by bisection.
+    Slope(SlopeTask),
+    /// Stairs over [`STAIR_ANGLES`] with the flippers used (robots with flippers).
+    StairsWithFlippers,
+    /// Stairs over [`STAIR_ANGLES`] with the flippers stowed (or none).
+    StairsWithoutFlippers,
+    /// Single steps over [`STEP_HEIGHTS`].
+    Steps,
+    /// Gaps over [`GAP_WIDTHS`].
+    Gaps,
+}
+
+/// Runs one sweep of `spec` on `threads` threads.
+pub fn run_sweep(
+    spec: &RobotSpec,
+    kind: SweepKind,
+    threads: usize,
+) -> Result<Sweep, EnvelopeError> {
+    let has_flippers = !spec.flippers.is_empty();
+    match kind {
+        SweepKind::Slope(task) => slope_sweep(spec, task, threads),
+        SweepKind::StairsWithFlippers => sweep(
+            "stairs, 0.20 m rises, flippers used (35° approach, -12° on the flight)",
+            "deg",
+            &STAIR_ANGLES,
+            threads,
+            |d| trials::stairs(spec, d.to_radians(), true),
+        ),
+        SweepKind::StairsWithoutFlippers => sweep(
+            if has_flippers {
+                "stairs, 0.20 m rises, flippers stowed"
+            } else {
+                "stairs, 0.20 m rises (no flippers)"
+            },
+            "deg",
+            &STAIR_ANGLES,
+            threads,
+            |d| trials::stairs(spec, d.to_radians(), false),
+        ),
+        SweepKind::Steps => sweep(
+            "single step, climb strategy",
+            "m",
+            &STEP_HEIGHTS,
+            threads,
+            |h| trials::step(spec, h),
+        ),
+        SweepKind::Gaps => sweep(
+            "gap between raised platforms, flippers level",
+            "m",
+            &GAP_WIDTHS,
+            threads,
+            |w| trials::gap(spec, w),
+        ),
+    }
+}
+
+/// The tip-over angles of `spec`: formulas and the tilt table, on `threads` threads.
+pub fn measure_tip(spec: &RobotSpec, threads: usize) -> Result<TipSheet, EnvelopeError> {
     let (forward_formula, backward_formula, sideways_formula) = tip_formulas(spec);
     let tilts: Vec<Job<'_, Option<f64>>> = [
         TiltDirection::Forward,
@@ -298,54 +357,28 @@ pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError>
     .collect();
     let tilt = run_all(tilts, threads)?;
     let deg = |a: &Option<f64>| a.map(f64::to_degrees);
-    let tip = TipSheet {
+    Ok(TipSheet {
         forward_formula,
         backward_formula,
         sideways_formula,
         forward: deg(&tilt[0]),
         backward: deg(&tilt[1]),
         sideways: deg(&tilt[2]),
-    };
+    })
+}
+
+/// Measures the whole sheet of `spec` on `threads` threads.
+pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError> {
+    let tip = measure_tip(spec, threads)?;
     let slopes = SlopeTask::ALL
         .iter()
-        .map(|&task| slope_sweep(spec, task, threads))
+        .map(|&task| run_sweep(spec, SweepKind::Slope(task), threads))
         .collect::<Result<Vec<_>, _>>()?;
-    let has_flippers = !spec.flippers.is_empty();
-    let stairs_with_flippers = if has_flippers {
-        Some(sweep(
-            "stairs, 0.20 m rises, flippers used (35° approach, -12° on the flight)",
-            "deg",
-            &STAIR_ANGLES,
-            threads,
-            |d| trials::stairs(spec, d.to_radians(), true),
-        )?)
-    } else {
+    let stairs_with_flippers = if spec.flippers.is_empty() {
         None
-    };
-    let without = if has_flippers {
-        "stairs, 0.20 m rises, flippers stowed"
     } else {
-        "stairs, 0.20 m rises (no flippers)"
+        Some(run_sweep(spec, SweepKind::StairsWithFlippers, threads)?)
     };
-    let stairs_without_flippers = sweep(without, "deg", &STAIR_ANGLES, threads, |d| {
-        trials::stairs(spec, d.to_radians(), false)
-    })?;
-    let steps = sweep(
-        "single step, climb strategy",
-        "m",
-        &STEP_HEIGHTS,
-        threads,
-        |h| trials::step(spec, h),
-    )?;
-    let gaps = sweep(
-        "gap between raised platforms, flippers level",
-        "m",
-        &GAP_WIDTHS,
-        threads,
-        |w| trials::gap(spec, w),
-    )?;
-    let top_speed = trials::top_speed(spec)?;
-    let pivot_rate = trials::pivot_rate(spec)?.to_degrees();
     Ok(Sheet {
         robot: spec.name.clone(),
         mass: spec.mass,
@@ -353,11 +386,11 @@ pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError>
         tip,
         slopes,
         stairs_with_flippers,
-        stairs_without_flippers,
-        steps,
-        gaps,
-        top_speed,
-        pivot_rate,
+        stairs_without_flippers: run_sweep(spec, SweepKind::StairsWithoutFlippers, threads)?,
+        steps: run_sweep(spec, SweepKind::Steps, threads)?,
+        gaps: run_sweep(spec, SweepKind::Gaps, threads)?,
+        top_speed: trials::top_speed(spec)?,
+        pivot_rate: trials::pivot_rate(spec)?.to_degrees(),
     })
 }
 

@@ -286,6 +286,7 @@ fn drive_lane(
 ) -> Result<Outcome, EnvelopeError> {
     let (mut sim, id) = start(scene, spec)?;
     sim.run_for(SETTLE);
+    let z0 = sim.body_state(id).com.z;
     let mut pilot = Autopilot::new(spec, vec![goal]);
     let dt = sim.config().dt;
     let t0 = sim.time();
@@ -303,7 +304,11 @@ fn drive_lane(
             return Ok(Outcome::pass(format!("{:.1} s", sim.time() - t0)));
         }
         if tipped(&body) {
-            return Ok(Outcome::fail("tipped over"));
+            return Ok(Outcome::fail(if body.com.z < z0 - 0.1 {
+                "dropped off the edge"
+            } else {
+                "tipped over"
+            }));
         }
         if let Some(failed) = failure_event(&sim) {
             return Ok(failed);

@@ -1,0 +1,156 @@
+//! The capability envelope (`treadsim envelope`): its measured numbers against the static
+//! formulas where they exist, the friction criteria of slopes, the grousers' part in climbing
+//! stairs, and the sweeps' monotony. The whole sheet of every preset is the ignored test at
+//! the end (`cargo test --release --test envelope -- --ignored --nocapture`).
+
+mod common;
+
+use common::{robot, PRESETS};
+use treadsim::envelope::{
+    self, lanes::LANE_FRICTION, run_sweep, trials, SlopeTask, Sweep, SweepKind,
+};
+use treadsim::vehicle::RobotSpec;
+
+const THREADS: usize = 2;
+
+/// Tilt table (quasi-static, μ 3): each preset tips where the vertical through its centre of
+/// mass leaves the support line — measured as a lever arm, h·tan θ, within 1 cm of the
+/// formula's (the road wheels' and belt edges' contact patches make the support line a
+/// little soft). Where the formula exceeds the pad's friction angle atan 3 = 71.6° by a degree
+/// or more the robot slides first and the table says so; within ±3° of it either may happen
+/// and only a tip, if measured, is checked.
+#[test]
+fn tip_over_angles_match_the_static_formulas() {
+    let slide = 3f64.atan().to_degrees();
+    for name in PRESETS {
+        let spec = robot(name);
+        let tip = envelope::measure_tip(&spec, THREADS).expect("tilt table");
+        let h = treadsim::vehicle::stability::TipLimits::from_spec(&spec).com_height;
+        for (direction, formula, measured) in [
+            ("forward", tip.forward_formula, tip.forward),
+            ("backward", tip.backward_formula, tip.backward),
+            ("sideways", tip.sideways_formula, tip.sideways),
+        ] {
+            let lever = |deg: f64| h * deg.to_radians().tan();
+            match measured {
+                Some(m) => {
+                    assert!(
+                        formula < slide + 3.0,
+                        "{name} {direction}: tipped at {m:.1}° although the formula ({formula:.1}°) is beyond sliding"
+                    );
+                    assert!(
+                        (lever(m) - lever(formula)).abs() < 0.01,
+                        "{name} {direction}: tipped at {m:.1}°, formula {formula:.1}° (levers {:.3} vs {:.3} m)",
+                        lever(m),
+                        lever(formula)
+                    );
+                }
+                None => assert!(
+                    formula > slide - 3.0,
+                    "{name} {direction}: no tip up to 80° although the formula says {formula:.1}°"
+                ),
+            }
+        }
+    }
+}
+
+/// Slopes against the friction criteria: parked, a robot holds up to atan μ (38.7° on the
+/// lanes' μ 0.8) and slides above it; driving up it needs μ ≥ tan θ + f_r (f_r = 0.03: 37.6°).
+/// The sweep's limit lies within its resolution and 1° of model softness below each.
+#[test]
+fn slope_limits_follow_the_friction_criteria() {
+    let hold = LANE_FRICTION.atan().to_degrees();
+    for name in ["scout", "heavy250"] {
+        let spec = robot(name);
+        let f_r = spec.tracks[0].belt.rolling_resistance;
+        let drive = (LANE_FRICTION - f_r).atan().to_degrees();
+        for (task, criterion) in [(SlopeTask::HoldUp, hold), (SlopeTask::DriveUp, drive)] {
+            let sweep = run_sweep(&spec, SweepKind::Slope(task), THREADS).expect("sweep");
+            assert!(sweep.is_monotone(), "{name} {task:?}: {sweep:#?}");
+            let limit = sweep.limit.expect("holds on the level");
+            let fail = sweep
+                .first_failure()
+                .expect("fails somewhere below 60°")
+                .value;
+            assert!(
+                fail > criterion - 0.1 - envelope::SLOPE_RESOLUTION && limit > criterion - 1.5,
+                "{name} {task:?}: limit {limit:.2}°, first failure {fail:.2}°, criterion {criterion:.2}°"
+            );
+            assert!(
+                limit < criterion + 0.1,
+                "{name} {task:?}: holds at {limit:.2}° beyond the criterion {criterion:.2}°"
+            );
+        }
+    }
+}
+
+/// The preset with its belts made smooth (no grousers).
+fn smooth(mut spec: RobotSpec) -> RobotSpec {
+    for t in &mut spec.tracks {
+        t.belt.grousers = Default::default();
+    }
+    for f in &mut spec.flippers {
+        f.belt.grousers = Default::default();
+    }
+    spec
+}
+
+/// On 45° plywood stairs (μ 0.8 < tan 45°) the grousers hooking the nosings are what
+/// climbs: tracker55 (no flippers) and the scout (flippers) climb with them and stall with
+/// smooth belts.
+#[test]
+fn grousers_hooking_the_nosings_climb_45_degree_stairs() {
+    let steep = 45f64.to_radians();
+    for (name, flippers) in [("tracker55", false), ("scout", true)] {
+        let with = trials::stairs(&robot(name), steep, flippers).expect("trial");
+        assert!(with.pass, "{name} with grousers: {}", with.reason);
+        let without = trials::stairs(&smooth(robot(name)), steep, flippers).expect("trial");
+        assert!(
+            !without.pass,
+            "{name} with smooth belts climbed: {}",
+            without.reason
+        );
+    }
+}
+
+/// Stair and step sweeps never pass a harder setting after failing an easier one.
+#[test]
+fn stair_and_step_sweeps_are_monotone() {
+    let check = |name: &str, sweep: &Sweep| {
+        assert!(sweep.is_monotone(), "{name}: {sweep:#?}");
+        assert!(
+            sweep.first_failure().is_some(),
+            "{name}: {} passes every setting",
+            sweep.label
+        );
+    };
+    let tracker = robot("tracker55");
+    check(
+        "tracker55",
+        &run_sweep(&tracker, SweepKind::StairsWithoutFlippers, THREADS).expect("sweep"),
+    );
+    let heavy = robot("heavy250");
+    check(
+        "heavy250",
+        &run_sweep(&heavy, SweepKind::Steps, THREADS).expect("sweep"),
+    );
+}
+
+/// Every preset's whole sheet (printed; the robots' README shows them): every sweep
+/// monotone, and the same sheet on one thread as on two.
+/// (`cargo test --test envelope -- --nocapture` prints them; ~25 s in a debug build.)
+#[test]
+fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
+    for name in PRESETS {
+        let spec = robot(name);
+        let sheet = envelope::measure(&spec, THREADS).expect("sheet");
+        println!("{sheet}");
+        for sweep in sheet.sweeps() {
+            assert!(sweep.is_monotone(), "{name}: {sweep:#?}");
+        }
+        if name == "scout" {
+            let single = envelope::measure(&spec, 1).expect("sheet");
+            assert_eq!(single, sheet, "the sheet depends on the thread count");
+        }
+    }
+}
