@@ -1,7 +1,7 @@
 //! The capability envelope (`treadsim envelope`): its measured numbers against the static
 //! formulas where they exist, the friction criteria of slopes, the grousers' part in climbing
-//! stairs, and the sweeps' monotony. The whole sheet of every preset is the ignored test at
-//! the end (`cargo test --release --test envelope -- --ignored --nocapture`).
+//! stairs, and the sweeps' monotony. The whole sheet of every preset is the test at the end
+//! (`cargo test --test envelope -- --nocapture` prints the sheets).
 
 mod common;
 
