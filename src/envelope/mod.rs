@@ -162,11 +162,13 @@ impl Sheet {
     }
 }
 
+/// A trial to run on some thread.
+type Task<'a, T> = Box<dyn FnOnce() -> T + Send + 'a>;
+
 /// Runs `jobs` on `threads` threads (at least one); results in job order.
-fn run_parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>, threads: usize) -> Vec<T> {
+fn run_parallel<T: Send>(jobs: Vec<Task<'_, T>>, threads: usize) -> Vec<T> {
     let count = jobs.len();
-    let queue: Mutex<Vec<Option<Box<dyn FnOnce() -> T + Send + '_>>>> =
-        Mutex::new(jobs.into_iter().map(Some).collect());
+    let queue: Mutex<Vec<Option<Task<'_, T>>>> = Mutex::new(jobs.into_iter().map(Some).collect());
     let results: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
     let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -194,7 +196,8 @@ fn run_parallel<T: Send>(jobs: Vec<Box<dyn FnOnce() -> T + Send + '_>>, threads:
         .collect()
 }
 
-type Job<'a, T> = Box<dyn FnOnce() -> Result<T, EnvelopeError> + Send + 'a>;
+/// A fallible trial.
+type Job<'a, T> = Task<'a, Result<T, EnvelopeError>>;
 
 /// Runs fallible jobs in parallel; the first error (in job order) wins.
 fn run_all<T: Send>(jobs: Vec<Job<'_, T>>, threads: usize) -> Result<Vec<T>, EnvelopeError> {

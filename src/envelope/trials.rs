@@ -76,11 +76,11 @@ fn tipped(body: &BodyState) -> bool {
 
 /// The first event that ends a trial, as a failure reason.
 fn failure_event(sim: &Simulation) -> Option<Outcome> {
-    sim.events().iter().find_map(|e| match e {
-        SimEvent::BlowUp { reason, .. } => Some(Outcome::fail(format!("blow-up: {reason}"))),
-        SimEvent::Reset { .. } | SimEvent::Disabled { .. } => Some(Outcome::fail("blow-ups")),
-        SimEvent::Fell { .. } => Some(Outcome::fail("fell")),
-        SimEvent::OutOfBounds { .. } => Some(Outcome::fail("left the lane")),
+    sim.events().first().map(|e| match e {
+        SimEvent::BlowUp { reason, .. } => Outcome::fail(format!("blow-up: {reason}")),
+        SimEvent::Reset { .. } | SimEvent::Disabled { .. } => Outcome::fail("blow-ups"),
+        SimEvent::Fell { .. } => Outcome::fail("fell"),
+        SimEvent::OutOfBounds { .. } => Outcome::fail("left the lane"),
     })
 }
 
