@@ -133,13 +133,7 @@ impl Channels {
     pub fn of(spec: &RobotSpec) -> Self {
         let gauge = spec.track_gauge().max(0.1);
         // The slowest motor's figure: the robot drives straight only within it.
-        let slowest = |field: fn(&crate::vehicle::spec::MotorSpec) -> f64| {
-            spec.tracks
-                .iter()
-                .map(|t| field(&t.motor))
-                .fold(f64::INFINITY, f64::min)
-                .min(10.0)
-        };
+        let slowest = |field| spec.slowest_motor(field).min(10.0);
         let speed_max = slowest(|m| m.max_speed);
         let accel = slowest(|m| m.max_acceleration);
         let yaw_rate_max = SKID_TURN_SHARE * 2.0 * speed_max / gauge;

@@ -215,7 +215,7 @@ pub fn tip_formulas(spec: &RobotSpec) -> (f64, f64, f64) {
     let half = spec
         .tracks
         .iter()
-        .map(|t| t.y.abs() + t.belt.width * (0.5 - 0.5 / f64::from(t.belt.planes.max(1))))
+        .map(|t| t.y.abs() + t.belt.outermost_plane_offset())
         .fold(0.0, f64::max);
     let sideways = (half - spec.center_of_mass.y.abs())
         .max(0.0)

@@ -199,11 +199,7 @@ pub fn slope(spec: &RobotSpec, task: SlopeTask, angle: f64) -> Result<Outcome, E
     sim.set_gravity(slope_gravity(angle, down));
     sim.run_for(SETTLE);
     let p0 = sim.body_state(id).com.xy();
-    let top = spec
-        .tracks
-        .iter()
-        .map(|t| t.motor.max_speed)
-        .fold(f64::INFINITY, f64::min);
+    let top = spec.slowest_motor(|m| m.max_speed);
     let (speed, distance, limit) = match task {
         SlopeTask::HoldUp | SlopeTask::HoldAcross => (0.0, 0.0, 5.0),
         SlopeTask::DriveUp => (0.5 * top, 1.0, 1.0 / (0.5 * top) + 5.0),
@@ -381,25 +377,32 @@ pub fn gap(spec: &RobotSpec, width: f64) -> Result<Outcome, EnvelopeError> {
     })
 }
 
-/// Top speed on the flat pad: both belts commanded to the slowest motor's top speed for 6 s;
-/// the mean forward speed over the last 2 s, m/s.
-pub fn top_speed(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
-    let v = spec
-        .tracks
-        .iter()
-        .map(|t| t.motor.max_speed)
-        .fold(f64::INFINITY, f64::min);
+/// On the flat pad, settled, with the belts at `left` and `right` times the slowest motor's
+/// top speed for 4 s: the simulation with the robot in its steady state, 2 s still to measure.
+fn steady_on_pad(
+    spec: &RobotSpec,
+    left: f64,
+    right: f64,
+) -> Result<(Simulation, RobotId), EnvelopeError> {
+    let v = spec.slowest_motor(|m| m.max_speed);
     let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
     sim.run_for(SETTLE);
     sim.set_command(
         id,
         DriveCommand {
-            left: v,
-            right: v,
+            left: left * v,
+            right: right * v,
             flipper: None,
         },
     );
     sim.run_for(4.0);
+    Ok((sim, id))
+}
+
+/// Top speed on the flat pad: both belts commanded to the slowest motor's top speed for 6 s;
+/// the mean forward speed over the last 2 s, m/s.
+pub fn top_speed(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
+    let (mut sim, id) = steady_on_pad(spec, 1.0, 1.0)?;
     let x0 = sim.body_state(id).com.xy();
     sim.run_for(2.0);
     Ok((sim.body_state(id).com.xy() - x0).norm() / 2.0)
@@ -408,22 +411,7 @@ pub fn top_speed(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
 /// Turning on the spot on the flat pad: belts at ∓ the top speed for 6 s; the mean yaw rate
 /// over the last 2 s, rad/s.
 pub fn pivot_rate(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
-    let v = spec
-        .tracks
-        .iter()
-        .map(|t| t.motor.max_speed)
-        .fold(f64::INFINITY, f64::min);
-    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
-    sim.run_for(SETTLE);
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: -v,
-            right: v,
-            flipper: None,
-        },
-    );
-    sim.run_for(4.0);
+    let (mut sim, id) = steady_on_pad(spec, -1.0, 1.0)?;
     let steps = (2.0 / sim.config().dt).round() as usize;
     let mut sum = 0.0;
     for _ in 0..steps {

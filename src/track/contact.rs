@@ -32,7 +32,7 @@ use super::area::{circular_segment_area, circular_segment_area_integral, circula
 use super::outline::{BeltOutline, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
-use super::grouser::{face_angle, interlock_friction, Grousers};
+use super::grouser::{interlock_friction, Grousers};
 use super::load::{ContactFriction, ElementLoad};
 
 /// In-plane fraction of a face's normal below which the face pushes nothing (within ≈ 3° of
@@ -210,6 +210,7 @@ pub fn evaluate_plane(
 ) {
     let circles = outline.circles();
     let runs = outline.runs();
+    let grousers = stiffness.grousers;
     debug_assert_eq!(loads.len(), circles.len() + runs.len());
     for l in loads.iter_mut() {
         *l = ElementLoad::default();
@@ -235,19 +236,14 @@ pub fn evaluate_plane(
                     continue;
                 }
                 // Grousers hook a convex edge inside the contact patch, as seen along the push.
-                let bearing = edge_in_patch(
-                    seg,
-                    dir,
-                    len,
-                    w.point,
-                    (2.0 * c.radius * w.depth).sqrt(),
-                    segments,
-                )
-                .map_or(0.0, |faces| {
-                    stiffness
-                        .grousers
-                        .bearing_angle(mat.edge_radius, face_angle(faces.0, faces.1, w.normal))
-                });
+                let half_patch = (2.0 * c.radius * w.depth).sqrt();
+                let bearing = grousers
+                    .hook()
+                    .then(|| edge_in_patch(seg, dir, len, w.point, half_patch, segments))
+                    .flatten()
+                    .map_or(0.0, |faces| {
+                        grousers.bearing_on(faces, w.normal, mat.edge_radius)
+                    });
                 let mu = ContactFriction {
                     surface: mat.friction,
                     along: interlock_friction(mat.friction, bearing),
@@ -291,16 +287,12 @@ pub fn evaluate_plane(
             let mat = &materials[seg.material.0 as usize];
             let kappa = series(stiffness.kappa, mat.stiffness);
             // Grousers hook a convex end of the segment poking into the run.
-            let toward_belt = -run.outward;
             let hook = |inside: bool, p: Point2<f64>| {
-                (inside && stiffness.grousers.hook())
+                (inside && grousers.hook())
                     .then(|| convex_edge_faces(p, segments))
                     .flatten()
                     .map_or(0.0, |faces| {
-                        stiffness.grousers.bearing_angle(
-                            mat.edge_radius,
-                            face_angle(faces.0, faces.1, toward_belt),
-                        )
+                        grousers.bearing_on(faces, -run.outward, mat.edge_radius)
                     })
             };
             let bearing = hook(piece.start_inside, seg.a).max(hook(piece.end_inside, seg.b));

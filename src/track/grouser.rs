@@ -84,6 +84,20 @@ impl Grousers {
     }
 }
 
+impl Grousers {
+    /// The bearing angle (rad) on a convex edge whose faces leave it along the unit
+    /// directions `faces`, for the belt's unit normal `toward_belt` there
+    /// ([`face_angle`], [`Grousers::bearing_angle`]).
+    pub fn bearing_on(
+        &self,
+        faces: (Vector2<f64>, Vector2<f64>),
+        toward_belt: Vector2<f64>,
+        edge_radius: f64,
+    ) -> f64 {
+        self.bearing_angle(edge_radius, face_angle(faces.0, faces.1, toward_belt))
+    }
+}
+
 /// The longitudinal friction coefficient of a belt held by an edge at bearing angle
 /// `bearing` (rad) on a surface of friction coefficient `mu`: tan(min(φ + atan μ,
 /// [`SELF_LOCKING`])), and never less than μ (dimensionless).

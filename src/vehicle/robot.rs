@@ -242,10 +242,9 @@ fn circle(c: &CircleSpec) -> Circle {
     }
 }
 
-/// Lateral positions of `planes` planes spread evenly over a belt of `width` at `y`.
+/// Lateral positions of the planes of a belt whose centre line is at `y` ([`BeltSpec::plane_offset`]).
 fn plane_offsets(y: f64, belt: &BeltSpec) -> impl Iterator<Item = f64> + '_ {
-    let n = belt.planes.max(1);
-    (0..n).map(move |i| y + belt.width * ((i as f64 + 0.5) / n as f64 - 0.5))
+    (0..belt.planes.max(1)).map(move |i| y + belt.plane_offset(i))
 }
 
 impl TrackedRobot {

@@ -192,6 +192,15 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
 }
 
 impl RobotSpec {
+    /// The smallest value of `field` over the main tracks' motors (the robot drives straight
+    /// only within the slowest motor's figures); infinite for a robot without tracks.
+    pub fn slowest_motor(&self, field: fn(&MotorSpec) -> f64) -> f64 {
+        self.tracks
+            .iter()
+            .map(|t| field(&t.motor))
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// Lowest z, m, of the robot's collision outline turned by `rotation` about the body
     /// origin: every main-track circle and every flipper circle at its initial angle (as
     /// discs of their belt's width) and the hull's corners. A spawn puts this point on the ground, so an upright robot stands on

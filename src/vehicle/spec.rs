@@ -47,6 +47,21 @@ pub struct BeltSpec {
     pub grousers: Grousers,
 }
 
+impl BeltSpec {
+    /// Lateral offset of track plane `i` (0 ≤ i < planes) from the belt's centre line, m:
+    /// the planes are spread evenly over the width, each at the middle of its strip.
+    pub fn plane_offset(&self, i: u32) -> f64 {
+        let n = self.planes.max(1);
+        self.width * ((f64::from(i) + 0.5) / f64::from(n) - 0.5)
+    }
+
+    /// Offset of the outermost plane from the centre line, m (the model's support line on a
+    /// tilt table).
+    pub fn outermost_plane_offset(&self) -> f64 {
+        self.plane_offset(self.planes.max(1) - 1)
+    }
+}
+
 /// One main track: its belt, circles and drive motor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrackSpec {
