@@ -187,7 +187,7 @@ fn pivot_beside_low_curbs_has_no_force_spike() {
 }
 
 /// Pivot turns beside high curbs (0.20 and 0.40 m: higher than every preset's belt side guard
-/// begins, `vehicle::guard`): the belt's side is blocked by the curb. Before the side guards
+/// begins, `vehicle::tracked::guard`): the belt's side is blocked by the curb. Before the side guards
 /// heavy250's flipper swept into a 0.20 m curb and its loop ended inside the solid (2.2 MN in
 /// one step, 12 blow-ups; 0.40 m: 3.3 MN, 40 blow-ups). Now the one-step change stays within
 /// [`force_step_bound`], the robot stays upright beside the curb (never climbs it: its centre

@@ -1,5 +1,5 @@
 //! The rapier side of a robot and of the scene: the terrain collider, the hull body with its
-//! box collider, the belts' side guards ([`crate::vehicle::guard`]) as colliders on the hull,
+//! box collider, the belts' side guards ([`crate::vehicle::tracked::guard`]) as colliders on the hull,
 //! and the contact hook that keeps only the guards' lateral contacts.
 //!
 //! A guard collider stands for the side wall of a belt. Its contacts whose normal lies within
@@ -12,7 +12,7 @@
 use rapier3d::prelude::*;
 
 use super::{v32, SimError};
-use crate::vehicle::guard::belt_guards;
+use crate::vehicle::tracked::guard::belt_guards;
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::{RobotSpec, TrackedRobot};
 

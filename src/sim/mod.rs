@@ -63,7 +63,7 @@ use crate::scene::{Scene, SceneBounds, Spawn};
 use crate::terrain::CutSegment;
 use crate::track::friction::FrictionConfig;
 use crate::track::outline::OutlineError;
-use crate::vehicle::robot::DriveState;
+use crate::vehicle::tracked::DriveState;
 use crate::vehicle::{BodyState, DriveCommand, RobotSpec, TrackedRobot};
 
 /// Simulation settings.

@@ -4,7 +4,7 @@
 //! A plane cut samples the terrain at one lateral position. Where a steep face runs nearly
 //! parallel to the plane, the cut's profile changes all at once as the plane crosses that face;
 //! the track model uses these queries to find such faces inside the strip of belt a plane
-//! stands for, and the lateral position where a face splits it (see `vehicle::strip`).
+//! stands for, and the lateral position where a face splits it (see `vehicle::tracked::strip`).
 
 use nalgebra::{Point3, Vector3};
 use parry3d::math::Vector as PVec;

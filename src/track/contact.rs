@@ -29,7 +29,7 @@
 use nalgebra::{Point2, Vector2};
 
 use super::area::{circular_segment_area, circular_segment_area_integral, circular_segment_chord};
-use super::outline::{BeltOutline, Run};
+use super::outline::{BeltOutline, Circle, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
 use super::grouser::{interlock_friction, Grousers};
@@ -41,7 +41,7 @@ const MIN_IN_PLANE: f64 = 0.05;
 /// ... and above which it pushes fully (≈ 17° and more); in between its force fades in
 /// smoothly. A face nearly parallel to a plane is ill-conditioned in a plane cut (its trace
 /// sweeps along the plane far faster than the belt moves across it); the strip split
-/// (`vehicle::strip`) carries such faces' profiles across the belt's width instead.
+/// (`vehicle::tracked::strip`) carries such faces' profiles across the belt's width instead.
 const FULL_IN_PLANE: f64 = 0.3;
 
 /// Weight of a face whose normal lies the fraction `in_plane` in the plane.
@@ -215,57 +215,13 @@ pub fn evaluate_plane(
     for l in loads.iter_mut() {
         *l = ElementLoad::default();
     }
-    for seg in segments {
-        let mat = &materials[seg.material.0 as usize];
-        let kappa = series(stiffness.kappa, mat.stiffness);
-        let len = (seg.b - seg.a).norm();
-        if len <= 0.0 {
-            continue;
-        }
-        let dir = (seg.b - seg.a) / len;
-        // A face oblique to the plane (normal partly along the plane normal) is met at a depth
-        // `in_plane` times the depth measured in the plane, and pushes along its own normal.
-        let in_plane = (1.0 - seg.lateral * seg.lateral).max(0.0).sqrt();
-        let face_weight = in_plane_weight(in_plane);
-        if face_weight <= 0.0 {
-            continue;
-        }
-        for (i, c) in circles.iter().enumerate() {
-            if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
-                if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
-                    continue;
-                }
-                // Grousers hook a convex edge inside the contact patch, as seen along the push.
-                let half_patch = (2.0 * c.radius * w.depth).sqrt();
-                let bearing = grousers
-                    .hook()
-                    .then(|| edge_in_patch(seg, dir, len, w.point, half_patch, segments))
-                    .flatten()
-                    .map_or(0.0, |faces| {
-                        grousers.bearing_on(faces, w.normal, mat.edge_radius)
-                    });
-                let mu = ContactFriction {
-                    surface: mat.friction,
-                    along: interlock_friction(mat.friction, bearing),
-                };
-                // Never deeper than the solid is thick behind the contact (see
-                // `solid_thickness`).
-                let depth = w.depth.min(solid_thickness(w.point, -w.normal, segments)) * in_plane;
-                let weight = w.weight * face_weight;
-                let area = weight * circular_segment_area(c.radius, depth);
-                loads[i].add(
-                    kappa * area,
-                    w.normal * in_plane,
-                    seg.lateral,
-                    w.point,
-                    mu,
-                    depth,
-                );
-                loads[i].energy += kappa * weight * circular_segment_area_integral(c.radius, depth);
-                loads[i].stiffness += kappa * weight * circular_segment_chord(c.radius, depth);
-            }
-        }
-    }
+    add_wheel_loads(
+        circles,
+        stiffness,
+        segments,
+        materials,
+        &mut loads[..circles.len()],
+    );
     // Each run's bump (the factitious irregularity of the terrain crossing it), pressed by its
     // end wheels through the belt.
     for (j, run) in runs.iter().enumerate() {
@@ -333,6 +289,91 @@ pub fn evaluate_plane(
             l.stiffness += k * circular_segment_chord(radius, mean_depth);
         }
     }
+    for l in loads.iter_mut() {
+        l.finish();
+    }
+}
+
+/// The loads of wheels (`circles` in the plane frame) from the terrain cut `segments`: one
+/// entry per circle, added to `loads` (the closest-feature law of the module docs, with
+/// grousers hooking convex edges in the contact patch). Shared by the track planes' circles
+/// and the wheels of wheeled robots, each in its own mid-plane.
+fn add_wheel_loads(
+    circles: &[Circle],
+    stiffness: PlaneStiffness,
+    segments: &[CutSegment],
+    materials: &[SurfaceMaterial],
+    loads: &mut [ElementLoad],
+) {
+    let grousers = stiffness.grousers;
+    for seg in segments {
+        let mat = &materials[seg.material.0 as usize];
+        let kappa = series(stiffness.kappa, mat.stiffness);
+        let len = (seg.b - seg.a).norm();
+        if len <= 0.0 {
+            continue;
+        }
+        let dir = (seg.b - seg.a) / len;
+        // A face oblique to the plane (normal partly along the plane normal) is met at a depth
+        // `in_plane` times the depth measured in the plane, and pushes along its own normal.
+        let in_plane = (1.0 - seg.lateral * seg.lateral).max(0.0).sqrt();
+        let face_weight = in_plane_weight(in_plane);
+        if face_weight <= 0.0 {
+            continue;
+        }
+        for (i, c) in circles.iter().enumerate() {
+            if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
+                if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
+                    continue;
+                }
+                // Grousers hook a convex edge inside the contact patch, as seen along the push.
+                let half_patch = (2.0 * c.radius * w.depth).sqrt();
+                let bearing = grousers
+                    .hook()
+                    .then(|| edge_in_patch(seg, dir, len, w.point, half_patch, segments))
+                    .flatten()
+                    .map_or(0.0, |faces| {
+                        grousers.bearing_on(faces, w.normal, mat.edge_radius)
+                    });
+                let mu = ContactFriction {
+                    surface: mat.friction,
+                    along: interlock_friction(mat.friction, bearing),
+                };
+                // Never deeper than the solid is thick behind the contact (see
+                // `solid_thickness`).
+                let depth = w.depth.min(solid_thickness(w.point, -w.normal, segments)) * in_plane;
+                let weight = w.weight * face_weight;
+                let area = weight * circular_segment_area(c.radius, depth);
+                loads[i].add(
+                    kappa * area,
+                    w.normal * in_plane,
+                    seg.lateral,
+                    w.point,
+                    mu,
+                    depth,
+                );
+                loads[i].energy += kappa * weight * circular_segment_area_integral(c.radius, depth);
+                loads[i].stiffness += kappa * weight * circular_segment_chord(c.radius, depth);
+            }
+        }
+    }
+}
+
+/// Evaluates wheels alone: `loads` gets one finished entry per circle of `circles` (plane
+/// frame) from the terrain cut `segments` in the same plane. A wheeled robot's wheel is one
+/// circle in its mid-plane; the law is the track planes' wheel law ([`evaluate_plane`]).
+pub fn evaluate_wheels(
+    circles: &[Circle],
+    stiffness: PlaneStiffness,
+    segments: &[CutSegment],
+    materials: &[SurfaceMaterial],
+    loads: &mut [ElementLoad],
+) {
+    debug_assert_eq!(loads.len(), circles.len());
+    for l in loads.iter_mut() {
+        *l = ElementLoad::default();
+    }
+    add_wheel_loads(circles, stiffness, segments, materials, loads);
     for l in loads.iter_mut() {
         l.finish();
     }

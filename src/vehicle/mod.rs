@@ -1,15 +1,15 @@
 //! Robots: description files, the track model at run time, drive motors and flippers.
 
+pub mod body;
 mod candidates;
 pub mod drive;
-pub mod guard;
-pub mod robot;
 pub mod robot_file;
 pub mod spec;
 pub mod stability;
 pub mod stall;
-mod strip;
+pub mod tracked;
 
+pub use body::{BodyState, Wrench};
 pub use drive::DriveCommand;
-pub use robot::{BodyState, TrackedRobot, Wrench};
+pub use tracked::TrackedRobot;
 pub use spec::RobotSpec;

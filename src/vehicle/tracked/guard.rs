@@ -31,8 +31,8 @@
 
 use nalgebra::Point3;
 
-use super::robot_file::track_circles;
-use super::spec::{CircleSpec, RobotSpec};
+use crate::vehicle::robot_file::track_circles;
+use crate::vehicle::spec::{CircleSpec, RobotSpec};
 
 /// Points sampled on each shrunk circle of a guard (per side of the belt).
 const CIRCLE_SAMPLES: usize = 12;
