@@ -120,6 +120,7 @@ fn bench(c: &mut Criterion) {
             left: 0.3,
             right: 0.3,
             flipper: Some(35f64.to_radians()),
+            steer: None,
         },
     );
     sim.run_for(4.5); // onto the first steps

@@ -26,6 +26,7 @@ fn turn(name: &str, left: f64, right: f64) -> (f64, f64, f64) {
             left,
             right,
             flipper: None,
+            steer: None,
         },
     );
     sim.run_for(2.0);

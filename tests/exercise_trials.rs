@@ -353,7 +353,7 @@ fn link_latency_delays_commands_and_a_dropout_stops_the_robot() {
             back_at = Some(t);
         }
         if (t - 3.99).abs() < 0.5 * dt {
-            belt_at_dropout_end = sim.robot(id).drive_state().belt_speed[0];
+            belt_at_dropout_end = sim.robot(id).drive_speed(0);
         }
     })
     .expect("run");

@@ -29,7 +29,7 @@ fn rest_on_flat_ground_carries_the_weight_and_sinks_by_the_force_law() {
         );
         // Wheel contacts: check F = κ·S(δ) with δ from the pose.
         let body = sim.body_state(id);
-        let model = sim.robot(id);
+        let model = sim.robot(id).as_tracked().expect("tracked");
         let mut checked = 0;
         for c in model.contacts() {
             let (outline, y) = model.plane_outline(c.plane);
@@ -102,6 +102,7 @@ fn straight_drive_matches_belt_speed_and_holds_heading() {
                 left: v,
                 right: v,
                 flipper: None,
+                steer: None,
             },
         );
         sim.run_for(2.0);
@@ -137,6 +138,7 @@ fn pivot_turn_turns_in_place_slower_than_no_slip() {
             left: v,
             right: -v,
             flipper: None,
+            steer: None,
         },
     );
     sim.run_for(1.0);
@@ -235,6 +237,7 @@ fn tracker55_climbs_a_15_cm_curb_and_stalls_at_a_40_cm_wall() {
         left: 0.5,
         right: 0.5,
         flipper: None,
+        steer: None,
     };
     let (mut sim, id) = sim_with(scene_file("curbs"), robot("tracker55"), Some("curb15"));
     sim.set_command(id, forward);
@@ -289,6 +292,7 @@ fn climb(
                 left: speed,
                 right: speed,
                 flipper: Some(flipper.to_radians()),
+                steer: None,
             },
         );
         sim.step();
@@ -340,6 +344,7 @@ fn a_blow_up_is_reported_and_the_robot_restored() {
             left: 0.5,
             right: 0.5,
             flipper: None,
+            steer: None,
         },
     );
     // Snapshots every 0.5 s: the newest at 1.0 s is only 0.2 s old, so 0.5 s is restored.
@@ -372,6 +377,7 @@ fn a_blow_up_is_reported_and_the_robot_restored() {
             left: 0.5,
             right: 0.5,
             flipper: None,
+            steer: None,
         },
     );
     sim.run_for(1.0);
@@ -398,13 +404,15 @@ fn reset_to_spawn_is_a_fresh_start() {
             left: 0.8,
             right: 0.2,
             flipper: Some(1.0),
+            steer: None,
         },
     );
     used.run_for(2.0);
     used.reset_robot(b, &spawn);
-    assert_eq!(used.robot(b).drive_state().flipper_angle, vec![0.0, 0.0]);
+    assert_eq!(used.robot(b).as_tracked().expect("tracked").drive_state().flipper_angle, vec![0.0, 0.0]);
     assert!(used
         .robot(b)
+        .as_tracked().expect("tracked")
         .drive_state()
         .belt_speed
         .iter()
@@ -557,7 +565,7 @@ fn ground_torque_about_flipper_axis(
     axis: (f64, f64),
 ) -> f64 {
     let body = sim.body_state(id);
-    let (_, y) = sim.robot(id).plane_outline(plane);
+    let (_, y) = sim.robot(id).as_tracked().expect("tracked").plane_outline(plane);
     let pivot = body.pose * nalgebra::Point3::new(axis.0, y, axis.1);
     let y_axis = body.pose.rotation * Vector3::y();
     sim.robot(id)
@@ -598,10 +606,11 @@ fn a_flipper_pressed_into_the_floor_stalls_at_its_torque_limit() {
             left: 0.0,
             right: 0.0,
             flipper: Some(-90f64.to_radians()),
+            steer: None,
         },
     );
     sim.run_for(2.0);
-    let r = sim.robot(id);
+    let r = sim.robot(id).as_tracked().expect("tracked");
     let first_flipper_plane = r.plane_count() - r.spec().flippers.len();
     for f in 0..2 {
         assert!(r.flipper_stalled(f), "flipper {f} not stalled");
@@ -650,6 +659,7 @@ fn a_flipper_pressed_into_the_floor_stalls_at_its_torque_limit() {
             left: 0.0,
             right: 0.0,
             flipper: Some(-90f64.to_radians()),
+            steer: None,
         },
     );
     sim.run_for(3.0);
@@ -695,10 +705,11 @@ fn a_flipper_swung_into_a_wall_stalls_at_its_torque_limit() {
             left: 0.0,
             right: 0.0,
             flipper: Some(0.0),
+            steer: None,
         },
     );
     sim.run_for(2.0);
-    let r = sim.robot(id);
+    let r = sim.robot(id).as_tracked().expect("tracked");
     let first_flipper_plane = r.plane_count() - r.spec().flippers.len();
     for f in 0..2 {
         assert!(r.flipper_stalled(f), "flipper {f} not stalled");
@@ -736,12 +747,13 @@ fn a_free_flipper_reaches_its_target_at_max_rate() {
             left: 0.0,
             right: 0.0,
             flipper: Some(std::f64::consts::FRAC_PI_2),
+            steer: None,
         },
     );
     let mut reached = None;
     while sim.time() < t0 + 3.0 {
         sim.step();
-        let a = &sim.robot(id).drive_state().flipper_angle;
+        let a = &sim.robot(id).as_tracked().expect("tracked").drive_state().flipper_angle;
         if a.iter()
             .all(|a| (a - std::f64::consts::FRAC_PI_2).abs() < 1e-9)
         {
@@ -751,7 +763,7 @@ fn a_free_flipper_reaches_its_target_at_max_rate() {
     }
     let t = reached.expect("never reached 90°");
     assert!((t - 1.0).abs() < 0.05, "took {t} s");
-    assert!(!sim.robot(id).flipper_stalled(0));
+    assert!(!sim.robot(id).as_tracked().expect("tracked").flipper_stalled(0));
 }
 
 /// Telemetry has a `<name>_torque` column after each flipper's angle, holding
@@ -769,6 +781,7 @@ fn telemetry_has_a_torque_column_per_flipper() {
             left: 0.0,
             right: 0.0,
             flipper: Some(-1.5),
+            steer: None,
         },
     );
     sim.run_for(1.5);
@@ -795,7 +808,7 @@ fn telemetry_has_a_torque_column_per_flipper() {
         ]
     );
     for (k, f) in [(n - 3, 0), (n - 1, 1)] {
-        assert_eq!(row[k], sim.robot(id).flipper_torque(f));
+        assert_eq!(row[k], sim.robot(id).as_tracked().expect("tracked").flipper_torque(f));
         assert!((row[k] + 4.0).abs() < 0.2, "{}", row[k]);
     }
 }

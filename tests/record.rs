@@ -49,6 +49,7 @@ fn go(left: f64, right: f64, flipper: Option<f64>) -> Input {
         left,
         right,
         flipper,
+        steer: None,
     })
 }
 

@@ -45,6 +45,7 @@ fn command(sim: &mut Simulation, id: RobotId, flipper_deg: f64) {
             left: 0.0,
             right: 0.0,
             flipper: Some(flipper_deg.to_radians()),
+            steer: None,
         },
     );
 }

@@ -59,7 +59,7 @@ fn measure(
 ) -> Outcome {
     let tracks = sim.robot(id).spec().tracks.len();
     let mut last: Vec<f64> = (0..tracks)
-        .map(|t| sim.robot(id).track_normal_force(t))
+        .map(|t| sim.robot(id).drive_normal_force(t))
         .collect();
     let z0 = sim.body_state(id).com.z;
     let mut o = Outcome {
@@ -71,7 +71,7 @@ fn measure(
         sim.set_command(id, command(-pitch));
         sim.step();
         for (t, prev) in last.iter_mut().enumerate() {
-            let f = sim.robot(id).track_normal_force(t);
+            let f = sim.robot(id).drive_normal_force(t);
             o.max_jump = o.max_jump.max((f - *prev).abs());
             o.max_force = o.max_force.max(f);
             *prev = f;
@@ -93,6 +93,7 @@ fn pivot(spec: &RobotSpec) -> DriveCommand {
         left: v,
         right: -v,
         flipper: None,
+        steer: None,
     }
 }
 
@@ -289,6 +290,7 @@ fn driving_into_a_wall_at_an_angle_has_no_force_spike() {
                 left: v,
                 right: v,
                 flipper: None,
+                steer: None,
             });
             let bound = force_step_bound(&spec, sinkage, 0.002);
             let case = format!("{name} into a wall at {angle}°");
@@ -379,6 +381,7 @@ fn turning_on_rubble_has_no_force_spike() {
                     left: right.right,
                     right: right.left,
                     flipper: None,
+                    steer: None,
                 }
             }
         });

@@ -72,6 +72,7 @@ fn traffic_replays_bit_for_bit() {
         left: 0.5,
         right: 0.45,
         flipper: None,
+        steer: None,
     });
     a.apply(drive.clone());
     b.apply(drive);
@@ -107,6 +108,7 @@ fn agents_keep_out_of_the_robots_way() {
         left: 0.5,
         right: 0.5,
         flipper: None,
+        steer: None,
     }));
     run(&mut s, 30.0);
     let group = s.traffic().groups().next().expect("group");
@@ -136,6 +138,7 @@ fn a_robot_driving_into_an_agent_is_stopped_by_its_box() {
         left: 0.5,
         right: 0.5,
         flipper: None,
+        steer: None,
     }));
     run(&mut s, 5.0);
     let pressed = s.sim().body_state(s.robot()).pose.translation.x;

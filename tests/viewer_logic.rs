@@ -381,6 +381,7 @@ fn out_of_bounds_shows_a_reset_banner_until_reset() {
             left: 2.0,
             right: 2.0,
             flipper: None,
+            steer: None,
         },
     );
     sim.run_for(5.0);

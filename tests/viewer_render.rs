@@ -86,6 +86,7 @@ fn front_camera_on_the_stairs_is_a_real_picture_that_changes_when_the_robot_driv
             left: 0.5,
             right: 0.5,
             flipper: None,
+            steer: None,
         },
     );
     sim.run_for(1.5);

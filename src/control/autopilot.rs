@@ -171,6 +171,7 @@ impl Channels {
             left,
             right,
             flipper: None,
+            steer: None,
         }
     }
 }

@@ -212,6 +212,7 @@ pub fn slope(spec: &RobotSpec, task: SlopeTask, angle: f64) -> Result<Outcome, E
             left: speed,
             right: speed,
             flipper: None,
+            steer: None,
         },
     );
     let t0 = sim.time();
@@ -393,6 +394,7 @@ fn steady_on_pad(
             left: left * v,
             right: right * v,
             flipper: None,
+            steer: None,
         },
     );
     sim.run_for(4.0);

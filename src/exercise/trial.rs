@@ -238,7 +238,7 @@ impl Trial {
             on_tracks: stands_on_tracks(&tip, &sim.body_state(id).pose),
             righting: 0.0,
             tip,
-            stall: StallMonitor::new(robot.tracks.len()),
+            stall: StallMonitor::new(robot.drive_count()),
             clock: 0.0,
             next_goal: 0,
             dwell: 0.0,

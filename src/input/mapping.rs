@@ -423,6 +423,7 @@ impl InputMapper {
                 left: left * scale,
                 right: right * scale,
                 flipper: self.flipper_target,
+                steer: None,
             },
             actions,
             status: Status {

@@ -104,7 +104,8 @@ pub struct LogHeader {
     pub robot_name: String,
     /// Exercise name, for a trial.
     pub exercise_name: Option<String>,
-    /// Track names, in the robot's order (telemetry keys).
+    /// Drive names in the robot's order (telemetry keys under `tracks`): its main tracks, or
+    /// its wheels (whose `belt_speed` is the tyre's surface speed).
     pub tracks: Vec<String>,
     /// Flipper names, in the robot's order.
     pub flippers: Vec<String>,
@@ -146,7 +147,7 @@ impl LogHeader {
             scene_name: sim.scene().name.clone(),
             robot_name: spec.name.clone(),
             exercise_name: session.trial().map(|t| t.spec().name.clone()),
-            tracks: spec.tracks.iter().map(|t| t.name.clone()).collect(),
+            tracks: spec.drive_names().iter().map(|n| n.to_string()).collect(),
             flippers: spec.flippers.iter().map(|f| f.name.clone()).collect(),
             files,
         })

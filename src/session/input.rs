@@ -93,6 +93,7 @@ impl StepInput {
                             .ok_or_else(|| InputError("'flipper' is not a number".into()))?,
                     ),
                 },
+                steer: None,
             }),
             "reset" => Input::Reset,
             "pause" => Input::Pause(
@@ -188,6 +189,7 @@ mod tests {
                 left: 0.1 + 0.2,
                 right: -1.0 / 3.0,
                 flipper: Some(1e-300),
+                steer: None,
             }),
             Input::Drive(DriveCommand::STOP),
             Input::Reset,

@@ -22,7 +22,8 @@ pub struct TelemetrySample {
     /// The robot's state (pose, velocities, per-track belt speed, motor torque and normal
     /// force, flipper angles and torques).
     pub row: TelemetryRow,
-    /// Belt speed each track's command asks for after the link, within the motor's limit, m/s.
+    /// Speed each drive's (track's or wheel's) command asks for after the link, within the
+    /// motor's limit, m/s.
     pub commanded: Vec<f64>,
     /// The operator's command (before the link).
     pub operator: DriveCommand,
@@ -38,7 +39,7 @@ impl TelemetrySample {
         let robot = sim.robot(id);
         Self {
             row: sim.telemetry(id),
-            commanded: (0..robot.spec().tracks.len())
+            commanded: (0..robot.drive_count())
                 .map(|t| robot.commanded_speed(t))
                 .collect(),
             operator,
@@ -94,6 +95,7 @@ impl TelemetrySample {
             },
             "status": self.status,
             "clock": self.clock.map(json_f64),
+            "steer": r.steer.map(json_f64),
         })
     }
 }

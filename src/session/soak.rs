@@ -38,11 +38,7 @@ pub fn combination_seed(seed: u64, scene: &str, robot: &str) -> u64 {
 /// set a random flipper target within the flippers' range (rad).
 pub fn random_script(spec: &RobotSpec, duration: f64, seed: u64) -> DriveScript {
     let mut rng = SplitMix64(seed);
-    let vmax = spec
-        .tracks
-        .iter()
-        .map(|t| t.motor.max_speed)
-        .fold(0.0, f64::max);
+    let vmax = spec.drive_motors().map(|m| m.max_speed).fold(0.0, f64::max);
     let flipper_range = spec
         .flippers
         .iter()
@@ -85,6 +81,7 @@ pub fn random_script(spec: &RobotSpec, duration: f64, seed: u64) -> DriveScript 
                 left,
                 right,
                 flipper,
+                steer: None,
             },
         ));
         let hold = rng.range(MIN_HOLD, MAX_HOLD);
@@ -171,7 +168,7 @@ pub fn soak(
     let spawn = scene.spawns[0].clone();
     let scene_name = scene.name.clone();
     let robot_name = spec.name.clone();
-    let tracks = spec.tracks.len();
+    let tracks = spec.drive_count();
     let mut session = Session::free(scene, spec, spawn, SimConfig::default())?;
     let mut driver = ScriptDriver::new(script, true);
     let steps = (duration / session.sim().config().dt).round().max(0.0) as u64;
@@ -201,7 +198,7 @@ pub fn soak(
         max_spin = max_spin.max(w);
         let robot = sim.robot(id);
         for (t, prev) in prev_normal.iter_mut().enumerate() {
-            let n = robot.track_normal_force(t);
+            let n = robot.drive_normal_force(t);
             if normal_valid && (n - *prev).abs() > max_jump {
                 max_jump = (n - *prev).abs();
                 jump_time = sim.time();

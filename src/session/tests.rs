@@ -44,6 +44,7 @@ fn go(v: f64) -> Input {
         left: v,
         right: v,
         flipper: None,
+        steer: None,
     })
 }
 
@@ -148,6 +149,7 @@ fn the_same_inputs_give_the_same_state_bit_for_bit_and_a_different_one_does_not(
             left: v,
             right: 0.4,
             flipper: Some(0.3),
+            steer: None,
         }));
         for _ in 0..1500 {
             s.step();

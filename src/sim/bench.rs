@@ -86,6 +86,7 @@ impl StairDriver {
             } else {
                 self.approach_flipper
             }),
+            steer: None,
         }
     }
 }

@@ -12,9 +12,9 @@
 use rapier3d::prelude::*;
 
 use super::{v32, SimError};
-use crate::vehicle::tracked::guard::belt_guards;
 use crate::vehicle::spec::HullShape;
-use crate::vehicle::{RobotSpec, TrackedRobot};
+use crate::vehicle::tracked::guard::belt_guards;
+use crate::vehicle::{Drivetrain, RobotSpec};
 
 /// `user_data` of a guard collider that is switched off (see [`pose_guards`]).
 const GUARD_TAG: u128 = 0x67_7561_7264; // "guard" in ASCII
@@ -104,7 +104,7 @@ pub(crate) fn insert_hull(
 /// the model's current flipper angles); the guards' handles go to `guards` (cleared first).
 pub(crate) fn insert_robot_body(
     world: &mut PhysicsWorld,
-    model: &TrackedRobot,
+    model: &Drivetrain,
     pose: Pose,
     friction: f64,
     guards: &mut Vec<GuardCollider>,
@@ -149,9 +149,12 @@ pub(crate) fn insert_robot_body(
 /// stays in the world; its `user_data` says it is off and the contact hook skips its pairs.
 pub(crate) fn pose_guards(
     world: &mut PhysicsWorld,
-    model: &TrackedRobot,
+    model: &Drivetrain,
     guards: &[GuardCollider],
 ) {
+    let Some(model) = model.as_tracked() else {
+        return; // wheels have no side guards
+    };
     for (belt, g) in guards.iter().enumerate() {
         let Some(on) = world.colliders.get(g.handle).and_then(guard_state) else {
             continue;

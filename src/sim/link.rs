@@ -287,6 +287,7 @@ mod tests {
             left: 0.5,
             right: 0.5,
             flipper: None,
+            steer: None,
         }
     }
 

@@ -5,7 +5,7 @@
 //! [`Simulation::step`] runs these stages, in this order, every step:
 //! 1. **Read** each robot's hull state from rapier (pose, centre of mass, velocities). A robot
 //!    frozen by an out-of-bounds or fall-out event skips stages 1–3.
-//! 2. **Track model** per robot ([`TrackedRobot::step`]): move flippers toward their targets
+//! 2. **Drive train** per robot ([`Drivetrain::step`]): for tracks ([`crate::vehicle::TrackedRobot::step`]) move flippers toward their targets
 //!    (torque-limited motors loaded by the last step's flipper contacts),
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
 //!    implicitly against the ground's friction, finish stick–slip friction.
@@ -62,9 +62,8 @@ use rapier3d::prelude::*;
 use crate::scene::{Scene, SceneBounds, Spawn};
 use crate::terrain::CutSegment;
 use crate::track::friction::FrictionConfig;
-use crate::track::outline::OutlineError;
-use crate::vehicle::tracked::DriveState;
-use crate::vehicle::{BodyState, DriveCommand, RobotSpec, TrackedRobot};
+use crate::vehicle::drivetrain::DrivetrainError;
+use crate::vehicle::{BodyState, DriveCommand, Drivetrain, DrivetrainState, RobotSpec};
 
 /// Simulation settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -148,13 +147,13 @@ const MAX_ESCALATE: usize = 8;
 /// Why a simulation or robot could not be set up.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SimError {
-    /// The robot's belt geometry is impossible.
+    /// The robot's belt or wheel geometry is impossible.
     #[error("robot '{robot}': {source}")]
     Outline {
         /// Robot name.
         robot: String,
         /// The geometry problem.
-        source: OutlineError,
+        source: DrivetrainError,
     },
     /// The terrain could not become a collider.
     #[error("terrain collider: {0}")]
@@ -175,12 +174,12 @@ pub struct RobotId(pub usize);
 struct Snapshot {
     time: f64,
     pose: Pose,
-    drive: DriveState,
+    drive: DrivetrainState,
 }
 
 #[derive(Debug, Clone)]
 struct RobotSlot {
-    model: TrackedRobot,
+    model: Drivetrain,
     body: RigidBodyHandle,
     /// The belts' side-guard colliders on the hull.
     guards: Vec<GuardCollider>,
@@ -291,7 +290,7 @@ impl Simulation {
     /// Puts a robot on the scene at `spawn`: its footprint centre at the spawn point, heading
     /// `spawn.yaw`, at rest, 5 mm above the ground so it settles onto its tracks.
     pub fn add_robot(&mut self, spec: RobotSpec, spawn: &Spawn) -> Result<RobotId, SimError> {
-        let model = TrackedRobot::new(spec.clone()).map_err(|source| SimError::Outline {
+        let model = Drivetrain::new(spec.clone()).map_err(|source| SimError::Outline {
             robot: spec.name.clone(),
             source,
         })?;
@@ -307,7 +306,7 @@ impl Simulation {
         let snapshot = Snapshot {
             time: self.time,
             pose: pose_of(&pose),
-            drive: model.drive_state().clone(),
+            drive: model.state(),
         };
         self.robots.push(RobotSlot {
             model,
@@ -412,9 +411,7 @@ impl Simulation {
         // fast. A robot nosing over an edge keeps some track contact at the edge while it
         // drops, so any contact at all is not support.
         let weight = r.model.spec().mass * self.world.gravity.length() as f64;
-        let normal: f64 = (0..r.model.spec().tracks.len())
-            .map(|t| r.model.track_normal_force(t))
-            .sum();
+        let normal = r.model.support_force();
         let supported =
             normal >= SUPPORT_FRACTION * weight || state.linvel.z > -config.falling_speed;
         // 6: bounds and falls. A robot stopped by a fall onto ground still moves (it may
@@ -476,7 +473,7 @@ impl Simulation {
             std::mem::swap(&mut r.snapshot, &mut r.older);
             r.snapshot.time = self.time;
             r.snapshot.pose = *body.position();
-            r.snapshot.drive.clone_from(r.model.drive_state());
+            r.model.save_state(&mut r.snapshot.drive);
             r.snapshot_step = self.steps;
         }
     }
@@ -514,7 +511,7 @@ impl Simulation {
             r.older = Snapshot {
                 time: now,
                 pose: spawn_pose,
-                drive: r.model.drive_state().clone(),
+                drive: r.model.state(),
             };
             r.snapshot.clone_from(&r.older);
             r.snapshot_step = self.steps;
@@ -610,7 +607,7 @@ impl Simulation {
     }
 
     /// A robot's track model (belt speeds, motor torques, flipper angles, outlines).
-    pub fn robot(&self, id: RobotId) -> &TrackedRobot {
+    pub fn robot(&self, id: RobotId) -> &Drivetrain {
         &self.robots[id.0].model
     }
 
@@ -669,7 +666,7 @@ impl Simulation {
         r.snapshot = Snapshot {
             time: self.time,
             pose,
-            drive: r.model.drive_state().clone(),
+            drive: r.model.state(),
         };
         r.older.clone_from(&r.snapshot);
         r.snapshot_step = self.steps;
@@ -752,7 +749,7 @@ fn body_state(body: &RigidBody) -> BodyState {
     }
 }
 
-fn blow_up_reason(body: &RigidBody, model: &TrackedRobot, config: &SimConfig) -> Option<String> {
+fn blow_up_reason(body: &RigidBody, model: &Drivetrain, config: &SimConfig) -> Option<String> {
     let p = body.position();
     let finite = [p.translation.x, p.translation.y, p.translation.z]
         .iter()
@@ -762,13 +759,8 @@ fn blow_up_reason(body: &RigidBody, model: &TrackedRobot, config: &SimConfig) ->
     if !finite || !v.iter().chain(w.iter()).all(|x| x.is_finite()) {
         return Some("non-finite pose or velocity".into());
     }
-    if model
-        .drive_state()
-        .belt_speed
-        .iter()
-        .any(|x| !x.is_finite())
-    {
-        return Some("non-finite belt speed".into());
+    if model.has_non_finite_speed() {
+        return Some("non-finite belt or wheel speed".into());
     }
     if v.norm() > config.max_speed {
         return Some(format!(

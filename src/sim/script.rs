@@ -66,6 +66,7 @@ impl DriveScript {
                     left,
                     right,
                     flipper,
+                    steer: None,
                 },
             ));
         }
@@ -135,6 +136,7 @@ mod tests {
                         left: -1.0 / 3.0,
                         right: 1e-7,
                         flipper: Some(std::f64::consts::FRAC_PI_3),
+                        steer: None,
                     },
                 ),
             ],

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use super::{RobotId, Simulation};
-use crate::vehicle::DriveCommand;
+use crate::vehicle::{DriveCommand, Drivetrain};
 
 /// Every evolving quantity of a simulation (and of the trial scored on it) at one step.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -203,7 +203,8 @@ impl Simulation {
     /// Adds every evolving quantity of robot `id` to `out`, named `robot<i>.…`: its status,
     /// the hull's pose and velocities as rapier stores them (world frame, m, m/s, rad/s;
     /// rotation as a quaternion), the drive train (belt speeds m/s, flipper angles and targets
-    /// rad, friction bristle deflections m) and the command in force.
+    /// rad, friction bristle deflections m; or wheel speeds m/s, suspension compressions m,
+    /// steering angle and target rad, tyre deflections m) and the command in force.
     pub fn capture_state(&self, id: RobotId, out: &mut StateSnapshot) {
         let r = &self.robots[id.0];
         let p = format!("robot{}", id.0);
@@ -230,28 +231,45 @@ impl Simulation {
                 out.push(format!("{p}.{name}"), value as f64);
             }
         }
-        let drive = r.model.drive_state();
-        out.push_all(&format!("{p}.belt_speed"), drive.belt_speed.iter().copied());
-        out.push_all(
-            &format!("{p}.flipper_angle"),
-            drive.flipper_angle.iter().copied(),
-        );
-        out.push_all(
-            &format!("{p}.flipper_target"),
-            drive.flipper_target.iter().copied(),
-        );
-        out.push_all(
-            &format!("{p}.bristle"),
-            drive.bristle_deflections().iter().flat_map(|b| [b.x, b.y]),
-        );
+        match &r.model {
+            Drivetrain::Tracked(model) => {
+                let drive = model.drive_state();
+                out.push_all(&format!("{p}.belt_speed"), drive.belt_speed.iter().copied());
+                out.push_all(
+                    &format!("{p}.flipper_angle"),
+                    drive.flipper_angle.iter().copied(),
+                );
+                out.push_all(
+                    &format!("{p}.flipper_target"),
+                    drive.flipper_target.iter().copied(),
+                );
+                out.push_all(
+                    &format!("{p}.bristle"),
+                    drive.bristle_deflections().iter().flat_map(|b| [b.x, b.y]),
+                );
+            }
+            Drivetrain::Wheeled(model) => {
+                let drive = model.drive_state();
+                out.push_all(&format!("{p}.wheel_speed"), drive.wheel_speed.iter().copied());
+                out.push_all(&format!("{p}.compression"), drive.compression.iter().copied());
+                out.push(format!("{p}.steer"), drive.steer);
+                out.push(format!("{p}.steer_target"), drive.steer_target);
+                out.push_all(
+                    &format!("{p}.deflection"),
+                    drive.deflection.iter().flat_map(|z| [z.x, z.y]),
+                );
+            }
+        }
         let DriveCommand {
             left,
             right,
             flipper,
+            steer,
         } = r.model.command();
         out.push(format!("{p}.command.left"), left);
         out.push(format!("{p}.command.right"), right);
         out.push(format!("{p}.command.flipper"), flipper.unwrap_or(f64::NAN));
+        out.push(format!("{p}.command.steer"), steer.unwrap_or(f64::NAN));
     }
 }
 

@@ -13,6 +13,11 @@ pub struct DriveCommand {
     /// Target flipper angle for all flippers, rad (positive raises the tips); `None` keeps
     /// the current targets.
     pub flipper: Option<f64>,
+    /// Steering angle of an Ackermann robot's outer front wheel, rad, positive turning left
+    /// (seed 001's α; the inner wheel turns further). `None`: the robot steers to the path
+    /// curvature that `left` and `right` would give a skid-steered robot of its track width.
+    /// Tracked and skid-steered robots ignore it.
+    pub steer: Option<f64>,
 }
 
 impl DriveCommand {
@@ -21,11 +26,15 @@ impl DriveCommand {
         left: 0.0,
         right: 0.0,
         flipper: None,
+        steer: None,
     };
 
     /// Whether every value is finite.
     pub fn is_finite(&self) -> bool {
-        self.left.is_finite() && self.right.is_finite() && self.flipper.is_none_or(f64::is_finite)
+        self.left.is_finite()
+            && self.right.is_finite()
+            && self.flipper.is_none_or(f64::is_finite)
+            && self.steer.is_none_or(f64::is_finite)
     }
 }
 

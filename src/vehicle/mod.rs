@@ -1,15 +1,22 @@
-//! Robots: description files, the track model at run time, drive motors and flippers.
+//! Robots: description files, the drive trains at run time — tracks with flippers
+//! (`tracked/`) and wheels (`wheeled/`) side by side over the shared hull state (`body`),
+//! motor step (`drive`) and terrain candidates — behind one [`Drivetrain`].
 
 pub mod body;
 mod candidates;
 pub mod drive;
+pub mod drivetrain;
 pub mod robot_file;
 pub mod spec;
 pub mod stability;
 pub mod stall;
 pub mod tracked;
+pub mod wheel_file;
+pub mod wheeled;
 
 pub use body::{BodyState, Wrench};
 pub use drive::DriveCommand;
-pub use tracked::TrackedRobot;
 pub use spec::RobotSpec;
+pub use drivetrain::{Drivetrain, DrivetrainState};
+pub use tracked::TrackedRobot;
+pub use wheeled::WheeledRobot;

@@ -17,8 +17,10 @@ use std::path::Path;
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use super::spec::{
-    BeltSpec, CameraSpec, CircleSpec, FlipperSpec, HullShape, MotorSpec, RobotSpec, TrackSpec,
+    BeltSpec, CameraSpec, CircleSpec, FlipperSpec, HullShape, MotorSpec, RobotSpec, Steering,
+    TrackSpec, WheelSpec,
 };
+use super::wheel_file::{read_wheels, MAX_WHEELS};
 use crate::config::{ConfigError, SourceFile, TableReader};
 use crate::track::grouser::Grousers;
 
@@ -140,9 +142,22 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
 
     let mut names: Vec<String> = Vec::new();
     let track_tables = root.tables("track", MAX_TRACKS)?;
-    if track_tables.is_empty() {
-        return Err(root.error("track", "a robot needs at least one [[track]]"));
+    let wheel_tables = root.tables("wheel", MAX_WHEELS)?;
+    if track_tables.is_empty() && wheel_tables.is_empty() {
+        return Err(root.error(
+            "track",
+            "a robot needs at least one [[track]] (tracked) or [[wheel]] (wheeled)",
+        ));
     }
+    if !track_tables.is_empty() && !wheel_tables.is_empty() {
+        return Err(wheel_tables[0]
+            .table_error("a robot has [[track]] tables or [[wheel]] tables, not both"));
+    }
+    let (wheels, steering) = if wheel_tables.is_empty() {
+        (Vec::new(), Steering::Skid)
+    } else {
+        read_wheels(&root, &wheel_tables)?
+    };
     let mut tracks = Vec::with_capacity(track_tables.len());
     let mut lowest: Option<(f64, ConfigError)> = None;
     for t in &track_tables {
@@ -187,18 +202,23 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         hull: HullShape::Box { size, center },
         tracks,
         flippers,
+        wheels,
+        steering,
         cameras,
     })
 }
 
 impl RobotSpec {
-    /// The smallest value of `field` over the main tracks' motors (the robot drives straight
-    /// only within the slowest motor's figures); infinite for a robot without tracks.
+    /// The smallest value of `field` over the main tracks' motors, or the driven wheels'
+    /// (the robot drives straight only within the slowest motor's figures).
     pub fn slowest_motor(&self, field: fn(&MotorSpec) -> f64) -> f64 {
-        self.tracks
-            .iter()
-            .map(|t| field(&t.motor))
-            .fold(f64::INFINITY, f64::min)
+        self.drive_motors().map(field).fold(f64::INFINITY, f64::min)
+    }
+
+    /// The motors that drive the robot: the main tracks', or the driven wheels'.
+    pub fn drive_motors(&self) -> impl Iterator<Item = &MotorSpec> {
+        let wheels = self.wheels.iter().filter(|w| w.driven).map(|w| &w.motor);
+        self.tracks.iter().map(|t| &t.motor).chain(wheels)
     }
 
     /// Lowest z, m, of the robot's collision outline turned by `rotation` about the body
@@ -225,6 +245,10 @@ impl RobotSpec {
                 .into_iter()
                 .map(move |c| disc_bottom(f.y, f.belt.width, &c))
         });
+        let wheels = self.wheels.iter().map(|w| {
+            let c = w.circle();
+            disc_bottom(w.center.y, w.width, &c)
+        });
         let HullShape::Box { size, center } = self.hull;
         let hull = (0..8).map(|corner| {
             let sign = |bit: usize| if corner & bit == 0 { -0.5 } else { 0.5 };
@@ -233,12 +257,14 @@ impl RobotSpec {
         });
         tracks
             .chain(flippers)
+            .chain(wheels)
             .chain(hull)
             .fold(f64::INFINITY, f64::min)
     }
 
     /// Radius of the smallest vertical cylinder about the body origin's z axis that holds
-    /// the tracks, the flippers at their initial angles and the hull, seen from above, m:
+    /// the tracks, the flippers at their initial angles, the wheels and the hull, seen from
+    /// above, m:
     /// the circle other traffic keeps clear of.
     pub fn footprint_radius(&self) -> f64 {
         let corner = |x: f64, y: f64| x.hypot(y);
@@ -252,9 +278,15 @@ impl RobotSpec {
                 .into_iter()
                 .map(move |c| corner(c.x.abs() + c.radius, y))
         });
+        let wheels = self.wheels.iter().map(|w| {
+            corner(
+                w.center.x.abs() + w.radius,
+                w.center.y.abs() + w.width / 2.0,
+            )
+        });
         let HullShape::Box { size, center } = self.hull;
         let hull = corner(center.x.abs() + size.x / 2.0, center.y.abs() + size.y / 2.0);
-        tracks.chain(flippers).fold(hull, f64::max)
+        tracks.chain(flippers).chain(wheels).fold(hull, f64::max)
     }
 
     /// Index of the main track with this name.
@@ -265,9 +297,11 @@ impl RobotSpec {
     /// The ground contact of the main tracks along body x: `(rear_x, front_x)`, m, the x of
     /// the rearmost and the frontmost centres of the main-track circles (sprockets, idlers,
     /// road wheels, rollers) whose bottom is within [`FOOTPRINT_TOLERANCE`] of the lowest
-    /// bottom. Flippers are not counted. Its length is [`RobotSpec::footprint_length`].
+    /// bottom. Flippers are not counted. Its length is [`RobotSpec::footprint_length`]. For a
+    /// wheeled robot: the rearmost and frontmost wheel axles.
     pub fn footprint(&self) -> (f64, f64) {
-        let circles = || self.tracks.iter().flat_map(track_circles);
+        let wheels: Vec<CircleSpec> = self.wheels.iter().map(WheelSpec::circle).collect();
+        let circles = || self.tracks.iter().flat_map(track_circles).chain(&wheels);
         let lowest = circles()
             .map(|c| c.z - c.radius)
             .fold(f64::INFINITY, f64::min);
@@ -285,10 +319,14 @@ impl RobotSpec {
         front - rear
     }
 
-    /// Distance between the centre lines of the leftmost and rightmost main tracks, m
-    /// (B in DESIGN.md's tip-over and skid-steering formulas); 0 for a single track.
+    /// Distance between the centre lines of the leftmost and rightmost main tracks (or
+    /// wheels), m (B in DESIGN.md's tip-over and skid-steering formulas); 0 for a single track.
     pub fn track_gauge(&self) -> f64 {
-        let ys = self.tracks.iter().map(|t| t.y);
+        let ys = self
+            .tracks
+            .iter()
+            .map(|t| t.y)
+            .chain(self.wheels.iter().map(|w| w.center.y));
         let max = ys.clone().fold(f64::NEG_INFINITY, f64::max);
         let min = ys.fold(f64::INFINITY, f64::min);
         if max >= min {

@@ -128,6 +128,87 @@ pub struct FlipperSpec {
     pub initial_angle: f64,
 }
 
+/// The tyre of a wheel: its contact stiffness and damping (the belts' penetration-area law in
+/// the wheel's mid-plane) and its tread's shear stiffness (the brush model, `vehicle::wheeled::tyre`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TyreSpec {
+    /// Contact stiffness κ over the tyre's whole width, N/m²: the normal force is κ·S, S the
+    /// area of the wheel circle below the terrain in its mid-plane (seed 004 eq. 1).
+    pub stiffness: f64,
+    /// Hunt–Crossley damping β, s/m (as [`BeltSpec::damping`]).
+    pub damping: f64,
+    /// Kelvin–Voigt relaxation time of the rubber, s (as [`BeltSpec::relaxation_time`]).
+    pub relaxation_time: f64,
+    /// Shear stiffness of the tread per unit length of the contact patch, N/m² (the brush
+    /// model's c_p, Pacejka 2006 §3.2): cornering and longitudinal slip stiffness are
+    /// 2·c_p·a², a the patch's half-length.
+    pub tread_stiffness: f64,
+    /// Rolling resistance coefficient f_r, dimensionless.
+    pub rolling_resistance: f64,
+}
+
+/// A wheel's suspension: a spring and damper along body z between the hull and the wheel
+/// centre.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SuspensionSpec {
+    /// How far the wheel can rise from its free position before the bump stop, m.
+    pub travel: f64,
+    /// Spring rate, N/m (the spring is unloaded with the wheel at its free position).
+    pub stiffness: f64,
+    /// Damper rate, N·s/m.
+    pub damping: f64,
+}
+
+/// One wheel of a wheeled robot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WheelSpec {
+    /// Name (`front_left`, …): used by telemetry columns.
+    pub name: String,
+    /// Centre with the suspension at its free position (fully extended), m, body frame.
+    pub center: Point3<f64>,
+    /// Radius, m.
+    pub radius: f64,
+    /// Width of the tyre, m.
+    pub width: f64,
+    /// Whether the steering turns this wheel (Ackermann robots' front wheels).
+    pub steered: bool,
+    /// Whether a motor drives this wheel; an undriven wheel rolls freely.
+    pub driven: bool,
+    /// Suspension.
+    pub suspension: SuspensionSpec,
+    /// Tyre.
+    pub tyre: TyreSpec,
+    /// The wheel's motor (reflected to the tyre's surface through the radius); of an undriven
+    /// wheel only `belt_inertia` counts (the wheel's own inertia as a mass at its rim).
+    pub motor: MotorSpec,
+}
+
+impl WheelSpec {
+    /// The wheel as a circle of the body's x–z plane at its free position.
+    pub fn circle(&self) -> CircleSpec {
+        CircleSpec {
+            x: self.center.x,
+            z: self.center.z,
+            radius: self.radius,
+        }
+    }
+}
+
+/// How a wheeled robot turns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Steering {
+    /// By driving its left and right wheels at different speeds (the tyres slide sideways).
+    Skid,
+    /// By turning its steered front wheels about vertical axes, the inner one more, so that
+    /// every wheel's axis meets at one centre (seed 001).
+    Ackermann {
+        /// Largest angle of the outer front wheel, rad.
+        max_angle: f64,
+        /// Largest steering rate of the actuator, rad/s.
+        max_rate: f64,
+    },
+}
+
 /// The hull's collision shape, body frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum HullShape {
@@ -164,7 +245,8 @@ impl CameraSpec {
     }
 }
 
-/// A whole robot as described by its file.
+/// A whole robot as described by its file: a tracked robot has `tracks` (and perhaps
+/// `flippers`), a wheeled robot has `wheels`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RobotSpec {
     /// Display name.
@@ -181,6 +263,36 @@ pub struct RobotSpec {
     pub tracks: Vec<TrackSpec>,
     /// Flippers.
     pub flippers: Vec<FlipperSpec>,
+    /// Wheels of a wheeled robot (then `tracks` and `flippers` are empty).
+    pub wheels: Vec<WheelSpec>,
+    /// How a wheeled robot steers (`Skid` for a tracked robot).
+    pub steering: Steering,
     /// Cameras.
     pub cameras: Vec<CameraSpec>,
+}
+
+impl RobotSpec {
+    /// Whether the robot runs on wheels rather than tracks.
+    pub fn is_wheeled(&self) -> bool {
+        !self.wheels.is_empty()
+    }
+
+    /// Number of drives: main tracks, or wheels.
+    pub fn drive_count(&self) -> usize {
+        if self.is_wheeled() {
+            self.wheels.len()
+        } else {
+            self.tracks.len()
+        }
+    }
+
+    /// Names of the robot's drives: its main tracks, or its wheels (telemetry columns and
+    /// per-drive readings follow this order).
+    pub fn drive_names(&self) -> Vec<&str> {
+        if self.is_wheeled() {
+            self.wheels.iter().map(|w| w.name.as_str()).collect()
+        } else {
+            self.tracks.iter().map(|t| t.name.as_str()).collect()
+        }
+    }
 }

@@ -1,8 +1,8 @@
-//! Drive-motor stall detection: a track commanded to move whose motor sits at its torque limit
-//! while the belt stands still. The station's stall warning and the exercises' stall faults use
+//! Drive-motor stall detection: a track (or driven wheel) commanded to move whose motor sits at
+//! its torque limit while the belt (or tyre) stands still. The station's stall warning and the exercises' stall faults use
 //! this one rule.
 
-use super::TrackedRobot;
+use super::Drivetrain;
 
 /// A track whose belt speed stays under this while commanded harder is stalled, m/s.
 pub const STALL_SPEED: f64 = 0.05;
@@ -27,7 +27,7 @@ pub struct StallMonitor {
 }
 
 impl StallMonitor {
-    /// A monitor for a robot with `tracks` main tracks, none stalling.
+    /// A monitor for a robot with `tracks` drives (main tracks or wheels), none stalling.
     pub fn new(tracks: usize) -> Self {
         Self {
             times: vec![0.0; tracks],
@@ -35,16 +35,13 @@ impl StallMonitor {
     }
 
     /// Reads the robot after a step of `dt` s.
-    pub fn update(&mut self, robot: &TrackedRobot, dt: f64) {
-        let drive = robot.drive_state();
-        for (t, time) in self.times.iter_mut().enumerate() {
-            let Some(track) = robot.spec().tracks.get(t) else {
-                continue;
-            };
+    pub fn update(&mut self, robot: &Drivetrain, dt: f64) {
+        let drives = robot.drive_count();
+        for (t, time) in self.times.iter_mut().enumerate().take(drives) {
             let stalling = is_stalling(
                 robot.motor_torque(t),
-                track.motor.max_torque,
-                drive.belt_speed.get(t).copied().unwrap_or(0.0),
+                robot.max_torque(t),
+                robot.drive_speed(t),
                 robot.commanded_speed(t),
             );
             *time = if stalling { *time + dt } else { 0.0 };

@@ -66,7 +66,7 @@ pub fn place_on_plane(sim: &mut Simulation, id: RobotId, r: UnitQuaternion<f64>)
 pub fn total_normal(sim: &Simulation, id: RobotId) -> f64 {
     let r = sim.robot(id);
     (0..r.spec().tracks.len())
-        .map(|t| r.track_normal_force(t))
+        .map(|t| r.drive_normal_force(t))
         .sum()
 }
 

@@ -7,19 +7,17 @@ mod strip;
 
 use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
 
-use super::body::{
-    effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT,
-};
+use super::body::{effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT};
 use super::candidates::CandidateCache;
 use super::drive::{step_belt, DriveCommand};
 use super::robot_file::{flipper_direction, flipper_motion};
 use super::spec::{BeltSpec, CircleSpec, FlipperSpec, RobotSpec};
-use strip::{split_load, StripLoads};
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_plane, PlaneStiffness};
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig};
 use crate::track::load::{normal_damping_factor, ElementLoad};
 use crate::track::outline::{BeltOutline, Circle, OutlineError};
+use strip::{split_load, StripLoads};
 
 /// Margin around a belt loop's outline in which terrain is cut, m.
 const CUT_MARGIN: f64 = 0.02;

@@ -1,0 +1,233 @@
+//! One robot's drive train behind one type: tracks (with flippers) or wheels. The simulation,
+//! telemetry, stall detection and the tools hold a [`Drivetrain`] and ask it what every
+//! drivetrain has: a command, a step that returns the wrench on the hull, contacts, the
+//! speed, torque and load of each *drive* (a main track's belt, or a wheel), and a state to
+//! save and restore.
+
+use super::body::{BodyState, Wrench};
+use super::drive::DriveCommand;
+use super::spec::RobotSpec;
+use super::tracked::{ContactInfo, DriveState, TrackedRobot};
+use super::wheeled::{WheelError, WheelState, WheeledRobot};
+use crate::terrain::{CutSegment, Terrain};
+use crate::track::friction::FrictionConfig;
+use crate::track::outline::OutlineError;
+
+/// Why a robot's drive train cannot be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DrivetrainError {
+    /// A belt's geometry is impossible.
+    #[error(transparent)]
+    Outline(#[from] OutlineError),
+    /// The wheels' geometry is impossible.
+    #[error(transparent)]
+    Wheels(#[from] WheelError),
+}
+
+/// A robot's drive train at run time.
+#[derive(Debug, Clone)]
+pub enum Drivetrain {
+    /// Main tracks and flippers.
+    Tracked(TrackedRobot),
+    /// Wheels, skid-steered or Ackermann-steered.
+    Wheeled(WheeledRobot),
+}
+
+/// The drive train's state that a blow-up recovery restores.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DrivetrainState {
+    /// Of a tracked robot.
+    Tracked(DriveState),
+    /// Of a wheeled robot.
+    Wheeled(WheelState),
+}
+
+impl DrivetrainState {
+    /// Copies `other` into `self`, reusing its buffers when both are of one kind.
+    pub fn copy_from(&mut self, other: &DrivetrainState) {
+        match (self, other) {
+            (DrivetrainState::Tracked(a), DrivetrainState::Tracked(b)) => a.clone_from(b),
+            (DrivetrainState::Wheeled(a), DrivetrainState::Wheeled(b)) => a.clone_from(b),
+            (this, other) => *this = other.clone(),
+        }
+    }
+}
+
+/// Delegates a call to whichever drive train `self` holds.
+macro_rules! either {
+    ($self:expr, $robot:ident => $body:expr) => {
+        match $self {
+            Drivetrain::Tracked($robot) => $body,
+            Drivetrain::Wheeled($robot) => $body,
+        }
+    };
+}
+
+impl Drivetrain {
+    /// Builds the drive train the spec describes: wheels if it has any, else tracks.
+    pub fn new(spec: RobotSpec) -> Result<Self, DrivetrainError> {
+        Ok(if spec.is_wheeled() {
+            Drivetrain::Wheeled(WheeledRobot::new(spec)?)
+        } else {
+            Drivetrain::Tracked(TrackedRobot::new(spec)?)
+        })
+    }
+
+    /// The robot's description.
+    pub fn spec(&self) -> &RobotSpec {
+        either!(self, r => r.spec())
+    }
+
+    /// The tracked model, if this is a tracked robot.
+    pub fn as_tracked(&self) -> Option<&TrackedRobot> {
+        match self {
+            Drivetrain::Tracked(r) => Some(r),
+            Drivetrain::Wheeled(_) => None,
+        }
+    }
+
+    /// The wheeled model, if this is a wheeled robot.
+    pub fn as_wheeled(&self) -> Option<&WheeledRobot> {
+        match self {
+            Drivetrain::Wheeled(r) => Some(r),
+            Drivetrain::Tracked(_) => None,
+        }
+    }
+
+    /// The current command.
+    pub fn command(&self) -> DriveCommand {
+        either!(self, r => r.command())
+    }
+
+    /// Sets the command (non-finite values are replaced by a stop).
+    pub fn set_command(&mut self, command: DriveCommand) {
+        either!(self, r => r.set_command(command))
+    }
+
+    /// A copy of the drive train's state.
+    pub fn state(&self) -> DrivetrainState {
+        match self {
+            Drivetrain::Tracked(r) => DrivetrainState::Tracked(r.drive_state().clone()),
+            Drivetrain::Wheeled(r) => DrivetrainState::Wheeled(r.drive_state().clone()),
+        }
+    }
+
+    /// Copies the drive train's state into `out` (reusing its buffers).
+    pub fn save_state(&self, out: &mut DrivetrainState) {
+        match (self, out) {
+            (Drivetrain::Tracked(r), DrivetrainState::Tracked(s)) => s.clone_from(r.drive_state()),
+            (Drivetrain::Wheeled(r), DrivetrainState::Wheeled(s)) => s.clone_from(r.drive_state()),
+            (this, out) => *out = this.state(),
+        }
+    }
+
+    /// Restores a state saved earlier from this robot, with the drives stopped and friction
+    /// relaxed; a state of the other kind is ignored.
+    pub fn restore(&mut self, state: &DrivetrainState) {
+        match (self, state) {
+            (Drivetrain::Tracked(r), DrivetrainState::Tracked(s)) => r.restore(s),
+            (Drivetrain::Wheeled(r), DrivetrainState::Wheeled(s)) => r.restore(s),
+            (this, _) => this.halt(),
+        }
+    }
+
+    /// Stops the drives and relaxes friction: the hull has just been put somewhere at rest.
+    pub fn halt(&mut self) {
+        either!(self, r => r.halt())
+    }
+
+    /// Puts the drive train back as at spawn, command stop.
+    pub fn reset(&mut self) {
+        either!(self, r => r.reset())
+    }
+
+    /// One step of the drive train's contact model; returns the wrench on the hull.
+    pub fn step(
+        &mut self,
+        terrain: &Terrain,
+        body: &BodyState,
+        friction_config: &FrictionConfig,
+        dt: f64,
+        segments: &mut Vec<CutSegment>,
+    ) -> Wrench {
+        either!(self, r => r.step(terrain, body, friction_config, dt, segments))
+    }
+
+    /// Elastic energy stored in the contacts when the last step began, J.
+    pub fn elastic_energy(&self) -> f64 {
+        either!(self, r => r.elastic_energy())
+    }
+
+    /// Every contact of the last step.
+    pub fn contacts(&self) -> &[ContactInfo] {
+        either!(self, r => r.contacts())
+    }
+
+    /// Number of drives: main tracks, or wheels.
+    pub fn drive_count(&self) -> usize {
+        self.spec().drive_count()
+    }
+
+    /// Surface speed of drive `i` (a belt's speed, or a tyre's surface speed), m/s.
+    pub fn drive_speed(&self, i: usize) -> f64 {
+        match self {
+            Drivetrain::Tracked(r) => r.drive_state().belt_speed[i],
+            Drivetrain::Wheeled(r) => r.drive_state().wheel_speed[i],
+        }
+    }
+
+    /// The speed the command asks of drive `i`, within its motor's limit, m/s.
+    pub fn commanded_speed(&self, i: usize) -> f64 {
+        either!(self, r => r.commanded_speed(i))
+    }
+
+    /// Motor torque at drive `i` (sprocket or wheel) in the last step, N·m.
+    pub fn motor_torque(&self, i: usize) -> f64 {
+        either!(self, r => r.motor_torque(i))
+    }
+
+    /// Largest motor torque of drive `i`, N·m (0 for an undriven wheel).
+    pub fn max_torque(&self, i: usize) -> f64 {
+        match self {
+            Drivetrain::Tracked(r) => r.spec().tracks[i].motor.max_torque,
+            Drivetrain::Wheeled(r) => r.spec().wheels[i].motor.max_torque,
+        }
+    }
+
+    /// Sum of the normal forces on drive `i` (a track with its flippers, or a wheel) in the
+    /// last step, N.
+    pub fn drive_normal_force(&self, i: usize) -> f64 {
+        match self {
+            Drivetrain::Tracked(r) => r.track_normal_force(i),
+            Drivetrain::Wheeled(r) => r.wheel_normal_force(i),
+        }
+    }
+
+    /// Sum of all the ground's normal forces in the last step, N.
+    pub fn support_force(&self) -> f64 {
+        (0..self.drive_count())
+            .map(|i| self.drive_normal_force(i))
+            .sum()
+    }
+
+    /// Steering angle of the outer front wheel, rad, positive left: `Some` for an Ackermann
+    /// robot.
+    pub fn steering_angle(&self) -> Option<f64> {
+        self.as_wheeled()
+            .filter(|r| r.geometry().is_some())
+            .map(|r| r.drive_state().steer)
+    }
+
+    /// Flipper angles, rad (empty for a robot without flippers).
+    pub fn flipper_angles(&self) -> &[f64] {
+        match self {
+            Drivetrain::Tracked(r) => &r.drive_state().flipper_angle,
+            Drivetrain::Wheeled(_) => &[],
+        }
+    }
+
+    /// Whether any drive speed is not finite.
+    pub fn has_non_finite_speed(&self) -> bool {
+        (0..self.drive_count()).any(|i| !self.drive_speed(i).is_finite())
+    }
+}

@@ -1,0 +1,553 @@
+//! A wheeled robot at run time: each wheel's contact in its own mid-plane (the belts'
+//! penetration-area law, `track::contact::evaluate_wheels`), a massless wheel on a spring and
+//! damper suspension, the tyre's brush-model force (`tyre`), torque- and speed-limited wheel
+//! motors (the belts' motor step, `vehicle::drive`), and either skid steering or Ackermann
+//! steering with a rate-limited actuator (`steering`, seed 001).
+//!
+//! One step, per wheel: pose the wheel's mid-plane (steering angle, suspension compression),
+//! cut the terrain with it, take the tyre's normal load; move the suspension to the balance of
+//! tyre and spring (implicit, below); linearise the tyre's forward force in the wheel's
+//! surface speed and step the motor; then finish the tyre force at the new speed and sum the
+//! wrench on the hull.
+//!
+//! **Suspension.** The wheel has no mass of its own: each step the compression `s` is solved
+//! so that the tyre's load along the suspension axis (body z) equals spring plus damper,
+//! `(N₀ − K·c·(s − s₀))·c = k·s + d·(s − s₀)/dt`, with `N₀` the tyre load at the last
+//! compression `s₀`, `K` its tangent stiffness and `c` the cosine between contact normal and
+//! body z. The hull feels the tyre's whole contact force (the suspension links carry what the
+//! spring does not); past `travel` the bump stop carries it.
+
+pub mod steering;
+pub mod tyre;
+
+use nalgebra::{Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
+
+use self::steering::AckermannGeometry;
+use self::tyre::{tyre_force, TyreContact};
+use super::body::{effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT};
+use super::candidates::CandidateCache;
+use super::drive::{step_belt, DriveCommand};
+use super::spec::{RobotSpec, Steering};
+use super::tracked::ContactInfo;
+use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
+use crate::track::contact::{evaluate_wheels, PlaneStiffness};
+use crate::track::friction::FrictionConfig;
+use crate::track::grouser::Grousers;
+use crate::track::load::{normal_damping_factor, ElementLoad};
+use crate::track::outline::Circle;
+
+/// Margin around a wheel's circle in which terrain is cut, m.
+const CUT_MARGIN: f64 = 0.02;
+/// Speed below which rolling resistance fades out (regularises its sign), m/s.
+const ROLLING_SPEED_EPS: f64 = 0.05;
+/// Speed below which a left/right command counts as turning on the spot (an Ackermann robot
+/// then steers to full lock without moving), m/s.
+const TURN_IN_PLACE_SPEED: f64 = 1e-3;
+
+/// Why a wheeled robot cannot be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WheelError {
+    /// The steering geometry does not allow the steering angle the file asks for.
+    #[error(
+        "steering angle {max_deg:.1}° exceeds the geometry's limit {limit_deg:.1}° (the turn \
+         centre would fall between the front wheels)"
+    )]
+    SteerLimit {
+        /// Asked, degrees.
+        max_deg: f64,
+        /// Allowed, degrees.
+        limit_deg: f64,
+    },
+}
+
+/// State of a wheeled robot's drive train that a blow-up recovery restores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WheelState {
+    /// Surface speed of each wheel (radius × spin), m/s, positive rolling forward.
+    pub wheel_speed: Vec<f64>,
+    /// Suspension compression of each wheel, m (0 at the free position).
+    pub compression: Vec<f64>,
+    /// Outer front wheel's steering angle, rad, positive left (0 for skid steering).
+    pub steer: f64,
+    /// Target of the steering actuator, rad.
+    pub steer_target: f64,
+    /// Each tyre's contact patch deflection `(along, across)`, m.
+    pub deflection: Vec<Vector2<f64>>,
+}
+
+/// A contact found in pass 1, finished in pass 2.
+#[derive(Debug, Clone, Copy)]
+struct WheelContact {
+    wheel: usize,
+    point: Point3<f64>,
+    normal: Vector3<f64>,
+    /// The wheel's heading in the contact plane, world.
+    tau: Vector3<f64>,
+    /// Across the wheel in the contact plane, world (to its left).
+    lateral: Vector3<f64>,
+    normal_force: f64,
+    mu: f64,
+    half_length: f64,
+    v_along: f64,
+    v_lateral: f64,
+}
+
+/// A wheeled robot's drive train and contacts.
+#[derive(Debug, Clone)]
+pub struct WheeledRobot {
+    spec: RobotSpec,
+    geometry: Option<AckermannGeometry>,
+    state: WheelState,
+    command: DriveCommand,
+    /// Motor force at each tyre's surface in the last step, N.
+    motor_force: Vec<f64>,
+    /// Each wheel's normal force in the last step, N.
+    wheel_normal: Vec<f64>,
+    /// Steering angle of each wheel in the last step, rad.
+    wheel_angle: Vec<f64>,
+    elastic_energy: f64,
+    // Scratch, reused every step.
+    loads: [ElementLoad; 1],
+    contacts: Vec<WheelContact>,
+    caches: Vec<CandidateCache>,
+    last_contacts: Vec<ContactInfo>,
+    f0: Vec<f64>,
+    d: Vec<f64>,
+}
+
+impl WheeledRobot {
+    /// Builds the run-time model of a wheeled robot (`spec.wheels` not empty).
+    pub fn new(spec: RobotSpec) -> Result<Self, WheelError> {
+        let n = spec.wheels.len();
+        let geometry = match spec.steering {
+            Steering::Skid => None,
+            Steering::Ackermann { max_angle, .. } => {
+                let g = ackermann_geometry(&spec);
+                if max_angle >= g.outer_limit() {
+                    return Err(WheelError::SteerLimit {
+                        max_deg: max_angle.to_degrees(),
+                        limit_deg: g.outer_limit().to_degrees(),
+                    });
+                }
+                Some(g)
+            }
+        };
+        Ok(Self {
+            geometry,
+            state: WheelState {
+                wheel_speed: vec![0.0; n],
+                compression: vec![0.0; n],
+                steer: 0.0,
+                steer_target: 0.0,
+                deflection: vec![Vector2::zeros(); n],
+            },
+            command: DriveCommand::STOP,
+            motor_force: vec![0.0; n],
+            wheel_normal: vec![0.0; n],
+            wheel_angle: vec![0.0; n],
+            elastic_energy: 0.0,
+            loads: [ElementLoad::default()],
+            contacts: Vec::with_capacity(n),
+            caches: vec![CandidateCache::default(); n],
+            last_contacts: Vec::with_capacity(n),
+            f0: vec![0.0; n],
+            d: vec![0.0; n],
+            spec,
+        })
+    }
+
+    /// The robot's description.
+    pub fn spec(&self) -> &RobotSpec {
+        &self.spec
+    }
+
+    /// The Ackermann geometry (`None` for skid steering).
+    pub fn geometry(&self) -> Option<&AckermannGeometry> {
+        self.geometry.as_ref()
+    }
+
+    /// The current command.
+    pub fn command(&self) -> DriveCommand {
+        self.command
+    }
+
+    /// Sets the command (non-finite values are replaced by a stop) and the steering target.
+    pub fn set_command(&mut self, command: DriveCommand) {
+        self.command = if command.is_finite() {
+            command
+        } else {
+            DriveCommand::STOP
+        };
+        if let (Some(g), Steering::Ackermann { max_angle, .. }) =
+            (&self.geometry, self.spec.steering)
+        {
+            let target = match self.command.steer {
+                Some(angle) => angle,
+                None => {
+                    let (left, right) = (self.command.left, self.command.right);
+                    let speed = 0.5 * (left + right);
+                    let yaw = (right - left) / self.spec.track_gauge().max(1e-9);
+                    if speed.abs() < TURN_IN_PLACE_SPEED {
+                        // Asked to turn on the spot: steer toward it, or hold the wheels.
+                        if yaw == 0.0 {
+                            self.state.steer_target
+                        } else {
+                            yaw.signum() * max_angle
+                        }
+                    } else {
+                        g.outer_for_curvature(yaw / speed)
+                    }
+                }
+            };
+            self.state.steer_target = target.clamp(-max_angle, max_angle);
+        }
+    }
+
+    /// Drive-train state (wheel speeds, suspension, steering).
+    pub fn drive_state(&self) -> &WheelState {
+        &self.state
+    }
+
+    /// Restores a drive-train state saved earlier, with the wheels stopped and the tyres
+    /// relaxed (used by blow-up recovery).
+    pub fn restore(&mut self, state: &WheelState) {
+        self.state = state.clone();
+        self.halt();
+    }
+
+    /// Stops the wheels and relaxes the tyres: the hull has just been put somewhere at rest.
+    pub fn halt(&mut self) {
+        self.state.wheel_speed.iter_mut().for_each(|v| *v = 0.0);
+        self.state
+            .deflection
+            .iter_mut()
+            .for_each(|z| *z = Vector2::zeros());
+    }
+
+    /// Puts the drive train back as at spawn: wheels stopped and straight, suspension free,
+    /// command stop.
+    pub fn reset(&mut self) {
+        self.halt();
+        self.state.compression.iter_mut().for_each(|s| *s = 0.0);
+        self.state.steer = 0.0;
+        self.state.steer_target = 0.0;
+        self.command = DriveCommand::STOP;
+    }
+
+    /// Elastic energy stored in the tyres when the last step began, J.
+    pub fn elastic_energy(&self) -> f64 {
+        self.elastic_energy
+    }
+
+    /// Every tyre contact of the last step (`track` and `plane` are the wheel's index).
+    pub fn contacts(&self) -> &[ContactInfo] {
+        &self.last_contacts
+    }
+
+    /// Normal force on wheel `w` in the last step, N.
+    pub fn wheel_normal_force(&self, w: usize) -> f64 {
+        self.wheel_normal[w]
+    }
+
+    /// Motor torque at wheel `w` in the last step, N·m.
+    pub fn motor_torque(&self, w: usize) -> f64 {
+        self.motor_force[w] * self.spec.wheels[w].radius
+    }
+
+    /// Steering angle of wheel `w` about body z in the last step, rad, positive left.
+    pub fn wheel_angle(&self, w: usize) -> f64 {
+        self.wheel_angle[w]
+    }
+
+    /// The surface speed the command asks of wheel `w`, within its motor's limit, m/s; 0 for
+    /// an undriven wheel.
+    pub fn commanded_speed(&self, w: usize) -> f64 {
+        let wheel = &self.spec.wheels[w];
+        if !wheel.driven {
+            return 0.0;
+        }
+        let max = wheel.motor.max_speed;
+        self.wheel_command(w).clamp(-max, max)
+    }
+
+    /// Body-frame pose of wheel `w`'s mid-plane: centre raised by its compression, turned by
+    /// its steering angle; x along its heading, y its axle.
+    pub fn wheel_pose(&self, w: usize) -> nalgebra::Isometry3<f64> {
+        let wheel = &self.spec.wheels[w];
+        let c = wheel.center;
+        nalgebra::Isometry3::from_parts(
+            Translation3::new(c.x, c.y, c.z + self.state.compression[w]),
+            UnitQuaternion::from_euler_angles(0.0, 0.0, self.steer_angle_of(w)),
+        )
+    }
+
+    /// The surface speed the command asks of wheel `w`, m/s: the side's speed for skid
+    /// steering; for Ackermann the wheel's share of the turn about the current centre
+    /// (an electronic differential), the command's mean speed at the rear axle's centre.
+    fn wheel_command(&self, w: usize) -> f64 {
+        let wheel = &self.spec.wheels[w];
+        match &self.geometry {
+            None => {
+                if wheel.center.y >= 0.0 {
+                    self.command.left
+                } else {
+                    self.command.right
+                }
+            }
+            Some(g) => {
+                let speed = 0.5 * (self.command.left + self.command.right);
+                let reference = Point2::new(g.rear_x, 0.0);
+                g.point_speed(
+                    self.state.steer,
+                    reference,
+                    Point2::new(wheel.center.x, wheel.center.y),
+                    speed,
+                )
+            }
+        }
+    }
+
+    /// Steering angle of wheel `w` now, rad.
+    fn steer_angle_of(&self, w: usize) -> f64 {
+        match &self.geometry {
+            Some(g) if self.spec.wheels[w].steered => {
+                let (left, right) = g.wheel_angles(self.state.steer);
+                if self.spec.wheels[w].center.y > 0.0 {
+                    left
+                } else {
+                    right
+                }
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Moves the steering actuator toward its target at its rate limit.
+    fn step_steering(&mut self, dt: f64) {
+        if let Steering::Ackermann { max_rate, .. } = self.spec.steering {
+            let max = max_rate * dt;
+            let change = (self.state.steer_target - self.state.steer).clamp(-max, max);
+            self.state.steer += change;
+        }
+    }
+
+    /// One step of the wheel model: steers, cuts the terrain with every wheel's mid-plane,
+    /// balances the suspension, updates the wheel speeds implicitly, finishes the tyre forces
+    /// and returns the wrench on the hull. `segments` is scratch.
+    pub fn step(
+        &mut self,
+        terrain: &Terrain,
+        body: &BodyState,
+        friction_config: &FrictionConfig,
+        dt: f64,
+        segments: &mut Vec<CutSegment>,
+    ) -> Wrench {
+        self.step_steering(dt);
+        self.contacts.clear();
+        self.elastic_energy = 0.0;
+        for w in 0..self.spec.wheels.len() {
+            self.wheel_angle[w] = self.steer_angle_of(w);
+            self.wheel_contact(w, terrain, body, dt, segments);
+        }
+
+        // Linearise each tyre's forward force in its wheel's surface speed; step the motors.
+        self.f0.iter_mut().for_each(|x| *x = 0.0);
+        self.d.iter_mut().for_each(|x| *x = 0.0);
+        for c in &self.contacts {
+            let f = self.tyre(c, friction_config, dt);
+            // The ground's force on the tread along the tread's motion (backward at the
+            // bottom of a wheel rolling forward) is −F_x.
+            self.f0[c.wheel] = -f.force.x;
+            self.d[c.wheel] = f.longitudinal_damping;
+        }
+        for w in 0..self.spec.wheels.len() {
+            let wheel = &self.spec.wheels[w];
+            let command = self.commanded_speed(w);
+            let (v, force) = step_belt(
+                &wheel.motor,
+                wheel.radius,
+                self.state.wheel_speed[w],
+                command,
+                self.f0[w],
+                self.d[w],
+                dt,
+            );
+            self.state.wheel_speed[w] = v;
+            self.motor_force[w] = force;
+        }
+
+        // Pass 2: tyre forces at the new wheel speeds; the wrench on the hull.
+        let mut wrench = Wrench::default();
+        self.wheel_normal.iter_mut().for_each(|x| *x = 0.0);
+        self.last_contacts.clear();
+        for i in 0..self.contacts.len() {
+            let c = self.contacts[i];
+            let f = self.tyre(&c, friction_config, dt);
+            self.state.deflection[c.wheel] = f.deflection;
+            let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
+            // Rolling resistance opposes the wheel's travel over the ground.
+            let rolling = self.spec.wheels[c.wheel].tyre.rolling_resistance;
+            let fade = (c.v_along / ROLLING_SPEED_EPS).clamp(-1.0, 1.0);
+            tangential -= c.tau * (rolling * c.normal_force * fade);
+            let force = c.normal * c.normal_force + tangential;
+            self.last_contacts.push(ContactInfo {
+                track: c.wheel,
+                plane: c.wheel,
+                element: 0,
+                point: c.point,
+                normal: c.normal,
+                normal_force: c.normal_force,
+                friction: tangential,
+                sticking: !f.sliding,
+            });
+            wrench.force += force;
+            wrench.torque += (c.point - body.com).cross(&force);
+            self.wheel_normal[c.wheel] += c.normal_force;
+        }
+        // Wheels off the ground relax their tyres.
+        for w in 0..self.spec.wheels.len() {
+            if self.wheel_normal[w] == 0.0 {
+                self.state.deflection[w] = Vector2::zeros();
+            }
+        }
+        wrench
+    }
+
+    /// The tyre force of contact `c` at the current wheel speed and deflection.
+    fn tyre(&self, c: &WheelContact, config: &FrictionConfig, dt: f64) -> tyre::TyreForce {
+        let wheel = &self.spec.wheels[c.wheel];
+        let contact = TyreContact {
+            normal: c.normal_force,
+            mu: c.mu,
+            half_length: c.half_length,
+            sliding_velocity: Vector2::new(
+                c.v_along - self.state.wheel_speed[c.wheel],
+                c.v_lateral,
+            ),
+            rolling_speed: c.v_along.abs(),
+        };
+        tyre_force(
+            &contact,
+            wheel.tyre.tread_stiffness,
+            config.stick_damping_time,
+            self.state.deflection[c.wheel],
+            dt,
+        )
+    }
+
+    /// Pass 1 for wheel `w`: its load from the terrain, the suspension's balance, and its
+    /// contact (if any) pushed to `self.contacts`.
+    fn wheel_contact(
+        &mut self,
+        w: usize,
+        terrain: &Terrain,
+        body: &BodyState,
+        dt: f64,
+        segments: &mut Vec<CutSegment>,
+    ) {
+        let wheel = &self.spec.wheels[w];
+        let (r, half) = (wheel.radius, 0.5 * wheel.width);
+        let pose = body.pose * self.wheel_pose(w);
+        let m = r + CUT_MARGIN;
+        let cut = CutPlane::from_pose(&pose, CutRegion::new(-m, m, -m, m));
+        self.caches[w].refresh(terrain, &cut, half);
+        terrain.cut_candidates(&cut, &self.caches[w].triangles, segments);
+        let stiffness = PlaneStiffness {
+            kappa: wheel.tyre.stiffness,
+            run_mid: 1.0,
+            grousers: Grousers::default(),
+        };
+        let circle = [Circle {
+            center: Point2::origin(),
+            radius: r,
+        }];
+        evaluate_wheels(&circle, stiffness, segments, terrain.materials(), &mut self.loads);
+        let load = self.loads[0];
+        let up = body.pose.rotation * Vector3::z();
+        let s0 = self.state.compression[w];
+        let susp = wheel.suspension;
+        let push = cut.vector_to_world(&load.force) + cut.normal() * load.lateral;
+        let elastic = push.norm();
+        if !load.is_active() || elastic <= 1e-12 * load.magnitude {
+            // In the air: the spring extends the wheel, slowed by its damper.
+            let s = (susp.damping * s0 / dt) / (susp.stiffness + susp.damping / dt);
+            self.state.compression[w] = s.clamp(0.0, susp.travel);
+            return;
+        }
+        self.elastic_energy += load.energy;
+        let normal = push / elastic;
+        let cos = normal.dot(&up).max(0.0);
+        let k_tyre = load.stiffness;
+        // Balance of tyre and spring along the suspension axis (module docs), implicit in s.
+        let s = (elastic * cos + k_tyre * cos * cos * s0 + susp.damping * s0 / dt)
+            / (k_tyre * cos * cos + susp.stiffness + susp.damping / dt);
+        let s = s.clamp(0.0, susp.travel);
+        self.state.compression[w] = s;
+        let settled = (elastic - k_tyre * cos * (s - s0)).max(0.0);
+        if settled <= 0.0 {
+            return;
+        }
+        let point = cut.to_world(&load.point);
+        let v = body.point_velocity(&point);
+        // The wheel centre moved up by (s − s0) relative to the hull this step.
+        let rise = (s - s0) / dt * cos;
+        let mass = effective_mass(&self.spec, body, &point, &normal);
+        // The hull meets tyre and spring in series until the bump stop.
+        let series = if s < susp.travel {
+            k_tyre * susp.stiffness / (k_tyre + susp.stiffness).max(1e-300)
+        } else {
+            k_tyre
+        };
+        let stable = stable_share(series, mass, dt);
+        let factor = normal_damping_factor(
+            &load,
+            wheel.tyre.damping,
+            wheel.tyre.relaxation_time,
+            -v.dot(&normal) - rise,
+            CONTACT_DAMPING_DT * mass / dt,
+        );
+        if factor == 0.0 {
+            return;
+        }
+        let heading = pose.rotation * Vector3::x();
+        let along = heading - normal * heading.dot(&normal);
+        let Some(tau) = along.try_normalize(1e-9) else {
+            return; // the wheel stands on its tread's edge against a wall: no rolling contact
+        };
+        let lateral = normal.cross(&tau);
+        let depth = load.depth.min(r);
+        self.contacts.push(WheelContact {
+            wheel: w,
+            point,
+            normal,
+            tau,
+            lateral,
+            normal_force: settled * factor * stable,
+            mu: load.friction,
+            half_length: (2.0 * r * depth - depth * depth).max(0.0).sqrt(),
+            v_along: v.dot(&tau),
+            v_lateral: v.dot(&lateral),
+        });
+    }
+}
+
+/// The Ackermann geometry of a robot whose file passed the loader's checks (two steered
+/// wheels on one axle ahead of one rear axle).
+fn ackermann_geometry(spec: &RobotSpec) -> AckermannGeometry {
+    let steered = || spec.wheels.iter().filter(|w| w.steered);
+    let front_x = steered().map(|w| w.center.x).fold(0.0, |_, x| x);
+    let rear_x = spec
+        .wheels
+        .iter()
+        .filter(|w| !w.steered)
+        .map(|w| w.center.x)
+        .fold(f64::INFINITY, f64::min);
+    AckermannGeometry {
+        rear_x,
+        front_x,
+        front_left_y: steered()
+            .map(|w| w.center.y)
+            .fold(f64::NEG_INFINITY, f64::max),
+        front_right_y: steered().map(|w| w.center.y).fold(f64::INFINITY, f64::min),
+    }
+}
