@@ -286,6 +286,16 @@ impl RobotSpec {
         }
     }
 
+    /// The motor of drive `i` (main track `i`, or wheel `i`; an undriven wheel's motor has no
+    /// torque).
+    pub fn drive_motor(&self, i: usize) -> &MotorSpec {
+        if self.is_wheeled() {
+            &self.wheels[i].motor
+        } else {
+            &self.tracks[i].motor
+        }
+    }
+
     /// Names of the robot's drives: its main tracks, or its wheels (telemetry columns and
     /// per-drive readings follow this order).
     pub fn drive_names(&self) -> Vec<&str> {

@@ -23,7 +23,9 @@ pub const GROUND_SPEED_LAG: f64 = 0.3;
 /// One track's readout.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrackReadout {
-    /// Track name (`left`, `right`).
+    /// Index of the drive (main track or wheel) it reads.
+    pub drive: usize,
+    /// Track or wheel name (`left`, `right`, `front_left`, …).
     pub name: String,
     /// Belt speed, m/s.
     pub belt_speed: f64,
@@ -72,8 +74,12 @@ pub struct HudData {
     pub physics_hz: f64,
     /// The physics step, s (physics_hz · dt is the real-time factor).
     pub dt: f64,
-    /// Per track.
+    /// Per driven track or wheel.
     pub tracks: Vec<TrackReadout>,
+    /// Steering angle of an Ackermann robot's outer front wheel, rad, positive left.
+    pub steer: Option<f64>,
+    /// Its largest angle, rad (0 for a skid-steered or tracked robot).
+    pub steer_max: f64,
     /// Speed over ground along the robot's heading, m/s (negative backwards), filtered.
     pub ground_speed: f64,
     /// Mean flipper angle, rad, if the robot has flippers.
@@ -132,18 +138,26 @@ impl HudData {
             physics_hz: 0.0,
             dt: 0.002,
             tracks: spec
-                .tracks
+                .drive_names()
                 .iter()
-                .map(|t| TrackReadout {
-                    name: t.name.clone(),
+                .enumerate()
+                .filter(|(i, _)| spec.drive_motor(*i).max_torque > 0.0)
+                .map(|(i, name)| TrackReadout {
+                    drive: i,
+                    name: name.to_string(),
                     belt_speed: 0.0,
                     commanded: 0.0,
-                    max_speed: t.motor.max_speed,
+                    max_speed: spec.drive_motor(i).max_speed,
                     torque: 0.0,
-                    max_torque: t.motor.max_torque,
+                    max_torque: spec.drive_motor(i).max_torque,
                     stall_time: 0.0,
                 })
                 .collect(),
+            steer: None,
+            steer_max: match spec.steering {
+                crate::vehicle::spec::Steering::Ackermann { max_angle, .. } => max_angle,
+                crate::vehicle::spec::Steering::Skid => 0.0,
+            },
             ground_speed: 0.0,
             flipper: None,
             flipper_range,
@@ -171,9 +185,9 @@ impl HudData {
     pub fn update(&mut self, sim: &Simulation, id: RobotId, dt: f64) {
         let robot = sim.robot(id);
         let body = sim.body_state(id);
-        let drive = robot.drive_state();
-        for (i, t) in self.tracks.iter_mut().enumerate() {
-            t.belt_speed = drive.belt_speed.get(i).copied().unwrap_or(0.0);
+        for t in self.tracks.iter_mut() {
+            let i = t.drive;
+            t.belt_speed = robot.drive_speed(i);
             t.commanded = robot.commanded_speed(i);
             t.torque = robot.motor_torque(i);
             t.stall_time = if is_stalling(t.torque, t.max_torque, t.belt_speed, t.commanded) {
@@ -187,12 +201,16 @@ impl HudData {
         // nosing and the raw value jumps around the mean.
         let k = 1.0 - (-dt.max(0.0) / GROUND_SPEED_LAG).exp();
         self.ground_speed += (body.linvel.dot(&forward) - self.ground_speed) * k;
-        let n = drive.flipper_angle.len();
-        self.flipper = (n > 0).then(|| drive.flipper_angle.iter().sum::<f64>() / n as f64);
-        self.flipper_torque = (0..n)
-            .map(|f| robot.flipper_torque(f))
-            .fold(0.0, |a: f64, t| if t.abs() > a.abs() { t } else { a });
-        self.flipper_stalled = (0..n).any(|f| robot.flipper_stalled(f));
+        let angles = robot.flipper_angles();
+        let n = angles.len();
+        self.flipper = (n > 0).then(|| angles.iter().sum::<f64>() / n as f64);
+        if let Some(tracked) = robot.as_tracked() {
+            self.flipper_torque = (0..n)
+                .map(|f| tracked.flipper_torque(f))
+                .fold(0.0, |a: f64, t| if t.abs() > a.abs() { t } else { a });
+            self.flipper_stalled = (0..n).any(|f| tracked.flipper_stalled(f));
+        }
+        self.steer = robot.steering_angle();
         self.tilt = Tilt::of(&body.pose);
         self.margins = self.limits.margins(&self.tilt);
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);

@@ -18,7 +18,7 @@ use nalgebra::{Isometry3, Point2, UnitQuaternion, Vector2};
 use super::{point3, pose3};
 use crate::track::outline::BeltOutline;
 use crate::vehicle::spec::HullShape;
-use crate::vehicle::{BodyState, TrackedRobot};
+use crate::vehicle::{BodyState, Drivetrain, TrackedRobot, WheeledRobot};
 
 /// Belt thickness as drawn, m.
 const BELT_THICKNESS: f64 = 0.008;
@@ -170,10 +170,20 @@ struct BeltView {
     phase: f64,
 }
 
+/// One wheel of a wheeled robot: a group at the wheel's posed mid-plane holding the tyre, the
+/// hub and a spoke that turns with the wheel (so a spinning or locked wheel shows).
+struct WheelView {
+    group: SceneNode3d,
+    spin: SceneNode3d,
+    /// Angle the wheel has turned, rad.
+    phase: f64,
+}
+
 /// The robot's scene nodes.
 pub struct RobotView {
     root: SceneNode3d,
     belts: Vec<BeltView>,
+    wheels: Vec<WheelView>,
 }
 
 impl RobotView {
@@ -188,8 +198,9 @@ impl RobotView {
         node
     }
 
-    /// Builds the robot's nodes under `parent` from its spec and its current outlines.
-    pub fn new(parent: &mut SceneNode3d, robot: &TrackedRobot) -> Self {
+    /// Builds the robot's nodes under `parent` from its spec and its current outlines or
+    /// wheel poses.
+    pub fn new(parent: &mut SceneNode3d, robot: &Drivetrain) -> Self {
         let spec = robot.spec();
         let mut root = parent.add_group();
 
@@ -264,7 +275,20 @@ impl RobotView {
             }
         }
 
+        let wheels = match robot {
+            Drivetrain::Wheeled(r) => add_wheels(&mut root, r),
+            Drivetrain::Tracked(_) => Vec::new(),
+        };
         let mut belts = Vec::new();
+        let Drivetrain::Tracked(robot) = robot else {
+            let mut view = Self {
+                root,
+                belts,
+                wheels,
+            };
+            view.place_wheels(robot, 0.0);
+            return view;
+        };
         for r in belt_refs(robot) {
             let (outline, _) = robot.plane_outline(r.plane);
             let mut group = root.add_group();
@@ -320,15 +344,23 @@ impl RobotView {
                 phase: 0.0,
             });
         }
-        let mut view = Self { root, belts };
+        let mut view = Self {
+            root,
+            belts,
+            wheels,
+        };
         view.place_belts(robot);
         view
     }
 
     /// Moves every node to the robot's current state; `dt` is the simulated time since the
     /// last update (moves the cleats by belt speed × dt).
-    pub fn update(&mut self, body: &BodyState, robot: &TrackedRobot, dt: f64) {
+    pub fn update(&mut self, body: &BodyState, robot: &Drivetrain, dt: f64) {
         self.root.set_pose(pose3(&body.pose));
+        let Drivetrain::Tracked(robot) = robot else {
+            self.place_wheels(robot, dt);
+            return;
+        };
         let speeds = &robot.drive_state().belt_speed;
         for b in &mut self.belts {
             let v = speeds.get(b.r.track).copied().unwrap_or(0.0);
@@ -344,6 +376,23 @@ impl RobotView {
     /// Shows or hides the whole robot.
     pub fn set_visible(&mut self, visible: bool) {
         self.root.set_visible(visible);
+    }
+
+    /// Poses each wheel (steering, suspension) and turns it by its surface speed × `dt`.
+    fn place_wheels(&mut self, robot: &Drivetrain, dt: f64) {
+        let Drivetrain::Wheeled(robot) = robot else {
+            return;
+        };
+        for (w, view) in self.wheels.iter_mut().enumerate() {
+            let radius = robot.spec().wheels[w].radius;
+            let v = robot.drive_state().wheel_speed[w];
+            if v.is_finite() {
+                view.phase = (view.phase + v * dt / radius).rem_euclid(TAU);
+            }
+            view.group.set_pose(pose3(&robot.wheel_pose(w)));
+            // Rolling forward turns the wheel about its axle (body y) by +angle.
+            view.spin.set_rotation(Quat::from_rotation_y(view.phase as f32));
+        }
     }
 
     fn place_belts(&mut self, robot: &TrackedRobot) {
@@ -390,6 +439,36 @@ impl RobotView {
             }
         }
     }
+}
+
+/// The nodes of a wheeled robot's wheels: tyre, hub and a light spoke on the outer face.
+fn add_wheels(root: &mut SceneNode3d, robot: &WheeledRobot) -> Vec<WheelView> {
+    robot
+        .spec()
+        .wheels
+        .iter()
+        .map(|wheel| {
+            let mut group = root.add_group();
+            let mut spin = group.add_group();
+            let (r, w) = (wheel.radius as f32, wheel.width as f32);
+            // kiss3d's cylinder axis is its local y: the wheel's axle already.
+            spin.add_cylinder(r, w)
+                .set_color(BELT_COLOR)
+                .set_roughness(0.95);
+            spin.add_cylinder(r * 0.6, w + 0.006)
+                .set_color(HUB_COLOR)
+                .set_metallic(0.3);
+            let side = if wheel.center.y >= 0.0 { 1.0 } else { -1.0 };
+            spin.add_cube(r * 1.1, 0.004, r * 0.12)
+                .set_position(Vec3::new(0.0, side * (w / 2.0 + 0.004), 0.0))
+                .set_color(MARK_COLOR);
+            WheelView {
+                group,
+                spin,
+                phase: 0.0,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

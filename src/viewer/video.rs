@@ -10,20 +10,20 @@ use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Vec2};
 
 use super::cameras::{View, ViewKind};
 use crate::sim::link::{LinkConditions, VideoFeed};
-use crate::vehicle::{BodyState, TrackedRobot};
+use crate::vehicle::{BodyState, Drivetrain};
 
 /// The robot's recent states, so an onboard camera with video latency shows the world as it
 /// was when its frame was captured (the scene is static; only the robot moves).
 #[derive(Default)]
 pub struct DelayLine {
     /// `(simulation time s, hull state, track model)`, oldest first.
-    states: VecDeque<(f64, BodyState, TrackedRobot)>,
+    states: VecDeque<(f64, BodyState, Drivetrain)>,
 }
 
 impl DelayLine {
     /// Keeps the state at `t` (s), forgetting what is more than `keep` s older than the
     /// newest state still needed (the newest at or before `t − keep`).
-    pub fn push(&mut self, t: f64, body: BodyState, robot: &TrackedRobot, keep: f64) {
+    pub fn push(&mut self, t: f64, body: BodyState, robot: &Drivetrain, keep: f64) {
         if self.states.back().is_some_and(|s| s.0 >= t) {
             // Paused or seeking back: start over from here.
             self.states.clear();
@@ -35,7 +35,7 @@ impl DelayLine {
     }
 
     /// The newest state at or before `capture` (s).
-    pub fn at(&self, capture: f64) -> Option<(&BodyState, &TrackedRobot)> {
+    pub fn at(&self, capture: f64) -> Option<(&BodyState, &Drivetrain)> {
         self.states
             .iter()
             .rev()
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn the_delay_line_gives_the_state_of_the_capture_time_and_forgets_older_ones() {
-        let robot = TrackedRobot::new(
+        let robot = Drivetrain::new(
             crate::vehicle::robot_file::load_robot(std::path::Path::new(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/scenes/robots/scout.toml"
