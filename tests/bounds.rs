@@ -108,7 +108,12 @@ fn driving_off_a_landing_is_a_fall_and_stops_the_robot() {
         let b = sim.body_state(id);
         assert!(b.com.z < 0.6, "{name}: on the floor: {}", b.com);
         assert!(b.linvel.norm() < 0.5, "{name}: at rest: {:?}", b.linvel);
-        let belts = &sim.robot(id).as_tracked().expect("tracked").drive_state().belt_speed;
+        let belts = &sim
+            .robot(id)
+            .as_tracked()
+            .expect("tracked")
+            .drive_state()
+            .belt_speed;
         assert!(belts.iter().all(|v| v.abs() < 0.05), "{name}: {belts:?}");
         assert_eq!(sim.events().len(), 1, "{name}: {:?}", sim.events());
     }

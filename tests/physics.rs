@@ -409,10 +409,18 @@ fn reset_to_spawn_is_a_fresh_start() {
     );
     used.run_for(2.0);
     used.reset_robot(b, &spawn);
-    assert_eq!(used.robot(b).as_tracked().expect("tracked").drive_state().flipper_angle, vec![0.0, 0.0]);
+    assert_eq!(
+        used.robot(b)
+            .as_tracked()
+            .expect("tracked")
+            .drive_state()
+            .flipper_angle,
+        vec![0.0, 0.0]
+    );
     assert!(used
         .robot(b)
-        .as_tracked().expect("tracked")
+        .as_tracked()
+        .expect("tracked")
         .drive_state()
         .belt_speed
         .iter()
@@ -565,7 +573,11 @@ fn ground_torque_about_flipper_axis(
     axis: (f64, f64),
 ) -> f64 {
     let body = sim.body_state(id);
-    let (_, y) = sim.robot(id).as_tracked().expect("tracked").plane_outline(plane);
+    let (_, y) = sim
+        .robot(id)
+        .as_tracked()
+        .expect("tracked")
+        .plane_outline(plane);
     let pivot = body.pose * nalgebra::Point3::new(axis.0, y, axis.1);
     let y_axis = body.pose.rotation * Vector3::y();
     sim.robot(id)
@@ -753,7 +765,12 @@ fn a_free_flipper_reaches_its_target_at_max_rate() {
     let mut reached = None;
     while sim.time() < t0 + 3.0 {
         sim.step();
-        let a = &sim.robot(id).as_tracked().expect("tracked").drive_state().flipper_angle;
+        let a = &sim
+            .robot(id)
+            .as_tracked()
+            .expect("tracked")
+            .drive_state()
+            .flipper_angle;
         if a.iter()
             .all(|a| (a - std::f64::consts::FRAC_PI_2).abs() < 1e-9)
         {
@@ -763,7 +780,11 @@ fn a_free_flipper_reaches_its_target_at_max_rate() {
     }
     let t = reached.expect("never reached 90°");
     assert!((t - 1.0).abs() < 0.05, "took {t} s");
-    assert!(!sim.robot(id).as_tracked().expect("tracked").flipper_stalled(0));
+    assert!(!sim
+        .robot(id)
+        .as_tracked()
+        .expect("tracked")
+        .flipper_stalled(0));
 }
 
 /// Telemetry has a `<name>_torque` column after each flipper's angle, holding
@@ -808,7 +829,13 @@ fn telemetry_has_a_torque_column_per_flipper() {
         ]
     );
     for (k, f) in [(n - 3, 0), (n - 1, 1)] {
-        assert_eq!(row[k], sim.robot(id).as_tracked().expect("tracked").flipper_torque(f));
+        assert_eq!(
+            row[k],
+            sim.robot(id)
+                .as_tracked()
+                .expect("tracked")
+                .flipper_torque(f)
+        );
         assert!((row[k] + 4.0).abs() < 0.2, "{}", row[k]);
     }
 }

@@ -108,7 +108,11 @@ fn every_preset_loads() {
             f.file_stem().and_then(|s| s.to_str()),
             "a preset's name is its file name"
         );
-        assert!(r.tracks.len() >= 2, "{}", f.display());
+        assert!(
+            r.tracks.len() >= 2 || r.wheels.len() >= 4,
+            "{}",
+            f.display()
+        );
         let names: Vec<&str> = r.cameras.iter().map(|c| c.name.as_str()).collect();
         // A mast is optional: selfright20 has none (it would be under the robot on its back).
         for cam in ["front", "rear"] {
@@ -117,7 +121,8 @@ fn every_preset_loads() {
     }
 }
 
-/// The scenario tests' list of presets (`common::PRESETS`) is every file in scenes/robots.
+/// The scenario tests' lists of presets (`common::PRESETS`, tracked, and `common::WHEELED`)
+/// are every file in scenes/robots, and each list holds robots of its kind.
 #[test]
 fn the_test_preset_list_is_complete() {
     let mut stems: Vec<String> = preset_files()
@@ -125,9 +130,19 @@ fn the_test_preset_list_is_complete() {
         .filter_map(|f| f.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .collect();
     stems.sort();
-    let mut listed: Vec<String> = common::PRESETS.iter().map(|s| s.to_string()).collect();
+    let mut listed: Vec<String> = common::PRESETS
+        .iter()
+        .chain(&common::WHEELED)
+        .map(|s| s.to_string())
+        .collect();
     listed.sort();
     assert_eq!(stems, listed);
+    for name in common::PRESETS {
+        assert!(!common::robot(name).is_wheeled(), "{name}");
+    }
+    for name in common::WHEELED {
+        assert!(common::robot(name).is_wheeled(), "{name}");
+    }
 }
 
 #[test]
@@ -137,6 +152,8 @@ fn preset_masses() {
         ("selfright20", 20.0, 2.0),
         ("tracker55", 55.0, 3.0),
         ("heavy250", 250.0, 15.0),
+        ("rover30", 30.0, 3.0),
+        ("wheeler300", 300.0, 30.0),
     ] {
         let r = preset(name);
         assert!((r.mass - mass).abs() <= tol, "{name}: {} kg", r.mass);

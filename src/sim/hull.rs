@@ -147,11 +147,7 @@ pub(crate) fn insert_robot_body(
 /// rapier a contact manifold a step for nothing (measured with the 20 kg robot on the stairs:
 /// 41.5 µs a step with every guard always on, 14.3 µs without guards). A switched-off guard
 /// stays in the world; its `user_data` says it is off and the contact hook skips its pairs.
-pub(crate) fn pose_guards(
-    world: &mut PhysicsWorld,
-    model: &Drivetrain,
-    guards: &[GuardCollider],
-) {
+pub(crate) fn pose_guards(world: &mut PhysicsWorld, model: &Drivetrain, guards: &[GuardCollider]) {
     let Some(model) = model.as_tracked() else {
         return; // wheels have no side guards
     };

@@ -250,8 +250,14 @@ impl Simulation {
             }
             Drivetrain::Wheeled(model) => {
                 let drive = model.drive_state();
-                out.push_all(&format!("{p}.wheel_speed"), drive.wheel_speed.iter().copied());
-                out.push_all(&format!("{p}.compression"), drive.compression.iter().copied());
+                out.push_all(
+                    &format!("{p}.wheel_speed"),
+                    drive.wheel_speed.iter().copied(),
+                );
+                out.push_all(
+                    &format!("{p}.compression"),
+                    drive.compression.iter().copied(),
+                );
                 out.push(format!("{p}.steer"), drive.steer);
                 out.push(format!("{p}.steer_target"), drive.steer_target);
                 out.push_all(

@@ -16,7 +16,7 @@ pub mod wheeled;
 
 pub use body::{BodyState, Wrench};
 pub use drive::DriveCommand;
-pub use spec::RobotSpec;
 pub use drivetrain::{Drivetrain, DrivetrainState};
+pub use spec::RobotSpec;
 pub use tracked::TrackedRobot;
 pub use wheeled::WheeledRobot;

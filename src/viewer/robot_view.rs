@@ -391,7 +391,8 @@ impl RobotView {
             }
             view.group.set_pose(pose3(&robot.wheel_pose(w)));
             // Rolling forward turns the wheel about its axle (body y) by +angle.
-            view.spin.set_rotation(Quat::from_rotation_y(view.phase as f32));
+            view.spin
+                .set_rotation(Quat::from_rotation_y(view.phase as f32));
         }
     }
 

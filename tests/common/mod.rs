@@ -13,8 +13,11 @@ use treadsim::vehicle::RobotSpec;
 
 /// Standard gravity, m/s².
 pub const G: f64 = 9.81;
-/// Every preset in `scenes/robots/` (tests/robot_files.rs checks the list is complete).
+/// Every tracked preset in `scenes/robots/` (tests/robot_files.rs checks that this and
+/// [`WHEELED`] list them all).
 pub const PRESETS: [&str; 4] = ["scout", "selfright20", "tracker55", "heavy250"];
+/// Every wheeled preset in `scenes/robots/`.
+pub const WHEELED: [&str; 2] = ["rover30", "wheeler300"];
 /// A preset robot from `scenes/robots/NAME.toml`.
 pub fn robot(name: &str) -> RobotSpec {
     load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset loads")
@@ -64,10 +67,7 @@ pub fn place_on_plane(sim: &mut Simulation, id: RobotId, r: UnitQuaternion<f64>)
 
 /// Sum of the normal forces on all of a robot's tracks in the last step, N.
 pub fn total_normal(sim: &Simulation, id: RobotId) -> f64 {
-    let r = sim.robot(id);
-    (0..r.spec().tracks.len())
-        .map(|t| r.drive_normal_force(t))
-        .sum()
+    sim.robot(id).support_force()
 }
 
 /// Puts the robot on the tilted plane `r` at the origin, its body aligned with the plane and

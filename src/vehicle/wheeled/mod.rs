@@ -461,7 +461,13 @@ impl WheeledRobot {
             center: Point2::origin(),
             radius: r,
         }];
-        evaluate_wheels(&circle, stiffness, segments, terrain.materials(), &mut self.loads);
+        evaluate_wheels(
+            &circle,
+            stiffness,
+            segments,
+            terrain.materials(),
+            &mut self.loads,
+        );
         let load = self.loads[0];
         let up = body.pose.rotation * Vector3::z();
         let s0 = self.state.compression[w];

@@ -96,7 +96,13 @@ impl AckermannGeometry {
 
     /// The speed of body point `point` when `reference` moves at `speed` (rescaled by their
     /// distances from the turn centre), m/s, signed.
-    pub fn point_speed(&self, outer: f64, reference: Point2<f64>, point: Point2<f64>, speed: f64) -> f64 {
+    pub fn point_speed(
+        &self,
+        outer: f64,
+        reference: Point2<f64>,
+        point: Point2<f64>,
+        speed: f64,
+    ) -> f64 {
         match self.centre(outer) {
             None => speed,
             Some(c) => speed * (point - c).norm() / (reference - c).norm(),

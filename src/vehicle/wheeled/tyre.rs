@@ -166,7 +166,11 @@ mod tests {
                 z = f.deflection;
             }
             let lambda = theta * tan;
-            let want = if lambda < 1.0 { 80.0 * brush(lambda) } else { 80.0 };
+            let want = if lambda < 1.0 {
+                80.0 * brush(lambda)
+            } else {
+                80.0
+            };
             assert!(
                 (f.force.y + want).abs() < 1e-6 * want,
                 "{deg}°: {} vs {want}",
@@ -190,7 +194,10 @@ mod tests {
         }
         let stiffness = -fy / tan;
         let want = 2.0 * CP * 0.025 * 0.025;
-        assert!((stiffness - want).abs() < 1e-3 * want, "{stiffness} vs {want}");
+        assert!(
+            (stiffness - want).abs() < 1e-3 * want,
+            "{stiffness} vs {want}"
+        );
     }
 
     /// Beyond the brush's full-slide slip the force is μN against the slip.
