@@ -4,6 +4,7 @@
 //! ([`laws`]), seed 002's roaming traffic ([`traffic`], over the neighbour grid [`grid`]),
 //! and the [`autopilot`] that drives the dynamic robot with those laws.
 
+pub mod ackermann;
 pub mod agent;
 pub mod autopilot;
 pub mod goal_script;
