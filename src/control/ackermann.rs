@@ -86,7 +86,12 @@ impl KinematicCar {
     pub fn wheels(&self, pose: &CarPose) -> [Point2<f64>; 4] {
         let left = Vector2::new(-pose.d.y, pose.d.x);
         let (f, s) = (pose.d * (self.wheelbase / 2.0), left * (self.track / 2.0));
-        [pose.p + f + s, pose.p + f - s, pose.p - f + s, pose.p - f - s]
+        [
+            pose.p + f + s,
+            pose.p + f - s,
+            pose.p - f + s,
+            pose.p - f - s,
+        ]
     }
 }
 
@@ -117,11 +122,18 @@ mod tests {
             let beta = CAR.inner_angle(alpha);
             let [fl, fr, rl, rr] = CAR.wheels(&pose);
             // Left turn: right wheels outer (α), left inner (β); right turn the other way.
-            let (left_angle, right_angle) = if alpha > 0.0 { (beta, alpha) } else { (alpha, beta) };
+            let (left_angle, right_angle) = if alpha > 0.0 {
+                (beta, alpha)
+            } else {
+                (alpha, beta)
+            };
             for (p, angle) in [(fl, left_angle), (fr, right_angle), (rl, 0.0), (rr, 0.0)] {
                 let heading = Rotation2::new(angle) * pose.d;
                 let miss = (c - p).dot(&heading);
-                assert!(miss.abs() < 1e-9, "{deg}°: axis misses the centre by {miss}");
+                assert!(
+                    miss.abs() < 1e-9,
+                    "{deg}°: axis misses the centre by {miss}"
+                );
             }
         }
     }

@@ -216,6 +216,9 @@ pub struct InputMapper {
     flipper_target: Option<f64>,
     flipper_min: f64,
     flipper_max: f64,
+    /// The robot's largest steering angle, rad, for an Ackermann robot: the stick's turn then
+    /// steers the front wheels instead of splitting the tracks' speeds.
+    steer_max: Option<f64>,
     slow_toggled: bool,
     pad_armed: bool,
     centred_for: f64,
@@ -239,6 +242,7 @@ impl InputMapper {
             pad_armed: false,
             centred_for: 0.0,
             was_down: [false; Action::COUNT],
+            steer_max: None,
         })
     }
 
@@ -272,6 +276,13 @@ impl InputMapper {
     /// The current flipper target, rad.
     pub fn flipper_target(&self) -> Option<f64> {
         self.flipper_target
+    }
+
+    /// Drives an Ackermann robot whose outer front wheel turns at most `max_angle` rad: the
+    /// turn demand becomes a steering angle (full turn = full lock) and both sides get the
+    /// speed demand; `None` splits the sides' speeds (tracks, skid steering).
+    pub fn set_steering(&mut self, max_angle: Option<f64>) {
+        self.steer_max = max_angle.filter(|a| a.is_finite() && *a > 0.0);
     }
 
     /// Forgets all motion state after the robot was reset: both tracks stopped, keyboard
@@ -418,12 +429,21 @@ impl InputMapper {
             );
         }
 
+        // Ackermann: speed from the mean demand, the turn demand as a steering angle.
+        let (left, right, steer) = match self.steer_max {
+            Some(max) => {
+                let speed = 0.5 * (left + right);
+                let turn = (0.5 * (right - left)).clamp(-1.0, 1.0);
+                (speed, speed, Some(turn * max))
+            }
+            None => (left, right, None),
+        };
         MappedInput {
             drive: DriveCommand {
                 left: left * scale,
                 right: right * scale,
                 flipper: self.flipper_target,
-                steer: None,
+                steer,
             },
             actions,
             status: Status {

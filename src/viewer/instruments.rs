@@ -34,6 +34,10 @@ pub(super) fn draw_instruments(ctx: &egui::Context, hud: &HudData) {
                         ui.separator();
                         flipper(ui, hud);
                     }
+                    if hud.steer.is_some() {
+                        ui.separator();
+                        steering(ui, hud);
+                    }
                 });
             });
         });
@@ -207,6 +211,46 @@ fn inclinometer(ui: &mut egui::Ui, hud: &HudData, pitch: bool) {
         label,
         FontId::monospace(12.0),
         color,
+    );
+}
+
+/// The front wheels seen from above at the outer wheel's steering angle, with the limits.
+fn steering(ui: &mut egui::Ui, hud: &HudData) {
+    let Some(angle) = hud.steer else {
+        return;
+    };
+    let (_, p) = ui.allocate_painter(Vec2::new(110.0, 134.0), Sense::hover());
+    let r = p.clip_rect();
+    let hub = Pos2::new(r.center().x, r.top() + 58.0);
+    // Up the screen is forward; a left turn (positive) leans the wheel to the left.
+    let along = |a: f32, len: f32| Vec2::new(-len * a.sin(), -len * a.cos());
+    for limit in [-hud.steer_max, hud.steer_max] {
+        let a = limit as f32;
+        p.line_segment([hub, hub + along(a, 44.0)], Stroke::new(1.0, DIM));
+    }
+    let a = angle as f32;
+    p.line_segment(
+        [hub - along(a, 30.0), hub + along(a, 30.0)],
+        Stroke::new(10.0, Color32::from_gray(40)),
+    );
+    p.line_segment(
+        [hub - along(a, 30.0), hub + along(a, 30.0)],
+        Stroke::new(2.0, Color32::from_rgb(240, 200, 30)),
+    );
+    p.circle_filled(hub, 4.0, Color32::WHITE);
+    let side = if angle > 0.0 {
+        "L"
+    } else if angle < 0.0 {
+        "R"
+    } else {
+        ""
+    };
+    p.text(
+        Pos2::new(r.center().x, r.bottom() - 16.0),
+        Align2::CENTER_BOTTOM,
+        format!("STEER {:.0}°{side}", deg(angle.abs())),
+        FontId::monospace(12.0),
+        TEXT,
     );
 }
 

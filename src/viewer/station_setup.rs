@@ -55,6 +55,7 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         let mut mapper = InputMapper::new(MappingConfig::default())
             .map_err(|e| ViewerError::Mapping(e.to_string()))?;
         sync_flippers(&mut mapper, &robot);
+        sync_steering(&mut mapper, &robot);
         return Ok(Setup {
             session,
             mapper,
@@ -112,6 +113,7 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         }
     }
     sync_flippers(&mut mapper, &robot);
+    sync_steering(&mut mapper, &robot);
     let mut session = session;
     let log = if o.no_log {
         None
@@ -137,6 +139,15 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         trainee,
         replay: None,
     })
+}
+
+/// Tells the mapper how the robot steers: an Ackermann robot's stick turn becomes a steering
+/// angle.
+pub(super) fn sync_steering(mapper: &mut InputMapper, robot: &crate::vehicle::RobotSpec) {
+    mapper.set_steering(match robot.steering {
+        crate::vehicle::spec::Steering::Ackermann { max_angle, .. } => Some(max_angle),
+        crate::vehicle::spec::Steering::Skid => None,
+    });
 }
 
 /// Tells the mapper the robot's flipper range and starts its target at the robot's initial
