@@ -271,6 +271,7 @@ fn lowest_point_of_every_preset_upright_inverted_and_on_its_side() {
             .iter()
             .map(|t| t.y - t.belt.width / 2.0)
             .chain(r.flippers.iter().map(|f| f.y - f.belt.width / 2.0))
+            .chain(r.wheels.iter().map(|w| w.center.y - w.width / 2.0))
             .fold(lo[1], f64::min);
         assert!(
             (side - outer).abs() < 1e-9,
@@ -335,6 +336,7 @@ fn presets_follow_the_origin_convention() {
             .iter()
             .flat_map(track_circles)
             .map(|c| c.z - c.radius)
+            .chain(r.wheels.iter().map(|w| w.center.z - w.radius))
             .fold(f64::INFINITY, f64::min);
         assert!(lowest.abs() < 1e-9, "{}: lowest bottom {lowest}", r.name);
         let (rear, front) = r.footprint();
