@@ -1283,3 +1283,211 @@ fn print_preset_table() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Wheeled robots
+
+const MINI_WHEELS: &str = r#"
+[robot]
+name = "cart"
+mass = 12.0
+center_of_mass = [0.0, 0.0, 0.1]
+
+[hull]
+size = [0.4, 0.2, 0.1]
+center = [0.0, 0.0, 0.12]
+
+[drivetrain]
+kind = "ackermann"
+max_steer_deg = 30
+steer_rate_deg = 90
+
+[wheel_defaults]
+radius = 0.06
+width = 0.04
+tyre_stiffness = 5e5
+tread_stiffness = 4e5
+suspension_travel = 0.02
+suspension_stiffness = 8000
+suspension_damping = 100
+max_speed = 1.0
+max_torque = 3.0
+max_acceleration = 2.0
+inertia = 0.001
+
+[[wheel]]
+name = "front_left"
+x = 0.15
+y = 0.13
+z = 0.06
+steered = true
+
+[[wheel]]
+name = "front_right"
+x = 0.15
+y = -0.13
+z = 0.06
+steered = true
+
+[[wheel]]
+name = "rear_left"
+x = -0.15
+y = 0.13
+z = 0.06
+driven = true
+
+[[wheel]]
+name = "rear_right"
+x = -0.15
+y = -0.13
+z = 0.06
+driven = true
+"#;
+
+/// `MINI_WHEELS` with the first `from` replaced by `to`.
+fn wheels_edit(from: &str, to: &str) -> String {
+    assert!(MINI_WHEELS.contains(from), "'{from}' not in MINI_WHEELS");
+    MINI_WHEELS.replacen(from, to, 1)
+}
+
+#[test]
+fn the_minimal_wheeled_robot_loads_with_its_defaults() {
+    let r = mini(&wheels_edit("", "")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.is_wheeled() && r.tracks.is_empty());
+    assert_eq!(r.wheels.len(), 4);
+    let w = &r.wheels[2];
+    assert_eq!(
+        (w.radius, w.width, w.driven, w.steered),
+        (0.06, 0.04, true, false)
+    );
+    assert_eq!(w.tyre.rolling_resistance, 0.03);
+    assert!((w.motor.belt_inertia - 0.001 / 0.0036).abs() < 1e-12);
+    // An undriven wheel's motor has no torque.
+    assert_eq!(r.wheels[0].motor.max_torque, 0.0);
+    assert_eq!(r.drive_count(), 4);
+    assert_eq!(r.drive_names()[3], "rear_right");
+    assert!((r.track_gauge() - 0.26).abs() < 1e-12);
+    assert_eq!(r.footprint(), (-0.15, 0.15));
+}
+
+/// Every wheel rule, with its line and field path (table-driven).
+#[test]
+fn wheeled_robot_rules() {
+    let cases: &[(&str, &str, &str, &str, &str)] = &[
+        // (replace, with, line containing, field, message)
+        (
+            "kind = \"ackermann\"",
+            "kind = \"tank\"",
+            "kind = \"tank\"",
+            "drivetrain.kind",
+            "unknown drivetrain",
+        ),
+        (
+            "max_steer_deg = 30",
+            "max_steer_deg = 59",
+            "max_steer_deg = 59",
+            "drivetrain.max_steer_deg",
+            "limit atan(l/w)",
+        ),
+        (
+            "steer_rate_deg = 90",
+            "steer_rate_deg = 90\ndifferential = \"slippy\"",
+            "differential",
+            "drivetrain.differential",
+            "unknown differential",
+        ),
+        (
+            "radius = 0.06\n",
+            "",
+            "[[wheel]]",
+            "wheel[0].radius",
+            "missing",
+        ),
+        (
+            "radius = 0.06",
+            "radius = 0.05",
+            "z = 0.06",
+            "wheel[0].z",
+            "shift every z",
+        ),
+        (
+            "name = \"front_right\"",
+            "name = \"front_left\"",
+            "name = \"front_left\"\nx = 0.15\ny = -0.13",
+            "wheel[1].name",
+            "defined twice",
+        ),
+        (
+            "x = -0.15\ny = 0.13\nz = 0.06\ndriven = true",
+            "x = -0.15\ny = 0.13\nz = 0.06\ndriven = true\nsteered = true",
+            "name = \"cart\"",
+            "wheel",
+            "exactly two steered wheels",
+        ),
+        (
+            "x = -0.15\ny = 0.13",
+            "x = 0.25\ny = 0.13",
+            "x = 0.25",
+            "wheel[2].x",
+            "behind the steered front axle",
+        ),
+        (
+            "x = -0.15\ny = -0.13",
+            "x = 0.05\ny = -0.13",
+            "x = 0.05",
+            "wheel[3].x",
+            "one rear axle",
+        ),
+        (
+            "tyre_stiffness = 5e5",
+            "tyre_stiffness = -1",
+            "tyre_stiffness = -1",
+            "wheel_defaults.tyre_stiffness",
+            "",
+        ),
+    ];
+    for &(from, to, needle, field, what) in cases {
+        let text = wheels_edit(from, to);
+        let at = text.find(needle).expect("needle in the text");
+        let line = text[..at].matches('\n').count() + 1;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("robot.toml");
+        fs::write(&path, &text).unwrap();
+        let e = load_robot(&path).expect_err(&format!("{from} → {to} must be rejected"));
+        let shown = e.to_string();
+        assert_eq!(e.field, field, "{from} → {to}: {shown}");
+        if needle != "name = \"cart\"" {
+            assert_eq!(e.line, line, "{from} → {to}: {shown}");
+        }
+        assert!(
+            e.message.contains(what),
+            "{from} → {to}: expected '{what}' in {shown}"
+        );
+        assert!(
+            shown.starts_with(&format!("{}:", path.display())),
+            "{shown}"
+        );
+    }
+}
+
+#[test]
+fn skid_robots_take_no_open_differential_and_no_tracks_with_wheels() {
+    let skid = wheels_edit(
+        "kind = \"ackermann\"\nmax_steer_deg = 30\nsteer_rate_deg = 90",
+        "kind = \"skid\"\ndifferential = \"open\"",
+    );
+    let e = mini(&skid).unwrap_err();
+    assert_eq!(e.field, "drivetrain.differential", "{e}");
+    let both = format!(
+        "{}\n[[track]]\nname = \"t\"\ny = 0\nsprocket = {{ x = -0.1, z = 0.02, radius = 0.02 }}\n\
+         idler = {{ x = 0.1, z = 0.02, radius = 0.02 }}\n\
+         motor = {{ max_speed = 0.5, max_torque = 1, max_acceleration = 1, belt_inertia = 0.2 }}\n\
+         belt = {{ width = 0.2, stiffness = 1e5 }}\n",
+        wheels_edit("", "")
+    );
+    let e = mini(&both).unwrap_err();
+    assert!(e.message.contains("not both"), "{e}");
+    let idle = wheels_edit("", "").replace("driven = true", "driven = false");
+    let e = mini(&idle).unwrap_err();
+    assert!(e.message.contains("no wheel is driven"), "{e}");
+}

@@ -65,8 +65,14 @@ pub fn step_belt(
     let needed = m * (target - v) / dt - f0 + d * (target - v);
     let f_max = motor.max_torque / sprocket_radius;
     let force = needed.clamp(-f_max, f_max);
-    let v_new = v + dt * (force + f0) / (m + dt * d);
-    (v_new, force)
+    (speed_after(m, v, force, f0, d, dt), force)
+}
+
+/// The belt's (or tyre surface's) speed after a step of `dt` s under the motor force `force`
+/// (N), implicit in the ground's linearised pull `f0 − d·(v' − v)` on the equivalent mass `m`
+/// (kg): `v' = v + dt·(force + f0) / (m + dt·d)`, m/s.
+pub fn speed_after(m: f64, v: f64, force: f64, f0: f64, d: f64, dt: f64) -> f64 {
+    v + dt * (force + f0) / (m + dt * d)
 }
 
 #[cfg(test)]

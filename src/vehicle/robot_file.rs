@@ -17,8 +17,8 @@ use std::path::Path;
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
 use super::spec::{
-    BeltSpec, CameraSpec, CircleSpec, FlipperSpec, HullShape, MotorSpec, RobotSpec, Steering,
-    TrackSpec, WheelSpec,
+    BeltSpec, CameraSpec, CircleSpec, Differential, FlipperSpec, HullShape, MotorSpec, RobotSpec,
+    Steering, TrackSpec, WheelSpec,
 };
 use super::wheel_file::{read_wheels, MAX_WHEELS};
 use crate::config::{ConfigError, SourceFile, TableReader};
@@ -153,8 +153,8 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         return Err(wheel_tables[0]
             .table_error("a robot has [[track]] tables or [[wheel]] tables, not both"));
     }
-    let (wheels, steering) = if wheel_tables.is_empty() {
-        (Vec::new(), Steering::Skid)
+    let (wheels, steering, differential) = if wheel_tables.is_empty() {
+        (Vec::new(), Steering::Skid, Differential::Electronic)
     } else {
         read_wheels(&root, &wheel_tables)?
     };
@@ -204,6 +204,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         flippers,
         wheels,
         steering,
+        differential,
         cameras,
     })
 }

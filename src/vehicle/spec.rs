@@ -209,6 +209,18 @@ pub enum Steering {
     },
 }
 
+/// How a wheeled robot's driven wheels share the drive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Differential {
+    /// Each driven wheel has its own speed-controlled motor, commanded the wheel's kinematic
+    /// speed (its side's speed for skid steering; its share of the turn about the centre for
+    /// Ackermann): hub motors, an electronic differential.
+    Electronic,
+    /// One speed controller drives every driven wheel with the same torque and lets their
+    /// speeds differ (a motor through open differentials): no yaw moment from the drive.
+    Open,
+}
+
 /// The hull's collision shape, body frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum HullShape {
@@ -267,6 +279,8 @@ pub struct RobotSpec {
     pub wheels: Vec<WheelSpec>,
     /// How a wheeled robot steers (`Skid` for a tracked robot).
     pub steering: Steering,
+    /// How a wheeled robot's driven wheels share the drive (`Electronic` for a tracked one).
+    pub differential: Differential,
     /// Cameras.
     pub cameras: Vec<CameraSpec>,
 }

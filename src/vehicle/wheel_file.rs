@@ -10,7 +10,7 @@
 use nalgebra::Point3;
 
 use super::robot_file::{GROUND_TOLERANCE, MAX_ROBOT_EXTENT, MAX_STIFFNESS};
-use super::spec::{MotorSpec, Steering, SuspensionSpec, TyreSpec, WheelSpec};
+use super::spec::{Differential, MotorSpec, Steering, SuspensionSpec, TyreSpec, WheelSpec};
 use crate::config::{ConfigError, TableReader};
 
 /// Largest number of `[[wheel]]` tables.
@@ -93,7 +93,7 @@ impl PartialWheel {
 pub(super) fn read_wheels(
     root: &TableReader<'_>,
     tables: &[TableReader<'_>],
-) -> Result<(Vec<WheelSpec>, Steering), ConfigError> {
+) -> Result<(Vec<WheelSpec>, Steering, Differential), ConfigError> {
     let defaults = match root.opt_table("wheel_defaults")? {
         Some(t) => {
             let w = PartialWheel::read(&t)?;
@@ -126,6 +126,21 @@ pub(super) fn read_wheels(
             ))
         }
     };
+    let differential =
+        match drivetrain.opt_str("differential")?.as_deref() {
+            None | Some("electronic") => Differential::Electronic,
+            Some("open") if matches!(steering, Steering::Ackermann { .. }) => Differential::Open,
+            Some("open") => return Err(drivetrain.error(
+                "differential",
+                "a skid-steered robot drives its sides at different speeds: only \"electronic\"",
+            )),
+            Some(other) => {
+                return Err(drivetrain.error(
+                    "differential",
+                    format!("unknown differential '{other}': expected \"electronic\" or \"open\""),
+                ))
+            }
+        };
     drivetrain.finish()?;
 
     let mut wheels: Vec<WheelSpec> = Vec::with_capacity(tables.len());
@@ -155,7 +170,39 @@ pub(super) fn read_wheels(
         }
     }
     check_layout(root, tables, &wheels, steering)?;
-    Ok((wheels, steering))
+    if let Steering::Ackermann { max_angle, .. } = steering {
+        // The turn centre must stay outside the front track (`steering::AckermannGeometry`).
+        let steered = || wheels.iter().filter(|w| w.steered);
+        let rear_x = wheels
+            .iter()
+            .find(|w| !w.steered)
+            .map_or(0.0, |w| w.center.x);
+        let front_x = steered().next().map_or(0.0, |w| w.center.x);
+        let ys = steered().map(|w| w.center.y);
+        let track = ys.clone().fold(f64::NEG_INFINITY, f64::max) - ys.fold(f64::INFINITY, f64::min);
+        let limit = ((front_x - rear_x) / track).atan();
+        if max_angle >= limit {
+            return Err(drivetrain.error(
+                "max_steer_deg",
+                format!(
+                    "{:.1}° is at or beyond this geometry's limit atan(l/w) = {:.1}°: the turn \
+                     centre would fall between the front wheels",
+                    max_angle.to_degrees(),
+                    limit.to_degrees()
+                ),
+            ));
+        }
+    }
+    if differential == Differential::Open {
+        let radius = wheels.iter().find(|w| w.driven).map_or(0.0, |w| w.radius);
+        if wheels.iter().any(|w| w.driven && w.radius != radius) {
+            return Err(drivetrain.error(
+                "differential",
+                "an open differential needs driven wheels of one radius",
+            ));
+        }
+    }
+    Ok((wheels, steering, differential))
 }
 
 fn read_wheel(t: &TableReader<'_>, defaults: &PartialWheel) -> Result<WheelSpec, ConfigError> {

@@ -26,8 +26,8 @@ use self::steering::AckermannGeometry;
 use self::tyre::{tyre_force, TyreContact};
 use super::body::{effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT};
 use super::candidates::CandidateCache;
-use super::drive::{step_belt, DriveCommand};
-use super::spec::{RobotSpec, Steering};
+use super::drive::{speed_after, step_belt, DriveCommand};
+use super::spec::{Differential, MotorSpec, RobotSpec, Steering};
 use super::tracked::ContactInfo;
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_wheels, PlaneStiffness};
@@ -360,20 +360,9 @@ impl WheeledRobot {
             self.f0[c.wheel] = -f.force.x;
             self.d[c.wheel] = f.longitudinal_damping;
         }
-        for w in 0..self.spec.wheels.len() {
-            let wheel = &self.spec.wheels[w];
-            let command = self.commanded_speed(w);
-            let (v, force) = step_belt(
-                &wheel.motor,
-                wheel.radius,
-                self.state.wheel_speed[w],
-                command,
-                self.f0[w],
-                self.d[w],
-                dt,
-            );
-            self.state.wheel_speed[w] = v;
-            self.motor_force[w] = force;
+        match self.spec.differential {
+            Differential::Electronic => self.step_motors(dt),
+            Differential::Open => self.step_open_drive(dt),
         }
 
         // Pass 2: tyre forces at the new wheel speeds; the wrench on the hull.
@@ -411,6 +400,74 @@ impl WheeledRobot {
             }
         }
         wrench
+    }
+
+    /// Each wheel's own motor toward its commanded speed (hub motors, an electronic
+    /// differential; a free wheel's motor has no torque).
+    fn step_motors(&mut self, dt: f64) {
+        for w in 0..self.spec.wheels.len() {
+            let wheel = &self.spec.wheels[w];
+            let command = self.commanded_speed(w);
+            let (v, force) = step_belt(
+                &wheel.motor,
+                wheel.radius,
+                self.state.wheel_speed[w],
+                command,
+                self.f0[w],
+                self.d[w],
+                dt,
+            );
+            self.state.wheel_speed[w] = v;
+            self.motor_force[w] = force;
+        }
+    }
+
+    /// One speed controller for all driven wheels through open differentials: the driven
+    /// wheels act as one drive (summed inertia, ground pull and its slope, torque limit) toward
+    /// their mean commanded speed; each gets an equal share of the force and turns at its own
+    /// speed. Free wheels roll as in [`Self::step_motors`].
+    fn step_open_drive(&mut self, dt: f64) {
+        let (mut drive, mut n) = (None::<MotorSpec>, 0.0);
+        let (mut v, mut command, mut f0, mut d) = (0.0, 0.0, 0.0, 0.0);
+        let mut radius = 1.0;
+        for (w, wheel) in self
+            .spec
+            .wheels
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.driven)
+        {
+            let m = drive.get_or_insert(MotorSpec {
+                belt_inertia: 0.0,
+                max_torque: 0.0,
+                ..wheel.motor
+            });
+            m.belt_inertia += wheel.motor.belt_inertia;
+            m.max_torque += wheel.motor.max_torque;
+            radius = wheel.radius;
+            v += self.state.wheel_speed[w];
+            command += self.commanded_speed(w);
+            f0 += self.f0[w];
+            d += self.d[w];
+            n += 1.0;
+        }
+        let force = drive.map_or(0.0, |m| {
+            step_belt(&m, radius, v / n, command / n, f0, d, dt).1
+        });
+        for w in 0..self.spec.wheels.len() {
+            let wheel = &self.spec.wheels[w];
+            let share = if wheel.driven { force / n } else { 0.0 };
+            let v = self.state.wheel_speed[w];
+            self.state.wheel_speed[w] = speed_after(
+                wheel.motor.belt_inertia,
+                v,
+                share,
+                self.f0[w],
+                self.d[w],
+                dt,
+            );
+            self.motor_force[w] = share;
+        }
     }
 
     /// The tyre force of contact `c` at the current wheel speed and deflection.
