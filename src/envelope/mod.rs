@@ -212,10 +212,12 @@ fn run_all<T: Send>(jobs: Vec<Job<'_, T>>, threads: usize) -> Result<Vec<T>, Env
 /// The tip-over formulas of `spec`, deg: (forward, backward, sideways).
 pub fn tip_formulas(spec: &RobotSpec) -> (f64, f64, f64) {
     let limits = TipLimits::from_spec(spec);
+    // The support line: a belt's outermost plane, or a wheel's mid-plane.
     let half = spec
         .tracks
         .iter()
         .map(|t| t.y.abs() + t.belt.outermost_plane_offset())
+        .chain(spec.wheels.iter().map(|w| w.center.y.abs()))
         .fold(0.0, f64::max);
     let sideways = (half - spec.center_of_mass.y.abs())
         .max(0.0)

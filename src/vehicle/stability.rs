@@ -34,20 +34,25 @@ pub struct TipLimits {
 
 impl TipLimits {
     /// The limits of a robot from its description (main tracks only; flippers at their
-    /// initial angle usually do not touch flat ground).
+    /// initial angle usually do not touch flat ground). A wheeled robot stands on its wheels'
+    /// mid-planes: the support polygon runs through the wheel centres' x and y.
     pub fn from_spec(spec: &RobotSpec) -> Self {
+        let wheel_bottoms = spec.wheels.iter().map(|w| w.center.z - w.radius);
         let bottom = spec
             .tracks
             .iter()
             .flat_map(track_circles)
             .map(|c| c.z - c.radius)
+            .chain(wheel_bottoms)
             .fold(f64::INFINITY, f64::min);
         let (rear, front) = spec.footprint();
         let (y_left, y_right) = spec
             .tracks
             .iter()
-            .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), t| {
-                (l.max(t.y), r.min(t.y))
+            .map(|t| t.y)
+            .chain(spec.wheels.iter().map(|w| w.center.y))
+            .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), y| {
+                (l.max(y), r.min(y))
             });
         let com = spec.center_of_mass;
         let ground = if bottom.is_finite() { bottom } else { 0.0 };
