@@ -107,6 +107,16 @@ fn the_autopilot_drives_every_preset_through_a_six_gate_slalom() {
     }
 }
 
+/// The wheeled presets through the same slalom: the six-wheeler skid-steers like the tracked
+/// robots; rover30 steers its front wheels to the curvature the laws ask (smallest turning
+/// circle 0.65 m at the rear axle) and keeps half its speed while its heading is far off.
+#[test]
+fn the_autopilot_drives_the_wheeled_presets_through_the_slalom() {
+    for name in WHEELED {
+        slalom(name);
+    }
+}
+
 /// The scout up the public stairs (12 steps of 180/280 mm) to `top` with the autopilot's
 /// stair strategy, from the spawn 2 m before the first riser, headless.
 #[test]

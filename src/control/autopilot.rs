@@ -16,13 +16,18 @@ use nalgebra::Vector2;
 
 use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
 use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
-use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
+use crate::vehicle::spec::Steering;
+use crate::vehicle::wheeled::steering::AckermannGeometry;
+use crate::vehicle::{BodyState, DriveCommand, RobotSpec, WheeledRobot};
 
 /// Share of the belts' differential speed a skid turn turns into yaw on hard ground (the
 /// rest is lateral slip; measured 0.6–0.8 for the presets on concrete, tests/control.rs).
 const SKID_TURN_SHARE: f64 = 0.7;
 /// Heading error → turn rate gain, 1/s.
 const HEADING_GAIN: f64 = 3.0;
+/// Share of the wanted speed an Ackermann robot keeps while turning toward a heading far off
+/// its own: it cannot turn on the spot, so it turns on its smallest circle instead of stopping.
+const ACKERMANN_CREEP: f64 = 0.5;
 /// Flipper angle approaching a flight, rad (35°: the tips meet a 0.18–0.20 m riser's nosing).
 pub const CLIMB_FLIPPERS_UP: f64 = 35.0 * std::f64::consts::PI / 180.0;
 /// Flipper angle on the flight, rad (−12°: pressing down ahead of the tracks).
@@ -124,6 +129,9 @@ pub struct Channels {
     pub speed_max: f64,
     /// The engine limits the laws plan with.
     pub limits: EngineLimits,
+    /// An Ackermann robot's steering geometry and largest outer angle, rad: it turns by
+    /// steering, at a yaw rate of at most its speed over its smallest turning radius.
+    pub ackermann: Option<(AckermannGeometry, f64)>,
 }
 
 impl Channels {
@@ -136,10 +144,22 @@ impl Channels {
         let slowest = |field| spec.slowest_motor(field).min(10.0);
         let speed_max = slowest(|m| m.max_speed);
         let accel = slowest(|m| m.max_acceleration);
-        let yaw_rate_max = SKID_TURN_SHARE * 2.0 * speed_max / gauge;
+        let ackermann = match spec.steering {
+            Steering::Ackermann { max_angle, .. } => WheeledRobot::new(spec.clone())
+                .ok()
+                .and_then(|r| r.geometry().copied())
+                .map(|g| (g, max_angle)),
+            Steering::Skid => None,
+        };
+        let yaw_rate_max = match &ackermann {
+            // ω = v / R at the rear axle's centre on the smallest circle.
+            Some((g, max)) => g.yaw_rate(*max, nalgebra::Point2::new(g.rear_x, 0.0), speed_max),
+            None => SKID_TURN_SHARE * 2.0 * speed_max / gauge,
+        };
         Self {
             gauge,
             speed_max,
+            ackermann,
             limits: EngineLimits {
                 yaw_gain: Some(HEADING_GAIN),
                 speed_gain: None,
@@ -157,6 +177,23 @@ impl Channels {
         let omega =
             (HEADING_GAIN * error).clamp(-self.limits.yaw_rate_max, self.limits.yaw_rate_max);
         let v = wanted.speed.clamp(0.0, self.speed_max) * error.cos().max(0.0);
+        if let Some((geometry, max_angle)) = &self.ackermann {
+            // Steer to the curvature ω/v, creeping on while the heading is far off.
+            let v = v.max(ACKERMANN_CREEP * wanted.speed.clamp(0.0, self.speed_max));
+            let steer = if v > 0.0 {
+                geometry
+                    .outer_for_curvature(omega / v)
+                    .clamp(-max_angle, *max_angle)
+            } else {
+                0.0
+            };
+            return DriveCommand {
+                left: v,
+                right: v,
+                flipper: None,
+                steer: Some(steer),
+            };
+        }
         // The belts' difference turns at SKID_TURN_SHARE of its kinematic rate.
         let half = omega * self.gauge / (2.0 * SKID_TURN_SHARE);
         let (mut left, mut right) = (v - half, v + half);
