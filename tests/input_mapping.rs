@@ -891,3 +891,44 @@ fn bad_mapping_files_give_located_errors() {
     f.check("[drive\nmax_speed = 1\n", 1, "", &["TOML syntax"]);
     f.check("speed = 1\n", 1, "speed", &["unknown field", "gamepad"]);
 }
+
+/// An Ackermann robot (steering limit 30°): the stick's speed drives both sides alike and its
+/// turn becomes the front wheels' angle, full deflection full lock, positive to the left; a
+/// tracked robot's mapping (no steering) is unchanged.
+#[test]
+fn ackermann_steering_from_the_stick() {
+    let limit = 30f64.to_radians();
+    let mut s = Station::with_pad(MappingConfig::default());
+    s.mapper.set_steering(Some(limit));
+    let cases = [
+        ((0.0, 1.0), (1.0, 0.0), "full forward, straight"),
+        (
+            (1.0, 0.0),
+            (0.0, -limit),
+            "full right at rest: full lock right",
+        ),
+        (
+            (-1.0, 0.0),
+            (0.0, limit),
+            "full left at rest: full lock left",
+        ),
+        // (0.5, 1.0): arcade sides 1 and 1/3 → speed 2/3, turn −1/3 → a third of the lock.
+        (
+            (0.5, 1.0),
+            (2.0 / 3.0, -limit / 3.0),
+            "forward and a little right",
+        ),
+    ];
+    for ((x, y), (speed, steer), what) in cases {
+        s.stick('L', x, y);
+        let d = s.step().drive;
+        assert_close(d.left, speed, TOL, what);
+        assert_close(d.right, speed, TOL, what);
+        assert_close(d.steer.expect("steering"), steer, TOL, what);
+    }
+    s.mapper.set_steering(None);
+    s.stick('L', 1.0, 0.0);
+    let d = s.step().drive;
+    assert_eq!(d.steer, None);
+    assert_close(d.left, 1.0, TOL, "tracks again");
+}

@@ -276,3 +276,66 @@ fn curbs_against_the_quasi_static_reference() {
     assert!(climbs("wheeler300", 0.75 * 0.23, 10.0));
     assert!(!climbs("wheeler300", 1.05 * 0.23, 10.0));
 }
+
+/// Exercises accept wheeled robots: the figure-8 (two laps around two cones) and the building
+/// corridor, scored as for the tracked robots, each wheeled preset driven by the autopilot's
+/// trial pilot in place of the exercise's robot, pass.
+#[test]
+fn wheeled_presets_pass_the_figure8_and_the_corridor() {
+    for name in WHEELED {
+        for (exercise, passed, reason) in course_with(name, Some(&["figure8", "building_corridor"]))
+        {
+            assert!(passed, "{name} on {exercise}: {reason}");
+        }
+    }
+}
+
+/// The course's exercises with a wheeled robot instead of their own (printed; `cargo test
+/// --release --test wheeled -- --ignored --nocapture`): the autopilot demonstration's result.
+#[test]
+#[ignore]
+fn wheeled_robots_over_the_course_table() {
+    for robot_name in WHEELED {
+        for (exercise, passed, reason) in course_with(robot_name, None) {
+            println!(
+                "| {robot_name} | {exercise} | {} | {reason} |",
+                if passed { "pass" } else { "fail" }
+            );
+        }
+    }
+}
+
+/// Runs each exercise of the course (or only `names`) with preset `robot_name` in place of
+/// the exercise's robot, driven by the autopilot's trial pilot: `(exercise, passed, reason)`.
+fn course_with(robot_name: &str, names: Option<&[&str]>) -> Vec<(String, bool, String)> {
+    use treadsim::control::autopilot::TrialPilot;
+    use treadsim::exercise::{headless, Exercise, ExerciseSpec};
+    use treadsim::scene::Scene;
+    use treadsim::session::Session;
+    use treadsim::sim::SimConfig;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| names.is_none_or(|n| n.iter().any(|n| p.file_stem().is_some_and(|s| s == *n))))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            let spec = ExerciseSpec::load(path).expect("exercise");
+            let scene = Scene::load(&spec.scene).expect("scene");
+            let exercise = Exercise::resolve(spec, scene, robot(robot_name)).expect("resolves");
+            let session = Session::exercise(&exercise, SimConfig::default()).expect("session");
+            let mut pilot = TrialPilot::new(&exercise.robot, 0.3);
+            let run = headless::run_trial_with(session, &mut pilot, |_| {});
+            let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?");
+            (
+                name.to_string(),
+                run.result.passed,
+                run.result.reason.clone(),
+            )
+        })
+        .collect()
+}
