@@ -43,6 +43,14 @@ pub(super) fn draw_instruments(ctx: &egui::Context, hud: &HudData) {
         });
 }
 
+/// A drive's label: the initials of its name's words (`front_left` → `FL`, `left` → `L`).
+fn short_name(name: &str) -> String {
+    name.split(['_', ' ', '-'])
+        .filter_map(|w| w.chars().next())
+        .collect::<String>()
+        .to_uppercase()
+}
+
 /// Belt speed bars (actual filled, commanded as a white tick) and motor load bars.
 fn belts(ui: &mut egui::Ui, hud: &HudData) {
     let n = hud.tracks.len().max(1) as f32;
@@ -81,7 +89,7 @@ fn belts(ui: &mut egui::Ui, hud: &HudData) {
             1.0,
             load_color(t.load()),
         );
-        let label: String = t.name.chars().take(1).collect::<String>().to_uppercase();
+        let label = short_name(&t.name);
         p.text(
             Pos2::new(bar.center().x, r.top() + 2.0),
             Align2::CENTER_TOP,
@@ -116,7 +124,7 @@ fn speed(ui: &mut egui::Ui, hud: &HudData) {
             ui.label(
                 egui::RichText::new(format!(
                     "{:<5} {:>3.0}%",
-                    t.name.chars().take(5).collect::<String>(),
+                    short_name(&t.name),
                     100.0 * t.load()
                 ))
                 .color(load_color(t.load()))
@@ -308,4 +316,16 @@ fn flipper(ui: &mut egui::Ui, hud: &HudData) {
         FontId::monospace(11.0),
         color,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drive_labels_are_the_initials_of_their_names() {
+        assert_eq!(short_name("left"), "L");
+        assert_eq!(short_name("front_left"), "FL");
+        assert_eq!(short_name("middle_right"), "MR");
+    }
 }
