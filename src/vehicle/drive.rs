@@ -29,6 +29,16 @@ impl DriveCommand {
         steer: None,
     };
 
+    /// This command if every value is finite, else a stop: the one rule for what a drive
+    /// train accepts.
+    pub fn or_stop(self) -> Self {
+        if self.is_finite() {
+            self
+        } else {
+            DriveCommand::STOP
+        }
+    }
+
     /// Whether every value is finite.
     pub fn is_finite(&self) -> bool {
         self.left.is_finite()

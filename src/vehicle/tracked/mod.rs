@@ -316,11 +316,7 @@ impl TrackedRobot {
 
     /// Sets the command (non-finite values are replaced by a stop).
     pub fn set_command(&mut self, command: DriveCommand) {
-        self.command = if command.is_finite() {
-            command
-        } else {
-            DriveCommand::STOP
-        };
+        self.command = command.or_stop();
         if let Some(target) = self.command.flipper {
             for (t, f) in self
                 .state

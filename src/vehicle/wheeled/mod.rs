@@ -173,11 +173,7 @@ impl WheeledRobot {
 
     /// Sets the command (non-finite values are replaced by a stop) and the steering target.
     pub fn set_command(&mut self, command: DriveCommand) {
-        self.command = if command.is_finite() {
-            command
-        } else {
-            DriveCommand::STOP
-        };
+        self.command = command.or_stop();
         if let (Some(g), Steering::Ackermann { max_angle, .. }) =
             (&self.geometry, self.spec.steering)
         {
