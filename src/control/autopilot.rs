@@ -18,7 +18,7 @@ use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
 use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
 use crate::vehicle::spec::Steering;
 use crate::vehicle::wheeled::steering::AckermannGeometry;
-use crate::vehicle::{BodyState, DriveCommand, RobotSpec, WheeledRobot};
+use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
 
 /// Share of the belts' differential speed a skid turn turns into yaw on hard ground (the
 /// rest is lateral slip; measured 0.6–0.8 for the presets on concrete, tests/control.rs).
@@ -145,10 +145,9 @@ impl Channels {
         let speed_max = slowest(|m| m.max_speed);
         let accel = slowest(|m| m.max_acceleration);
         let ackermann = match spec.steering {
-            Steering::Ackermann { max_angle, .. } => WheeledRobot::new(spec.clone())
-                .ok()
-                .and_then(|r| r.geometry().copied())
-                .map(|g| (g, max_angle)),
+            Steering::Ackermann { max_angle, .. } => {
+                AckermannGeometry::of_wheels(&spec.wheels).map(|g| (g, max_angle))
+            }
             Steering::Skid => None,
         };
         let yaw_rate_max = match &ackermann {

@@ -42,17 +42,6 @@ pub enum DrivetrainState {
     Wheeled(WheelState),
 }
 
-impl DrivetrainState {
-    /// Copies `other` into `self`, reusing its buffers when both are of one kind.
-    pub fn copy_from(&mut self, other: &DrivetrainState) {
-        match (self, other) {
-            (DrivetrainState::Tracked(a), DrivetrainState::Tracked(b)) => a.clone_from(b),
-            (DrivetrainState::Wheeled(a), DrivetrainState::Wheeled(b)) => a.clone_from(b),
-            (this, other) => *this = other.clone(),
-        }
-    }
-}
-
 /// Delegates a call to whichever drive train `self` holds.
 macro_rules! either {
     ($self:expr, $robot:ident => $body:expr) => {
@@ -188,10 +177,7 @@ impl Drivetrain {
 
     /// Largest motor torque of drive `i`, N·m (0 for an undriven wheel).
     pub fn max_torque(&self, i: usize) -> f64 {
-        match self {
-            Drivetrain::Tracked(r) => r.spec().tracks[i].motor.max_torque,
-            Drivetrain::Wheeled(r) => r.spec().wheels[i].motor.max_torque,
-        }
+        self.spec().drive_motor(i).max_torque
     }
 
     /// Sum of the normal forces on drive `i` (a track with its flippers, or a wheel) in the

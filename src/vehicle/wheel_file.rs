@@ -11,6 +11,7 @@ use nalgebra::Point3;
 
 use super::robot_file::{GROUND_TOLERANCE, MAX_ROBOT_EXTENT, MAX_STIFFNESS};
 use super::spec::{Differential, MotorSpec, Steering, SuspensionSpec, TyreSpec, WheelSpec};
+use super::wheeled::steering::AckermannGeometry;
 use crate::config::{ConfigError, TableReader};
 
 /// Largest number of `[[wheel]]` tables.
@@ -171,16 +172,9 @@ pub(super) fn read_wheels(
     }
     check_layout(root, tables, &wheels, steering)?;
     if let Steering::Ackermann { max_angle, .. } = steering {
-        // The turn centre must stay outside the front track (`steering::AckermannGeometry`).
-        let steered = || wheels.iter().filter(|w| w.steered);
-        let rear_x = wheels
-            .iter()
-            .find(|w| !w.steered)
-            .map_or(0.0, |w| w.center.x);
-        let front_x = steered().next().map_or(0.0, |w| w.center.x);
-        let ys = steered().map(|w| w.center.y);
-        let track = ys.clone().fold(f64::NEG_INFINITY, f64::max) - ys.fold(f64::INFINITY, f64::min);
-        let limit = ((front_x - rear_x) / track).atan();
+        // The turn centre must stay outside the front track; `check_layout` made sure there
+        // is one steered axle ahead of a rear one.
+        let limit = AckermannGeometry::of_wheels(&wheels).map_or(0.0, |g| g.outer_limit());
         if max_angle >= limit {
             return Err(drivetrain.error(
                 "max_steer_deg",

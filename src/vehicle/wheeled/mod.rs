@@ -27,7 +27,7 @@ use self::tyre::{tyre_force, TyreContact};
 use super::body::{effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT};
 use super::candidates::CandidateCache;
 use super::drive::{speed_after, step_belt, DriveCommand};
-use super::spec::{Differential, MotorSpec, RobotSpec, Steering};
+use super::spec::{Differential, MotorSpec, RobotSpec, Steering, SuspensionSpec};
 use super::tracked::ContactInfo;
 use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_wheels, PlaneStiffness};
@@ -58,6 +58,9 @@ pub enum WheelError {
         /// Allowed, degrees.
         limit_deg: f64,
     },
+    /// An Ackermann robot without steered wheels on both sides or without a rear axle.
+    #[error("an Ackermann robot needs a steered front axle and an unsteered rear axle")]
+    Layout,
 }
 
 /// State of a wheeled robot's drive train that a blow-up recovery restores.
@@ -103,8 +106,6 @@ pub struct WheeledRobot {
     motor_force: Vec<f64>,
     /// Each wheel's normal force in the last step, N.
     wheel_normal: Vec<f64>,
-    /// Steering angle of each wheel in the last step, rad.
-    wheel_angle: Vec<f64>,
     elastic_energy: f64,
     // Scratch, reused every step.
     loads: [ElementLoad; 1],
@@ -122,7 +123,7 @@ impl WheeledRobot {
         let geometry = match spec.steering {
             Steering::Skid => None,
             Steering::Ackermann { max_angle, .. } => {
-                let g = ackermann_geometry(&spec);
+                let g = AckermannGeometry::of_wheels(&spec.wheels).ok_or(WheelError::Layout)?;
                 if max_angle >= g.outer_limit() {
                     return Err(WheelError::SteerLimit {
                         max_deg: max_angle.to_degrees(),
@@ -144,7 +145,6 @@ impl WheeledRobot {
             command: DriveCommand::STOP,
             motor_force: vec![0.0; n],
             wheel_normal: vec![0.0; n],
-            wheel_angle: vec![0.0; n],
             elastic_energy: 0.0,
             loads: [ElementLoad::default()],
             contacts: Vec::with_capacity(n),
@@ -250,11 +250,6 @@ impl WheeledRobot {
         self.motor_force[w] * self.spec.wheels[w].radius
     }
 
-    /// Steering angle of wheel `w` about body z in the last step, rad, positive left.
-    pub fn wheel_angle(&self, w: usize) -> f64 {
-        self.wheel_angle[w]
-    }
-
     /// The surface speed the command asks of wheel `w`, within its motor's limit, m/s; 0 for
     /// an undriven wheel.
     pub fn commanded_speed(&self, w: usize) -> f64 {
@@ -342,7 +337,6 @@ impl WheeledRobot {
         self.contacts.clear();
         self.elastic_energy = 0.0;
         for w in 0..self.spec.wheels.len() {
-            self.wheel_angle[w] = self.steer_angle_of(w);
             self.wheel_contact(w, terrain, body, dt, segments);
         }
 
@@ -527,21 +521,20 @@ impl WheeledRobot {
         let susp = wheel.suspension;
         let push = cut.vector_to_world(&load.force) + cut.normal() * load.lateral;
         let elastic = push.norm();
-        if !load.is_active() || elastic <= 1e-12 * load.magnitude {
-            // In the air: the spring extends the wheel, slowed by its damper.
-            let s = (susp.damping * s0 / dt) / (susp.stiffness + susp.damping / dt);
-            self.state.compression[w] = s.clamp(0.0, susp.travel);
+        let touches = load.is_active() && elastic > 1e-12 * load.magnitude;
+        // In the air the tyre pushes nothing: the spring extends the wheel, slowed by its damper.
+        let (normal, k_tyre, cos) = if touches {
+            let normal = push / elastic;
+            (normal, load.stiffness, normal.dot(&up).max(0.0))
+        } else {
+            (up, 0.0, 0.0)
+        };
+        let s = balance_suspension(&susp, elastic, k_tyre, cos, s0, dt);
+        self.state.compression[w] = s;
+        if !touches {
             return;
         }
         self.elastic_energy += load.energy;
-        let normal = push / elastic;
-        let cos = normal.dot(&up).max(0.0);
-        let k_tyre = load.stiffness;
-        // Balance of tyre and spring along the suspension axis (module docs), implicit in s.
-        let s = (elastic * cos + k_tyre * cos * cos * s0 + susp.damping * s0 / dt)
-            / (k_tyre * cos * cos + susp.stiffness + susp.damping / dt);
-        let s = s.clamp(0.0, susp.travel);
-        self.state.compression[w] = s;
         let settled = (elastic - k_tyre * cos * (s - s0)).max(0.0);
         if settled <= 0.0 {
             return;
@@ -590,23 +583,19 @@ impl WheeledRobot {
     }
 }
 
-/// The Ackermann geometry of a robot whose file passed the loader's checks (two steered
-/// wheels on one axle ahead of one rear axle).
-fn ackermann_geometry(spec: &RobotSpec) -> AckermannGeometry {
-    let steered = || spec.wheels.iter().filter(|w| w.steered);
-    let front_x = steered().map(|w| w.center.x).fold(0.0, |_, x| x);
-    let rear_x = spec
-        .wheels
-        .iter()
-        .filter(|w| !w.steered)
-        .map(|w| w.center.x)
-        .fold(f64::INFINITY, f64::min);
-    AckermannGeometry {
-        rear_x,
-        front_x,
-        front_left_y: steered()
-            .map(|w| w.center.y)
-            .fold(f64::NEG_INFINITY, f64::max),
-        front_right_y: steered().map(|w| w.center.y).fold(f64::INFINITY, f64::min),
-    }
+/// The suspension's compression after a step of `dt` s (module docs): the tyre's load
+/// `elastic` (N) at the last compression `s0` (m), falling by `k_tyre·cos` per metre the wheel
+/// rises (`k_tyre` its tangent stiffness N/m, `cos` between contact normal and body z), balances
+/// spring and damper along body z, implicit in s; within `[0, travel]`, m.
+fn balance_suspension(
+    susp: &SuspensionSpec,
+    elastic: f64,
+    k_tyre: f64,
+    cos: f64,
+    s0: f64,
+    dt: f64,
+) -> f64 {
+    let s = (elastic * cos + k_tyre * cos * cos * s0 + susp.damping * s0 / dt)
+        / (k_tyre * cos * cos + susp.stiffness + susp.damping / dt);
+    s.clamp(0.0, susp.travel)
 }

@@ -7,7 +7,9 @@
 //! Body frame, x forward, y left; angles positive turning left (counter-clockwise seen from
 //! above), so for α > 0 the outer wheels are the right ones.
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::Point2;
+
+use crate::vehicle::spec::WheelSpec;
 
 /// The steering geometry of an Ackermann robot, m, body frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,6 +25,27 @@ pub struct AckermannGeometry {
 }
 
 impl AckermannGeometry {
+    /// The geometry of `wheels` (body frame): the steered wheels' axle and their outermost
+    /// pivots on each side, the rearmost unsteered axle. `None` without steered wheels on
+    /// both sides or without an unsteered wheel (the loader accepts no such Ackermann robot).
+    pub fn of_wheels(wheels: &[WheelSpec]) -> Option<Self> {
+        let steered = || wheels.iter().filter(|w| w.steered);
+        let front = steered().next()?;
+        let rear_x = wheels
+            .iter()
+            .filter(|w| !w.steered)
+            .map(|w| w.center.x)
+            .reduce(f64::min)?;
+        let ys = || steered().map(|w| w.center.y);
+        let geometry = Self {
+            rear_x,
+            front_x: front.center.x,
+            front_left_y: ys().fold(f64::NEG_INFINITY, f64::max),
+            front_right_y: ys().fold(f64::INFINITY, f64::min),
+        };
+        (geometry.front_left_y > 0.0 && geometry.front_right_y < 0.0).then_some(geometry)
+    }
+
     /// The wheelbase l, m.
     pub fn wheelbase(&self) -> f64 {
         self.front_x - self.rear_x
@@ -125,14 +148,15 @@ impl AckermannGeometry {
     }
 }
 
-/// The unit heading of a wheel steered by `angle` (rad), body frame `(x, y)`.
-pub fn heading(angle: f64) -> Vector2<f64> {
-    Vector2::new(angle.cos(), angle.sin())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nalgebra::Vector2;
+
+    /// The unit heading of a wheel steered by `angle` (rad), body frame `(x, y)`.
+    fn heading(angle: f64) -> Vector2<f64> {
+        Vector2::new(angle.cos(), angle.sin())
+    }
 
     fn car() -> AckermannGeometry {
         AckermannGeometry {
