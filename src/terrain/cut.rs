@@ -6,7 +6,7 @@ use parry3d::math::Vector as PVec;
 use super::MaterialId;
 
 /// Segments shorter than this (m) are a plane touching a triangle at a vertex; they are dropped.
-const MIN_SEGMENT_LENGTH: f64 = 1e-12;
+pub(super) const MIN_SEGMENT_LENGTH: f64 = 1e-12;
 
 /// A rectangle in plane coordinates `(x, z)`, m: the part of the plane a cut looks at.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,6 +95,11 @@ impl CutPlane {
         self.origin + self.x_axis * q.x + self.z_axis * q.y
     }
 
+    /// Plane components `(x, z)` of a world direction (its part along the normal is dropped).
+    pub fn vector_to_plane(&self, v: &Vector3<f64>) -> Vector2<f64> {
+        Vector2::new(v.dot(&self.x_axis), v.dot(&self.z_axis))
+    }
+
     /// World direction of a plane-frame direction `(x, z)`.
     pub fn vector_to_world(&self, v: &Vector2<f64>) -> Vector3<f64> {
         self.x_axis * v.x + self.z_axis * v.y
@@ -178,7 +183,7 @@ impl CutPlane {
             return None;
         }
         let left = Vector2::new(-dir.y, dir.x) / len;
-        let projected = Vector2::new(normal.dot(&self.x_axis), normal.dot(&self.z_axis));
+        let projected = self.vector_to_plane(normal);
         let (a, b, n) = if left.dot(&projected) >= 0.0 {
             (qa, qb, left)
         } else {
@@ -190,7 +195,7 @@ impl CutPlane {
 }
 
 /// Liang–Barsky clip of segment `a → b` to the rectangle; `None` if nothing remains.
-fn clip_to_region(
+pub(super) fn clip_to_region(
     a: Point2<f64>,
     b: Point2<f64>,
     r: &CutRegion,

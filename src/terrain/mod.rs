@@ -7,10 +7,12 @@
 mod buried;
 mod cut;
 mod side;
+mod slab;
 
 pub use buried::buried_triangles;
 pub use cut::{CutPlane, CutRegion, CutSegment};
 pub use side::{SideCrossing, SIDE_FACE_MIN_COS};
+pub use slab::SlabTriangles;
 
 use nalgebra::{Point3, Vector3};
 use parry3d::bounding_volume::Aabb;

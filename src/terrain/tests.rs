@@ -258,3 +258,41 @@ proptest! {
         prop_assert_eq!(fast, slow);
     }
 }
+
+/// The segments of `cut` longer than 1 µm, for comparing cuts computed two ways (a plane
+/// passing exactly through a vertex may give a zero-length piece one way and none the other).
+fn long_segments(cut: &[CutSegment]) -> Vec<CutSegment> {
+    cut.iter()
+        .filter(|s| (s.b - s.a).norm() > 1e-6)
+        .copied()
+        .collect()
+}
+
+proptest! {
+    /// The slab projection cuts every parallel plane inside the slab as the 3D cut does: same
+    /// triangles, same orientation, points within 1e-9 m; and finds the same side faces.
+    #[test]
+    fn slab_projection_cuts_like_the_plane(t in arb_terrain(), plane in arb_plane(), shift in -0.25f64..0.25) {
+        let mut cands = Vec::new();
+        t.candidates(&plane, 0.3, &mut cands);
+        let mut slab = SlabTriangles::default();
+        slab.fill(&t, &plane, 0.3, &cands);
+        let moved = plane.shifted(shift);
+        let (mut projected, mut direct) = (Vec::new(), Vec::new());
+        slab.cut(shift, &mut projected);
+        t.cut_candidates(&moved, &cands, &mut direct);
+        let (projected, direct) = (long_segments(&projected), long_segments(&direct));
+        prop_assert_eq!(projected.len(), direct.len());
+        for (p, d) in projected.iter().zip(&direct) {
+            prop_assert_eq!(p.triangle, d.triangle);
+            prop_assert_eq!(p.material, d.material);
+            prop_assert!((p.a - d.a).norm() < 1e-9 && (p.b - d.b).norm() < 1e-9, "{:?} vs {:?}", p, d);
+            prop_assert!((p.normal - d.normal).norm() < 1e-9);
+            prop_assert!((p.lateral - d.lateral).abs() < 1e-12);
+        }
+        let (mut faces, mut expected) = (Vec::new(), Vec::new());
+        slab.side_faces(shift, 0.05, &mut faces);
+        t.side_faces(&moved, 0.05, &cands, &mut expected);
+        prop_assert_eq!(faces, expected);
+    }
+}

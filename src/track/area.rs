@@ -38,6 +38,47 @@ pub fn circular_segment_area_integral(r: f64, delta: f64) -> f64 {
     -(r * r * (u * (u / r).clamp(-1.0, 1.0).acos() - w.sqrt()) + w.powf(1.5) / 3.0)
 }
 
+/// A circle of radius `r` pressed in by `delta`: its circular segment's area, the area's
+/// derivative (the chord) and its integral over the depth, from one `acos` and one `sqrt`
+/// (the contact loop needs all three for every wheel in contact).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CircularSegment {
+    /// [`circular_segment_area`], m².
+    pub area: f64,
+    /// [`circular_segment_chord`], m.
+    pub chord: f64,
+    /// [`circular_segment_area_integral`], m³.
+    pub area_integral: f64,
+}
+
+impl CircularSegment {
+    /// The segment of depth `delta` m cut from a circle of radius `r` m.
+    pub fn new(r: f64, delta: f64) -> Self {
+        if delta <= 0.0 {
+            return Self {
+                area: 0.0,
+                chord: 0.0,
+                area_integral: 0.0,
+            };
+        }
+        let full = delta >= 2.0 * r;
+        // u: distance from the centre to the chord; w = r² − u² = 2rδ − δ², half chord².
+        let u = r - delta.min(2.0 * r);
+        let w = (r * r - u * u).max(0.0);
+        let root = w.sqrt();
+        let angle = (u / r).clamp(-1.0, 1.0).acos();
+        Self {
+            area: if full {
+                std::f64::consts::PI * r * r
+            } else {
+                r * r * angle - u * root
+            },
+            chord: if full { 0.0 } else { 2.0 * root },
+            area_integral: -(r * r * (u * angle - root) + w * root / 3.0),
+        }
+    }
+}
+
 /// Seed 004 eq. (2): the small-penetration approximation S = 2/3·R²·φ³ with φ = √(2δ/R), m².
 pub fn paper_segment_area(r: f64, delta: f64) -> f64 {
     if delta <= 0.0 {
@@ -51,6 +92,30 @@ pub fn paper_segment_area(r: f64, delta: f64) -> f64 {
 mod tests {
     use super::*;
     use std::f64::consts::PI;
+
+    /// The combined evaluation agrees with the three separate formulas over the whole range.
+    #[test]
+    fn combined_segment_matches_the_separate_formulas() {
+        for r in [0.03, 0.055, 0.2] {
+            for k in 0..=220 {
+                let delta = r * (k as f64 / 100.0 - 0.1);
+                let s = CircularSegment::new(r, delta);
+                let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * (r * r * r + b.abs());
+                assert!(
+                    close(s.area, circular_segment_area(r, delta)),
+                    "{r} {delta}"
+                );
+                assert!(
+                    close(s.chord, circular_segment_chord(r, delta)),
+                    "{r} {delta}"
+                );
+                assert!(
+                    close(s.area_integral, circular_segment_area_integral(r, delta)),
+                    "{r} {delta}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn chord_is_the_derivative_of_the_segment_area() {

@@ -28,7 +28,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::area::{circular_segment_area, circular_segment_area_integral, circular_segment_chord};
+use super::area::CircularSegment;
 use super::outline::{BeltOutline, Circle, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
@@ -73,8 +73,6 @@ fn series(kappa: f64, surface: Option<f64>) -> f64 {
 /// A wheel's contact with one terrain segment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WheelContact {
-    /// Effective penetration area `S(δ)` (already weighted), m².
-    pub area: f64,
     /// Direction of the push on the wheel (unit, plane frame).
     pub normal: Vector2<f64>,
     /// Contact point on the terrain, plane frame, m.
@@ -93,7 +91,7 @@ pub struct WheelContact {
 fn vertex_is_covered(c: Point2<f64>, p: Point2<f64>, segments: &[CutSegment]) -> bool {
     const SAME: f64 = 1e-9;
     segments.iter().any(|s| {
-        if (s.a - p).norm() > SAME && (s.b - p).norm() > SAME {
+        if (s.a - p).norm_squared() > SAME * SAME && (s.b - p).norm_squared() > SAME * SAME {
             return false;
         }
         let d = s.b - s.a;
@@ -123,7 +121,6 @@ pub fn wheel_contact(
         let depth = r - v;
         let w = facing_weight(v, r);
         (w > 0.0).then(|| WheelContact {
-            area: w * circular_segment_area(r, depth),
             normal: seg.normal,
             point: seg.a + dir * u,
             depth,
@@ -141,7 +138,6 @@ pub fn wheel_contact(
             return None;
         }
         Some(WheelContact {
-            area: 0.5 * circular_segment_area(r, r - dist),
             normal: d / dist,
             point: e,
             depth: r - dist,
@@ -226,9 +222,12 @@ pub fn evaluate_plane(
     // end wheels through the belt.
     for (j, run) in runs.iter().enumerate() {
         let mut b = Bump::default();
+        // The run's region (tangent points to wheel centres) bounds every piece it takes.
+        let (ca, cb) = (circles[run.from].center, circles[run.to].center);
+        let region = Bounds::of(&[run.start, run.end, ca, cb]);
         for seg in segments {
-            if seg.normal.dot(&run.outward) >= 0.0 {
-                continue; // the face looks away from this run
+            if seg.normal.dot(&run.outward) >= 0.0 || !region.meets_segment(seg) {
+                continue; // the face looks away from this run, or lies beside it
             }
             let Some(piece) = run_piece(outline, run, seg) else {
                 continue;
@@ -274,7 +273,8 @@ pub fn evaluate_plane(
         let kappa = b.kappa / b.depth_integral;
         let fade = b.fade / b.depth_integral;
         let k = kappa * fade * run_stiffness_factor(s, stiffness.run_mid);
-        let f = k * circular_segment_area(radius, mean_depth);
+        let segment = CircularSegment::new(radius, mean_depth);
+        let f = k * segment.area;
         if f > 0.0 {
             let axis = (run.end - run.start) / run.length;
             let p = run.start + axis * along;
@@ -284,9 +284,8 @@ pub fn evaluate_plane(
             };
             let l = &mut loads[circles.len() + j];
             l.add(f, -run.outward, 0.0, p, mu, b.depth);
-            l.energy += f / circular_segment_area(radius, mean_depth).max(1e-300)
-                * circular_segment_area_integral(radius, mean_depth);
-            l.stiffness += k * circular_segment_chord(radius, mean_depth);
+            l.energy += k * segment.area_integral;
+            l.stiffness += k * segment.chord;
         }
     }
     for l in loads.iter_mut() {
@@ -321,7 +320,12 @@ fn add_wheel_loads(
         if face_weight <= 0.0 {
             continue;
         }
+        let reach = Bounds::of(&[seg.a, seg.b]);
         for (i, c) in circles.iter().enumerate() {
+            // A wheel meets only what comes within its radius of its centre.
+            if !reach.meets_disk(c) {
+                continue;
+            }
             if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
                 if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
                     continue;
@@ -343,7 +347,8 @@ fn add_wheel_loads(
                 // `solid_thickness`).
                 let depth = w.depth.min(solid_thickness(w.point, -w.normal, segments)) * in_plane;
                 let weight = w.weight * face_weight;
-                let area = weight * circular_segment_area(c.radius, depth);
+                let segment = CircularSegment::new(c.radius, depth);
+                let area = weight * segment.area;
                 loads[i].add(
                     kappa * area,
                     w.normal * in_plane,
@@ -352,8 +357,8 @@ fn add_wheel_loads(
                     mu,
                     depth,
                 );
-                loads[i].energy += kappa * weight * circular_segment_area_integral(c.radius, depth);
-                loads[i].stiffness += kappa * weight * circular_segment_chord(c.radius, depth);
+                loads[i].energy += kappa * weight * segment.area_integral;
+                loads[i].stiffness += kappa * weight * segment.chord;
             }
         }
     }
@@ -376,6 +381,45 @@ pub fn evaluate_wheels(
     add_wheel_loads(circles, stiffness, segments, materials, loads);
     for l in loads.iter_mut() {
         l.finish();
+    }
+}
+
+/// An axis-aligned box in the plane, m: the cheap test that skips element–segment pairs too
+/// far apart to touch before any contact law is evaluated.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    min: Point2<f64>,
+    max: Point2<f64>,
+}
+
+impl Bounds {
+    /// The box around `points` (at least one).
+    fn of(points: &[Point2<f64>]) -> Self {
+        let mut b = Self {
+            min: points[0],
+            max: points[0],
+        };
+        for p in &points[1..] {
+            b.min = b.min.inf(p);
+            b.max = b.max.sup(p);
+        }
+        b
+    }
+
+    /// Whether the box around the segment `a → b` meets this box.
+    fn meets_segment(&self, seg: &CutSegment) -> bool {
+        seg.a.x.max(seg.b.x) >= self.min.x
+            && seg.a.x.min(seg.b.x) <= self.max.x
+            && seg.a.y.max(seg.b.y) >= self.min.y
+            && seg.a.y.min(seg.b.y) <= self.max.y
+    }
+
+    /// Whether this box meets the box around the disk `c`.
+    fn meets_disk(&self, c: &Circle) -> bool {
+        self.max.x >= c.center.x - c.radius
+            && self.min.x <= c.center.x + c.radius
+            && self.max.y >= c.center.y - c.radius
+            && self.min.y <= c.center.y + c.radius
     }
 }
 
@@ -425,8 +469,12 @@ pub fn convex_edge_faces(
     segments: &[CutSegment],
 ) -> Option<(Vector2<f64>, Vector2<f64>)> {
     const SAME: f64 = 1e-9;
-    let arriving = segments.iter().find(|s| (s.b - p).norm() <= SAME);
-    let leaving = segments.iter().find(|s| (s.a - p).norm() <= SAME);
+    let arriving = segments
+        .iter()
+        .find(|s| (s.b - p).norm_squared() <= SAME * SAME);
+    let leaving = segments
+        .iter()
+        .find(|s| (s.a - p).norm_squared() <= SAME * SAME);
     let unit = |v: Vector2<f64>| v.try_normalize(0.0);
     match (arriving, leaving) {
         (Some(i), Some(o)) => {
@@ -495,10 +543,21 @@ fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPi
     if t1 <= t0 {
         return None;
     }
+    // min(depth past the run line, distance outside either end wheel), at least 0; a wheel's
+    // distance (a square root) is taken only where it may be the smaller.
     let depth_at = |p: Point2<f64>| {
-        let da = (p - ca.center).norm() - ca.radius;
-        let db = (p - cb.center).norm() - cb.radius;
-        line_depth(p).min(da).min(db).max(0.0)
+        let mut depth = line_depth(p);
+        if depth <= 0.0 {
+            return 0.0;
+        }
+        for c in [ca, cb] {
+            let reach = depth + c.radius;
+            let q = (p - c.center).norm_squared();
+            if q < reach * reach {
+                depth = q.sqrt() - c.radius;
+            }
+        }
+        depth.max(0.0)
     };
     let axis = (run.end - run.start) / run.length;
     let (p0, p1) = (seg.a + d * t0, seg.a + d * t1);
@@ -527,6 +586,7 @@ fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPi
 mod tests {
     use super::*;
     use crate::terrain::MaterialId;
+    use crate::track::area::{circular_segment_area, circular_segment_area_integral};
     use crate::track::load::normal_damping_factor;
     use crate::track::outline::Circle;
 

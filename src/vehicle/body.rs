@@ -2,7 +2,7 @@
 //! ground puts on it (world frame), the mass a contact pushes, and the share of a contact's
 //! force that keeps the explicit step stable.
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
 
 use super::spec::RobotSpec;
 
@@ -46,22 +46,42 @@ pub struct Wrench {
     pub torque: Vector3<f64>,
 }
 
-/// Mass the hull presents to a force along the unit `normal` at `point` (world), kg:
-/// 1/(1/m + (r×n)ᵀ·I⁻¹·(r×n)) with r from the centre of mass — small for a push far from the
-/// centre of mass that mostly turns the hull (a flipper tip with the robot on end).
-pub fn effective_mass(
-    spec: &RobotSpec,
-    body: &BodyState,
-    point: &Point3<f64>,
-    normal: &Vector3<f64>,
-) -> f64 {
-    let arm = (point - body.com).cross(normal);
-    let local = body.pose.rotation.inverse() * arm;
-    let inertia = spec.inertia;
-    let turn = local.x * local.x / inertia.x.max(1e-9)
-        + local.y * local.y / inertia.y.max(1e-9)
-        + local.z * local.z / inertia.z.max(1e-9);
-    1.0 / (1.0 / spec.mass.max(1e-9) + turn)
+/// The hull's resistance to a push, world frame, for one pose: inverse mass and inverse
+/// inertia tensor about the centre of mass. Built once per step, it gives each contact's
+/// [`HullInertia::effective_mass`] with one division (the contact loop asks for dozens).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HullInertia {
+    /// Centre of mass, world, m.
+    com: Point3<f64>,
+    /// 1/m, 1/kg.
+    inverse_mass: f64,
+    /// R·diag(1/I)·Rᵀ, world frame, 1/(kg·m²).
+    inverse_inertia: Matrix3<f64>,
+}
+
+impl HullInertia {
+    /// The hull of `spec` at `body`'s pose (principal moments along body x, y, z).
+    pub fn new(spec: &RobotSpec, body: &BodyState) -> Self {
+        let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
+        let inverse = Matrix3::from_diagonal(&Vector3::new(
+            1.0 / spec.inertia.x.max(1e-9),
+            1.0 / spec.inertia.y.max(1e-9),
+            1.0 / spec.inertia.z.max(1e-9),
+        ));
+        Self {
+            com: body.com,
+            inverse_mass: 1.0 / spec.mass.max(1e-9),
+            inverse_inertia: rotation * inverse * rotation.transpose(),
+        }
+    }
+
+    /// Mass the hull presents to a force along the unit `normal` at `point` (world), kg:
+    /// 1/(1/m + (r×n)ᵀ·I⁻¹·(r×n)) with r from the centre of mass — small for a push far from
+    /// the centre of mass that mostly turns the hull (a flipper tip with the robot on end).
+    pub fn effective_mass(&self, point: &Point3<f64>, normal: &Vector3<f64>) -> f64 {
+        let arm = (point - self.com).cross(normal);
+        1.0 / (self.inverse_mass + arm.dot(&(self.inverse_inertia * arm)))
+    }
 }
 
 /// The share of a contact's force (elastic and viscous alike) that keeps the explicit step
@@ -112,12 +132,13 @@ mod tests {
             angvel: Vector3::zeros(),
         };
         let up = pose.rotation * Vector3::z();
-        let through = effective_mass(&spec, &body, &body.com, &up);
+        let hull = HullInertia::new(&spec, &body);
+        let through = hull.effective_mass(&body.com, &up);
         assert!((through - spec.mass).abs() < 1e-9, "{through}");
         // 0.3 m ahead along body x, pushed along body z: turns the hull about body y.
         let ahead = body.com + pose.rotation * Vector3::new(0.3, 0.0, 0.0);
         let expected = 1.0 / (1.0 / spec.mass + 0.09 / spec.inertia.y);
-        let beside = effective_mass(&spec, &body, &ahead, &up);
+        let beside = hull.effective_mass(&ahead, &up);
         assert!((beside - expected).abs() < 1e-9, "{beside} vs {expected}");
     }
 

@@ -7,12 +7,12 @@ mod strip;
 
 use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
 
-use super::body::{effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT};
+use super::body::{stable_share, BodyState, HullInertia, Wrench, CONTACT_DAMPING_DT};
 use super::candidates::CandidateCache;
 use super::drive::{step_belt, DriveCommand};
 use super::robot_file::{flipper_direction, flipper_motion};
 use super::spec::{BeltSpec, CircleSpec, FlipperSpec, RobotSpec};
-use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
+use crate::terrain::{CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
 use crate::track::contact::{evaluate_plane, PlaneStiffness};
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig};
 use crate::track::load::{normal_damping_factor, ElementLoad};
@@ -185,6 +185,8 @@ pub struct TrackedRobot {
     loads: Vec<ElementLoad>,
     contacts: Vec<Contact>,
     caches: Vec<CandidateCache>,
+    /// The current belt's candidate triangles in its slab's frame.
+    slab: SlabTriangles,
     last_contacts: Vec<ContactInfo>,
     /// Side faces inside the current plane's strip.
     side_faces: Vec<u32>,
@@ -289,6 +291,7 @@ impl TrackedRobot {
             loads: vec![ElementLoad::default(); elements],
             contacts: Vec::with_capacity(elements),
             caches: vec![CandidateCache::default(); spec.tracks.len() + spec.flippers.len()],
+            slab: SlabTriangles::default(),
             last_contacts: Vec::with_capacity(elements),
             side_faces: Vec::new(),
             edge_segments: Vec::new(),
@@ -534,6 +537,7 @@ impl TrackedRobot {
         self.contacts.clear();
         self.elastic_energy = 0.0;
         let materials = terrain.materials();
+        let hull = HullInertia::new(&self.spec, body);
         let mut group: Option<(usize, CutPlane, f64)> = None;
         for (plane_index, plane) in self.planes.iter().enumerate() {
             // The planes of one belt are parallel and consecutive: one BVH search of the slab
@@ -557,15 +561,16 @@ impl TrackedRobot {
                 );
                 let slab =
                     CutPlane::from_pose(&(body.pose * Translation3::new(0.0, mid, 0.0)), region);
-                self.caches[key].refresh(terrain, &slab, 0.5 * (hi - lo));
+                let candidates = self.caches[key].refresh(terrain, &slab, 0.5 * (hi - lo));
+                self.slab.fill(terrain, &slab, 0.5 * (hi - lo), candidates);
                 group = Some((key, slab, mid));
             }
             let Some((_, slab, mid)) = group else {
                 continue;
             };
-            let cut = slab.shifted(plane.y - mid);
-            let candidates = &self.caches[key].triangles;
-            terrain.cut_candidates(&cut, candidates, segments);
+            let offset = plane.y - mid;
+            let cut = slab.shifted(offset);
+            self.slab.cut(offset, segments);
             let range = plane.first..plane.first + plane.elements();
             let loads = &mut self.loads[range.clone()];
             evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
@@ -573,16 +578,17 @@ impl TrackedRobot {
             // split the strip at the face.
             let offsets = &mut self.offsets[range.clone()];
             offsets.iter_mut().for_each(|o| *o = 0.0);
-            terrain.side_faces(&cut, plane.half, candidates, &mut self.side_faces);
+            self.slab
+                .side_faces(offset, plane.half, &mut self.side_faces);
 
             if !self.side_faces.is_empty() {
                 let n = range.len();
                 let low = cut.shifted(-plane.half);
                 for (edge, out) in [
-                    (low, &mut self.edge_low[..n]),
-                    (cut.shifted(plane.half), &mut self.edge_high[..n]),
+                    (offset - plane.half, &mut self.edge_low[..n]),
+                    (offset + plane.half, &mut self.edge_high[..n]),
                 ] {
-                    terrain.cut_candidates(&edge, candidates, &mut self.edge_segments);
+                    self.slab.cut(edge, &mut self.edge_segments);
                     evaluate_plane(
                         &plane.posed,
                         plane.stiffness,
@@ -612,9 +618,13 @@ impl TrackedRobot {
             for (k, load) in loads.iter().enumerate() {
                 let element = range.start + k;
                 // The push: in-plane part plus the part across the plane from oblique faces.
+                if !load.is_active() {
+                    self.state.bristles[element] = Vector2::zeros();
+                    continue;
+                }
                 let push = cut.vector_to_world(&load.force) + across * load.lateral;
                 let fnorm = push.norm();
-                if !load.is_active() || fnorm <= 1e-12 * load.magnitude {
+                if fnorm <= 1e-12 * load.magnitude {
                     self.state.bristles[element] = Vector2::zeros();
                     continue;
                 }
@@ -636,7 +646,7 @@ impl TrackedRobot {
                     lateral
                 };
                 let v = body.point_velocity(&point);
-                let mass = effective_mass(&self.spec, body, &point, &normal);
+                let mass = hull.effective_mass(&point, &normal);
                 let stable = stable_share(load.stiffness, mass, dt);
                 // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with
                 // the penetration rate and never pulls. A rubber belt is lossy, so β is large;

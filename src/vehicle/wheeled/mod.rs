@@ -24,7 +24,7 @@ use nalgebra::{Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
 
 use self::steering::AckermannGeometry;
 use self::tyre::{tyre_force, TyreContact};
-use super::body::{effective_mass, stable_share, BodyState, Wrench, CONTACT_DAMPING_DT};
+use super::body::{stable_share, BodyState, HullInertia, Wrench, CONTACT_DAMPING_DT};
 use super::candidates::CandidateCache;
 use super::drive::{speed_after, step_belt, DriveCommand};
 use super::spec::{Differential, MotorSpec, RobotSpec, Steering, SuspensionSpec};
@@ -336,8 +336,9 @@ impl WheeledRobot {
         self.step_steering(dt);
         self.contacts.clear();
         self.elastic_energy = 0.0;
+        let hull = HullInertia::new(&self.spec, body);
         for w in 0..self.spec.wheels.len() {
-            self.wheel_contact(w, terrain, body, dt, segments);
+            self.wheel_contact(w, terrain, body, &hull, dt, segments);
         }
 
         // Linearise each tyre's forward force in its wheel's surface speed; step the motors.
@@ -489,6 +490,7 @@ impl WheeledRobot {
         w: usize,
         terrain: &Terrain,
         body: &BodyState,
+        hull: &HullInertia,
         dt: f64,
         segments: &mut Vec<CutSegment>,
     ) {
@@ -543,7 +545,7 @@ impl WheeledRobot {
         let v = body.point_velocity(&point);
         // The wheel centre moved up by (s − s0) relative to the hull this step.
         let rise = (s - s0) / dt * cos;
-        let mass = effective_mass(&self.spec, body, &point, &normal);
+        let mass = hull.effective_mass(&point, &normal);
         // The hull meets tyre and spring in series until the bump stop.
         let series = if s < susp.travel {
             k_tyre * susp.stiffness / (k_tyre + susp.stiffness).max(1e-300)

@@ -1,0 +1,200 @@
+//! One belt's candidate triangles expressed once per step in the frame of the slab that holds
+//! its parallel track planes, so that each plane of the belt (and each edge of its strips) is
+//! cut in 2D.
+//!
+//! Why: the planes of one belt are parallel and share their in-plane axes, so a terrain vertex
+//! has the same plane coordinates `(x, z)` in all of them and only its distance along the
+//! normal differs, by the plane's offset. Projecting every candidate vertex once (three dot
+//! products) and cutting each plane with one subtraction per vertex and 2D interpolation
+//! replaces the 3D cut of every triangle for every plane. Triangles that no plane of the slab
+//! can meet, or that lie outside the cut region, are dropped while projecting.
+
+use nalgebra::{Point2, Vector2};
+
+use super::cut::{clip_to_region, MIN_SEGMENT_LENGTH};
+use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
+
+/// One candidate triangle in the slab's frame.
+#[derive(Debug, Clone, Copy)]
+struct SlabTriangle {
+    /// Vertices in plane coordinates `(x, z)`, m.
+    points: [Point2<f64>; 3],
+    /// Signed distance of each vertex from the slab's mid-plane along its normal, m.
+    depth: [f64; 3],
+    /// In-plane components `(x, z)` of the face's outward unit normal.
+    projected_normal: Vector2<f64>,
+    /// Component of the face's outward unit normal along the slab's normal.
+    lateral: f64,
+    material: MaterialId,
+    triangle: u32,
+}
+
+/// The candidate triangles of one slab (a belt's parallel planes), projected into its frame.
+/// Scratch owned by the caller: refilled every step, no allocation once it has grown.
+#[derive(Debug, Clone, Default)]
+pub struct SlabTriangles {
+    plane: Option<CutPlane>,
+    half: f64,
+    triangles: Vec<SlabTriangle>,
+}
+
+impl SlabTriangles {
+    /// Projects those `candidates` (triangle indices of `terrain`) that reach into the slab of
+    /// half-thickness `half` m around `plane` and overlap its region. `plane` is the slab's
+    /// mid-plane; every later cut is a plane parallel to it, within the slab.
+    pub fn fill(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64, candidates: &[u32]) {
+        self.triangles.clear();
+        self.plane = Some(*plane);
+        self.half = half;
+        let region = plane.region();
+        let normal = plane.normal();
+        let origin = plane.origin();
+        let normals = terrain.normals();
+        let materials = terrain.triangle_materials();
+        for &t in candidates {
+            let i = t as usize;
+            if i >= normals.len() {
+                continue;
+            }
+            let p = terrain.triangle_points(i);
+            let depth = [
+                (p[0] - origin).dot(&normal),
+                (p[1] - origin).dot(&normal),
+                (p[2] - origin).dot(&normal),
+            ];
+            let (lo, hi) = min_max(&depth);
+            if lo > half || hi < -half {
+                continue;
+            }
+            let points = [
+                plane.to_plane(&p[0]),
+                plane.to_plane(&p[1]),
+                plane.to_plane(&p[2]),
+            ];
+            if !overlaps(&points, &region) {
+                continue;
+            }
+            let n = normals[i];
+            self.triangles.push(SlabTriangle {
+                points,
+                depth,
+                projected_normal: plane.vector_to_plane(&n),
+                lateral: n.dot(&normal).clamp(-1.0, 1.0),
+                material: materials[i],
+                triangle: t,
+            });
+        }
+    }
+
+    /// Number of projected triangles.
+    pub fn len(&self) -> usize {
+        self.triangles.len()
+    }
+
+    /// Whether no triangle reaches into the slab.
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
+    /// The slab's mid-plane moved `offset` m along its normal: the plane [`Self::cut`] cuts
+    /// with. `None` before the first [`Self::fill`].
+    pub fn plane_at(&self, offset: f64) -> Option<CutPlane> {
+        self.plane.map(|p| p.shifted(offset))
+    }
+
+    /// Cuts the projected triangles with the plane `offset` m from the mid-plane (within the
+    /// slab): clears `out` and fills it as [`Terrain::cut_candidates`] fills it for that plane
+    /// (same segments, orientation and order, up to rounding).
+    pub fn cut(&self, offset: f64, out: &mut Vec<CutSegment>) {
+        out.clear();
+        let Some(plane) = &self.plane else {
+            return;
+        };
+        let region = plane.region();
+        for t in &self.triangles {
+            if let Some((a, b, normal)) = cut_triangle(t, offset, &region) {
+                out.push(CutSegment {
+                    a,
+                    b,
+                    normal,
+                    lateral: t.lateral,
+                    material: t.material,
+                    triangle: t.triangle,
+                });
+            }
+        }
+    }
+
+    /// Clears `out` and fills it with the side faces (|n · normal| ≥ [`SIDE_FACE_MIN_COS`])
+    /// among the projected triangles that reach into the strip `offset ± half` m and overlap
+    /// the region: what [`Terrain::side_faces`] finds for the plane at `offset`.
+    pub fn side_faces(&self, offset: f64, half: f64, out: &mut Vec<u32>) {
+        out.clear();
+        for t in &self.triangles {
+            if t.lateral.abs() < SIDE_FACE_MIN_COS {
+                continue;
+            }
+            let (lo, hi) = min_max(&t.depth);
+            if lo - offset <= half && hi - offset >= -half {
+                out.push(t.triangle);
+            }
+        }
+    }
+}
+
+fn min_max(v: &[f64; 3]) -> (f64, f64) {
+    (v[0].min(v[1]).min(v[2]), v[0].max(v[1]).max(v[2]))
+}
+
+/// Whether the triangle's bounding box in plane coordinates meets the region.
+fn overlaps(points: &[Point2<f64>; 3], region: &CutRegion) -> bool {
+    let (x0, x1) = min_max(&[points[0].x, points[1].x, points[2].x]);
+    let (z0, z1) = min_max(&[points[0].y, points[1].y, points[2].y]);
+    x0 <= region.max.x && x1 >= region.min.x && z0 <= region.max.y && z1 >= region.min.y
+}
+
+/// The cut of one projected triangle by the plane `offset` from the mid-plane: the rule of
+/// [`CutPlane`]'s cut (vertices on the plane count as on its positive side, solid on the
+/// segment's right, clipped to the region), in 2D.
+fn cut_triangle(
+    t: &SlabTriangle,
+    offset: f64,
+    region: &CutRegion,
+) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
+    let d = [
+        t.depth[0] - offset,
+        t.depth[1] - offset,
+        t.depth[2] - offset,
+    ];
+    let above = [d[0] >= 0.0, d[1] >= 0.0, d[2] >= 0.0];
+    let lone = if above[0] == above[1] {
+        if above[1] == above[2] {
+            return None;
+        }
+        2
+    } else if above[0] == above[2] {
+        1
+    } else {
+        0
+    };
+    let (j, k) = ((lone + 1) % 3, (lone + 2) % 3);
+    let p = &t.points;
+    let cross = |other: usize| {
+        let s = d[lone] / (d[lone] - d[other]);
+        p[lone] + (p[other] - p[lone]) * s
+    };
+    let (qa, qb) = (cross(j), cross(k));
+    let dir = qb - qa;
+    let len = dir.norm();
+    if len.is_nan() || len < MIN_SEGMENT_LENGTH {
+        return None;
+    }
+    let left = Vector2::new(-dir.y, dir.x) / len;
+    let (a, b, n) = if left.dot(&t.projected_normal) >= 0.0 {
+        (qa, qb, left)
+    } else {
+        (qb, qa, -left)
+    };
+    let (a, b) = clip_to_region(a, b, region)?;
+    ((b - a).norm() >= MIN_SEGMENT_LENGTH).then_some((a, b, n))
+}
