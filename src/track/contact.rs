@@ -32,7 +32,7 @@ use super::area::CircularSegment;
 use super::outline::{BeltOutline, Circle, Run};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
-use super::grouser::{interlock_friction, Grousers};
+use super::grouser::{interlock_friction_sine, Grousers};
 use super::load::{ContactFriction, ElementLoad};
 
 /// In-plane fraction of a face's normal below which the face pushes nothing (within ≈ 3° of
@@ -251,7 +251,7 @@ pub fn evaluate_plane(
                     })
             };
             let bearing = hook(piece.start_inside, seg.a).max(hook(piece.end_inside, seg.b));
-            let along = interlock_friction(mat.friction, bearing);
+            let along = interlock_friction_sine(mat.friction, bearing);
             b.depth_square_integral += piece.depth_square_integral * c * c;
             b.depth_integral += piece.depth_integral * c;
             b.moment += piece.moment * c;
@@ -341,7 +341,7 @@ fn add_wheel_loads(
                     });
                 let mu = ContactFriction {
                     surface: mat.friction,
-                    along: interlock_friction(mat.friction, bearing),
+                    along: interlock_friction_sine(mat.friction, bearing),
                 };
                 // Never deeper than the solid is thick behind the contact (see
                 // `solid_thickness`).

@@ -62,16 +62,17 @@ impl Grousers {
         self.height > 0.0 && self.pitch > 0.0
     }
 
-    /// The bearing angle φ (rad, in [0, π/2]) of these grousers on a convex edge of radius
-    /// `edge_radius` (m, 0 = sharp) whose faces fall away from the belt by at least
-    /// `face_angle` (rad); see the module docs.
-    pub fn bearing_angle(&self, edge_radius: f64, face_angle: f64) -> f64 {
+    /// sin φ of the bearing angle φ of these grousers on a convex edge of radius
+    /// `edge_radius` (m, 0 = sharp) whose faces fall away from the belt by at least the angle
+    /// whose sine is `face_sine`; see the module docs. The law in sines: every angle in it is
+    /// an `asin` and only compared or fed to a tangent, so the contact loop needs no trigonometry.
+    pub fn bearing_sine(&self, edge_radius: f64, face_sine: f64) -> f64 {
         if !self.hook() {
             return 0.0;
         }
-        let face_angle = face_angle.clamp(0.0, std::f64::consts::FRAC_PI_2);
+        let face_sine = face_sine.clamp(0.0, 1.0);
         if edge_radius <= 0.0 {
-            return face_angle;
+            return face_sine;
         }
         let (h, rho) = (self.height, edge_radius);
         let bottoming = if h >= rho {
@@ -80,23 +81,34 @@ impl Grousers {
             (2.0 * rho * h - h * h).sqrt()
         };
         let reach = (0.5 * self.pitch).min(bottoming);
-        (reach / rho).min(1.0).asin().min(face_angle)
+        (reach / rho).min(1.0).min(face_sine)
     }
-}
 
-impl Grousers {
-    /// The bearing angle (rad) on a convex edge whose faces leave it along the unit
-    /// directions `faces`, for the belt's unit normal `toward_belt` there
-    /// ([`face_angle`], [`Grousers::bearing_angle`]).
+    /// The bearing angle φ (rad, in [0, π/2]) on an edge of radius `edge_radius` (m) whose
+    /// faces fall away from the belt by at least `face_angle` (rad):
+    /// [`Grousers::bearing_sine`] as an angle.
+    pub fn bearing_angle(&self, edge_radius: f64, face_angle: f64) -> f64 {
+        let face_angle = face_angle.clamp(0.0, std::f64::consts::FRAC_PI_2);
+        self.bearing_sine(edge_radius, face_angle.sin()).asin()
+    }
+
+    /// sin φ of the bearing on a convex edge whose faces leave it along the unit directions
+    /// `faces`, for the belt's unit normal `toward_belt` there ([`face_sine`],
+    /// [`Grousers::bearing_sine`]).
     pub fn bearing_on(
         &self,
         faces: (Vector2<f64>, Vector2<f64>),
         toward_belt: Vector2<f64>,
         edge_radius: f64,
     ) -> f64 {
-        self.bearing_angle(edge_radius, face_angle(faces.0, faces.1, toward_belt))
+        self.bearing_sine(edge_radius, face_sine(faces.0, faces.1, toward_belt))
     }
 }
+
+/// sin, cos and tan of [`SELF_LOCKING`] (80°).
+const SIN_SELF_LOCKING: f64 = 0.984_807_753_012_208;
+const COS_SELF_LOCKING: f64 = 0.173_648_177_666_930_35;
+const TAN_SELF_LOCKING: f64 = 5.671_281_819_617_709;
 
 /// The longitudinal friction coefficient of a belt held by an edge at bearing angle
 /// `bearing` (rad) on a surface of friction coefficient `mu`: tan(min(φ + atan μ,
@@ -105,17 +117,39 @@ pub fn interlock_friction(mu: f64, bearing: f64) -> f64 {
     if bearing <= 0.0 {
         return mu;
     }
-    (bearing + mu.atan()).min(SELF_LOCKING).tan().max(mu)
+    interlock_friction_sine(mu, bearing.min(std::f64::consts::FRAC_PI_2).sin())
 }
 
-/// The smaller of the angles (rad, in [0, π/2]) by which the two faces leaving a convex
-/// vertex fall away from the belt, for faces along the unit directions `face_a` and `face_b`
-/// pointing away from the vertex and the belt's unit normal `toward_belt` at the vertex
-/// (pointing out of the terrain into the belt). A face that rises towards the belt lies
-/// along it (angle 0): the belt rests on it and its grousers slide along it.
-pub fn face_angle(face_a: Vector2<f64>, face_b: Vector2<f64>, toward_belt: Vector2<f64>) -> f64 {
-    let fall = |f: Vector2<f64>| (-f.dot(&toward_belt)).clamp(0.0, 1.0).asin();
+/// [`interlock_friction`] for a bearing given by its sine `bearing_sine` (from
+/// [`Grousers::bearing_on`]): with t = tan φ = s/√(1 − s²), tan(φ + atan μ) = (t + μ)/(1 − μt)
+/// below the cap, which φ + atan μ reaches where sin φ = sin(80° − atan μ) =
+/// (sin 80° − μ·cos 80°)/√(1 + μ²).
+pub fn interlock_friction_sine(mu: f64, bearing_sine: f64) -> f64 {
+    if bearing_sine <= 0.0 {
+        return mu;
+    }
+    let s = bearing_sine.min(1.0);
+    let cap = (SIN_SELF_LOCKING - mu * COS_SELF_LOCKING) / (1.0 + mu * mu).sqrt();
+    if s >= cap {
+        return TAN_SELF_LOCKING.max(mu);
+    }
+    let t = s / (1.0 - s * s).sqrt();
+    ((t + mu) / (1.0 - mu * t)).max(mu)
+}
+
+/// The sine of the smaller of the angles (in [0, π/2]) by which the two faces leaving a
+/// convex vertex fall away from the belt, for faces along the unit directions `face_a` and
+/// `face_b` pointing away from the vertex and the belt's unit normal `toward_belt` at the
+/// vertex (pointing out of the terrain into the belt). A face that rises towards the belt
+/// lies along it (angle 0): the belt rests on it and its grousers slide along it.
+pub fn face_sine(face_a: Vector2<f64>, face_b: Vector2<f64>, toward_belt: Vector2<f64>) -> f64 {
+    let fall = |f: Vector2<f64>| (-f.dot(&toward_belt)).clamp(0.0, 1.0);
     fall(face_a).min(fall(face_b))
+}
+
+/// [`face_sine`] as an angle, rad.
+pub fn face_angle(face_a: Vector2<f64>, face_b: Vector2<f64>, toward_belt: Vector2<f64>) -> f64 {
+    face_sine(face_a, face_b, toward_belt).asin()
 }
 
 #[cfg(test)]
@@ -178,7 +212,7 @@ mod tests {
         let pipe = SCOUT.bearing_angle(0.1, square);
         assert!((pipe - (0.2f64).asin()).abs() < 1e-12, "{}", pipe / DEG);
         // Below the grouser height and half the pitch a radius is as good as sharp.
-        assert_eq!(SCOUT.bearing_angle(0.005, square), square);
+        assert!((SCOUT.bearing_angle(0.005, square) - square).abs() < 1e-12);
         // Larger radius, less hook; taller grousers, more hook (up to the face angle).
         let mut last = f64::INFINITY;
         for rho in [0.01, 0.02, 0.05, 0.1, 0.3, 1.0] {
@@ -209,6 +243,29 @@ mod tests {
             tall_fine.bearing_angle(0.05, square),
             SCOUT.bearing_angle(0.05, square)
         );
+    }
+
+    /// The constants are the functions of 80°, and the law in sines is the law in angles.
+    #[test]
+    fn interlock_in_sines_equals_the_angle_law() {
+        assert!((SIN_SELF_LOCKING - SELF_LOCKING.sin()).abs() < 1e-15);
+        assert!((COS_SELF_LOCKING - SELF_LOCKING.cos()).abs() < 1e-15);
+        assert!((TAN_SELF_LOCKING - SELF_LOCKING.tan()).abs() < 1e-13);
+        for mu in [0.0, 0.3, 0.55, 0.8, 1.2, 6.0] {
+            for k in 0..=90 {
+                let phi = k as f64 * DEG;
+                let angle_law = if phi <= 0.0 {
+                    mu
+                } else {
+                    (phi + f64::atan(mu)).min(SELF_LOCKING).tan().max(mu)
+                };
+                let sines = interlock_friction(mu, phi);
+                assert!(
+                    (sines - angle_law).abs() <= 1e-9 * angle_law.max(1.0),
+                    "μ {mu}, φ {k}°: {sines} vs {angle_law}"
+                );
+            }
+        }
     }
 
     #[test]
