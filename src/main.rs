@@ -37,9 +37,10 @@ enum Command {
     /// same dt, no track model), in one process; prints µs/step, their ratio and the
     /// real-time factor.
     Bench {
-        /// Scene file.
-        #[arg(long, default_value = "scenes/public_stairs.toml")]
-        scene: PathBuf,
+        /// Scene file [default: scenes/public_stairs.toml for one robot,
+        /// scenes/bench_field.toml (ten flights, room for 100 robots) for more].
+        #[arg(long)]
+        scene: Option<PathBuf>,
         /// Robot file.
         #[arg(long, default_value = "scenes/robots/scout.toml")]
         robot: PathBuf,
@@ -195,7 +196,7 @@ fn main() -> ExitCode {
             robots,
             steps,
             json,
-        } => bench(&scene, &robot, robots, steps, json),
+        } => bench(scene.as_deref(), &robot, robots, steps, json),
         Command::Run(args) if args.exercise.is_some() => {
             return match run_exercise(&args) {
                 Ok(true) => ExitCode::SUCCESS,
@@ -531,7 +532,7 @@ fn envelope_command(robot: &std::path::Path, json: bool, threads: usize) -> anyh
 }
 
 fn bench(
-    scene: &std::path::Path,
+    scene: Option<&std::path::Path>,
     robot: &std::path::Path,
     robots: usize,
     steps: usize,
@@ -543,15 +544,19 @@ fn bench(
     if !(100..=10_000_000).contains(&steps) {
         bail!("--steps must be between 100 and 10000000, got {steps}");
     }
-    let scene = Scene::load(scene)?;
+    let scene = match scene {
+        Some(path) => path.to_path_buf(),
+        None if robots == 1 => PathBuf::from(DEFAULT_SCENE),
+        None => PathBuf::from(BENCH_FIELD_SCENE),
+    };
+    let scene = Scene::load(&scene)?;
     let spec = load_robot(robot)?;
-    let spawn = scene.spawns[0].clone();
     let config = treadsim::sim::bench::BenchConfig {
         robots,
         steps,
         ..Default::default()
     };
-    let r = treadsim::sim::bench::run_bench(scene, &spec, &spawn, &config)?;
+    let r = treadsim::sim::bench::run_bench(scene, &spec, &config)?;
     if json {
         println!("{}", r.to_json());
     } else {
@@ -572,17 +577,24 @@ fn bench(
             r.real_time_factor, r.contacts
         );
         println!(
-            "  the lowest robot ended at z = {:.2} m after {:.0} s of climbing",
+            "  the lowest robot ended at z = {:.2} m after {:.0} s of climbing; {} of {} on the ground; {} thread(s)",
             r.lowest_robot_z,
-            (config.warmup + config.rounds * config.steps) as f64 * r.dt
+            (config.warmup + config.rounds * config.steps) as f64 * r.dt,
+            r.robots_on_ground,
+            r.robots,
+            r.threads
         );
     }
     Ok(())
 }
 
-/// The default training exercise: the 20 kg robot at the foot of the public stairs.
-#[cfg(feature = "viewer")]
+/// The default training exercise (the 20 kg robot at the foot of the public stairs), and
+/// the one-robot bench's scene.
 const DEFAULT_SCENE: &str = "scenes/public_stairs.toml";
+
+/// The many-robot bench's scene: ten flights side by side, spawns for 100 robots.
+const BENCH_FIELD_SCENE: &str = "scenes/bench_field.toml";
+
 #[cfg(feature = "viewer")]
 const DEFAULT_ROBOT: &str = "scenes/robots/scout.toml";
 

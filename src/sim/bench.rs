@@ -12,7 +12,10 @@ use std::time::Instant;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
-use super::{insert_hull, pose_of, terrain_collider, SimConfig, SimError, Simulation};
+use super::{
+    insert_hull, pose_of, terrain_collider, RobotStatus, SimConfig, SimError, Simulation,
+    SUPPORT_FRACTION,
+};
 use crate::scene::{Scene, Spawn};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -20,7 +23,7 @@ use crate::vehicle::{DriveCommand, RobotSpec};
 /// What to measure.
 #[derive(Debug, Clone)]
 pub struct BenchConfig {
-    /// Robots in the scene (spread sideways from the spawn, 1.0 m apart).
+    /// Robots in the scene (placed by [`bench_spawn`]).
     pub robots: usize,
     /// Steps per measured run.
     pub steps: usize,
@@ -112,35 +115,85 @@ pub struct BenchReport {
     pub contacts: usize,
     /// Height of the lowest robot at the end, m (how far up the flight they got).
     pub lowest_robot_z: f64,
+    /// Robots still active at the end and carried by their tracks (at least
+    /// [`SUPPORT_FRACTION`] of their weight).
+    pub robots_on_ground: usize,
+    /// Threads the drive trains could run on (rayon's pool; used from 4 robots up).
+    pub threads: usize,
 }
 
 impl BenchReport {
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         format!(
-            "{{\"robots\":{},\"triangles\":{},\"dt\":{},\"full_us_per_step\":{:.3},\"bare_rapier_us_per_step\":{:.3},\"ratio\":{:.3},\"real_time_factor\":{:.1},\"contacts\":{},\"lowest_robot_z\":{:.3}}}",
-            self.robots, self.triangles, self.dt, self.full_us, self.bare_us, self.ratio, self.real_time_factor, self.contacts, self.lowest_robot_z
+            "{{\"robots\":{},\"triangles\":{},\"dt\":{},\"full_us_per_step\":{:.3},\"bare_rapier_us_per_step\":{:.3},\"ratio\":{:.3},\"real_time_factor\":{:.1},\"contacts\":{},\"lowest_robot_z\":{:.3},\"robots_on_ground\":{},\"threads\":{}}}",
+            self.robots, self.triangles, self.dt, self.full_us, self.bare_us, self.ratio, self.real_time_factor, self.contacts, self.lowest_robot_z, self.robots_on_ground, self.threads
         )
     }
 }
 
-fn spawn_for(spawn: &Spawn, i: usize) -> Spawn {
-    let side = (i as f64 + 1.0).div_euclid(2.0) * if i % 2 == 1 { 1.0 } else { -1.0 };
-    let offset =
-        UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw) * Vector3::new(0.0, side, 0.0);
-    Spawn {
+/// Side-by-side distance between robots sharing a spawn, m.
+const SLOT_WIDTH: f64 = 1.0;
+
+/// Where robot `i` of a bench starts: at spawn `i mod S` of the scene's `S` spawns, shifted
+/// sideways (across its heading) by [`SLOT_WIDTH`] slots 0, +1, −1, +2, … for the first,
+/// second, … robot there. `None` without spawns.
+pub fn bench_spawn(spawns: &[Spawn], i: usize) -> Option<Spawn> {
+    let spawn = spawns.get(i % spawns.len().max(1))?;
+    let slot = i / spawns.len();
+    let side = (slot as f64 + 1.0).div_euclid(2.0) * if slot % 2 == 1 { 1.0 } else { -1.0 };
+    let offset = UnitQuaternion::from_euler_angles(0.0, 0.0, spawn.yaw)
+        * Vector3::new(0.0, side * SLOT_WIDTH, 0.0);
+    Some(Spawn {
         name: format!("{}#{i}", spawn.name),
         position: spawn.position + offset,
         ..spawn.clone()
-    }
+    })
 }
 
-/// The bare world: the scene's trimesh and `n` hulls as plain rapier bodies.
+/// Highest a robot placed beside a spawn may find the ground above or below the spawn's
+/// height, m (a wall or a drop there would measure a robot stuck in it or falling).
+const LEVEL_TOLERANCE: f64 = 0.05;
+
+/// The bench's start of every robot. A robot placed beside a spawn (not at it: the scene's
+/// spawns are checked by the scene library's tests) must find the highest surface under its
+/// start point, looking down from 5 m above, within [`LEVEL_TOLERANCE`] of the spawn's height:
+/// not in a wall, not over a drop.
+fn bench_spawns(scene: &Scene, robots: usize) -> Result<Vec<Spawn>, SimError> {
+    (0..robots)
+        .map(|i| {
+            let spawn = bench_spawn(&scene.spawns, i)
+                .ok_or_else(|| SimError::Bench(format!("scene '{}' has no spawn", scene.name)))?;
+            if i < scene.spawns.len() {
+                return Ok(spawn);
+            }
+            let probe = spawn.position + Vector3::z() * 5.0;
+            let ground = scene.terrain.ground_below(&probe, 6.0);
+            if !ground.is_some_and(|z| (z - spawn.position.z).abs() <= LEVEL_TOLERANCE) {
+                return Err(SimError::Bench(format!(
+                    "robot {i} would start at ({:.2}, {:.2}), where scene '{}' has {}: the \
+                     scene has {} spawn(s) and robots beyond the first at each stand \
+                     {SLOT_WIDTH} m apart sideways (scenes/bench_field.toml holds 100)",
+                    spawn.position.x,
+                    spawn.position.y,
+                    scene.name,
+                    match ground {
+                        Some(z) => format!("ground at z = {z:.2} m, not level with its spawn"),
+                        None => "no ground".to_owned(),
+                    },
+                    scene.spawns.len()
+                )));
+            }
+            Ok(spawn)
+        })
+        .collect()
+}
+
+/// The bare world: the scene's trimesh and a hull at each of `spawns` as plain rapier bodies.
 fn bare_world(
     scene: &Scene,
     spec: &RobotSpec,
-    spawn: &Spawn,
-    n: usize,
+    spawns: &[Spawn],
     dt: f64,
 ) -> Result<PhysicsWorld, SimError> {
     let mut world = PhysicsWorld {
@@ -153,8 +206,7 @@ fn bare_world(
         SimConfig::default().hull_friction,
     )?);
     let HullShape::Box { size, center } = spec.hull;
-    for i in 0..n {
-        let sp = spawn_for(spawn, i);
+    for sp in spawns {
         // The hull rests on its own box here (no tracks): lift it so the box bottom touches.
         let lift = (center.z - size.z / 2.0).max(0.0);
         let pose = Isometry3::from_parts(
@@ -176,22 +228,23 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// Measures the full and the bare world for `spec` on `scene` from `spawn`.
+/// Measures the full and the bare world for `config.robots` robots `spec` on `scene`, placed
+/// by [`bench_spawn`].
 pub fn run_bench(
     scene: Scene,
     spec: &RobotSpec,
-    spawn: &Spawn,
     config: &BenchConfig,
 ) -> Result<BenchReport, SimError> {
     let sim_config = SimConfig::default();
     let dt = sim_config.dt;
     let robots = config.robots.max(1);
     let triangles = scene.terrain.num_triangles();
-    let mut bare = bare_world(&scene, spec, spawn, robots, dt)?;
+    let spawns = bench_spawns(&scene, robots)?;
+    let mut bare = bare_world(&scene, spec, &spawns, dt)?;
     let mut full = Simulation::new(scene, sim_config)?;
     let mut ids = Vec::with_capacity(robots);
-    for i in 0..robots {
-        ids.push(full.add_robot(spec.clone(), &spawn_for(spawn, i))?);
+    for spawn in &spawns {
+        ids.push(full.add_robot(spec.clone(), spawn)?);
     }
     let mut on_flight = vec![false; robots];
     let mut drive = |sim: &mut Simulation| {
@@ -225,6 +278,15 @@ pub fn run_bench(
         .iter()
         .map(|&id| full.body_state(id).pose.translation.z)
         .fold(f64::INFINITY, f64::min);
+    // On the ground: still active (no fall, not out of bounds) and carried by its tracks.
+    let weight = spec.mass * 9.81;
+    let on_ground = ids
+        .iter()
+        .filter(|&&id| {
+            full.robot_status(id) == RobotStatus::Active
+                && full.robot(id).support_force() >= SUPPORT_FRACTION * weight
+        })
+        .count();
     Ok(BenchReport {
         robots,
         triangles,
@@ -235,5 +297,54 @@ pub fn run_bench(
         real_time_factor: dt * 1e6 / full_us,
         contacts,
         lowest_robot_z: climbed,
+        robots_on_ground: on_ground,
+        threads: rayon::current_num_threads(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn scene(name: &str) -> Scene {
+        let path = format!("{}/scenes/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        Scene::load(Path::new(&path)).expect("scene")
+    }
+
+    /// The bench field takes 100 robots, ten abreast at each flight, every one on level
+    /// ground and at least a slot apart from the others.
+    #[test]
+    fn the_bench_field_places_100_robots_on_level_ground() {
+        let field = scene("bench_field");
+        let spawns = bench_spawns(&field, 100).expect("100 robots fit");
+        for (i, a) in spawns.iter().enumerate() {
+            for b in &spawns[i + 1..] {
+                let d = (a.position - b.position).norm();
+                assert!(d >= SLOT_WIDTH - 1e-9, "{} and {}: {d}", a.name, b.name);
+            }
+        }
+        let lateral = spawns
+            .iter()
+            .map(|s| s.position.y - (s.position.y / 12.0).round() * 12.0);
+        assert!(lateral.fold(0.0f64, |m, y| m.max(y.abs())) <= 5.0);
+    }
+
+    /// On the public stairs (one spawn, a 12 m wide floor) robots beside the spawn stand on
+    /// the floor up to 6 m out; the 14th would stand beside the scene: the bench refuses,
+    /// naming it.
+    #[test]
+    fn a_robot_placed_beside_the_scene_is_refused() {
+        let stairs = scene("public_stairs");
+        assert_eq!(bench_spawns(&stairs, 11).expect("eleven fit").len(), 11);
+        let e = bench_spawns(&stairs, 14).expect_err("the 14th is off the floor");
+        let text = e.to_string();
+        assert!(
+            ["robot 11 ", "robot 12 ", "robot 13 "]
+                .iter()
+                .any(|r| text.contains(r))
+                && (text.contains("no ground") || text.contains("not level")),
+            "{text}"
+        );
+    }
 }

@@ -33,8 +33,10 @@
 //!    (tracks carrying half the weight, or sinking slower than
 //!    [`SimConfig::falling_speed`]); otherwise the snapshot waits for the next good step.
 //!
-//! Everything runs in a fixed order on one thread, so the same inputs give the same outputs
-//! bit for bit.
+//! Everything runs in a fixed order, so the same inputs give the same outputs bit for bit.
+//! Stage 2 alone runs on rayon's threads when a scene holds several robots
+//! (four or more): each robot's drive-train step reads only that robot's state and the
+//! terrain and writes only its own, so the numbers do not depend on the thread count.
 
 pub mod bench;
 mod events;
@@ -63,7 +65,8 @@ use crate::scene::{Scene, SceneBounds, Spawn};
 use crate::terrain::CutSegment;
 use crate::track::friction::FrictionConfig;
 use crate::vehicle::drivetrain::DrivetrainError;
-use crate::vehicle::{BodyState, DriveCommand, Drivetrain, DrivetrainState, RobotSpec};
+use crate::vehicle::{BodyState, DriveCommand, Drivetrain, DrivetrainState, RobotSpec, Wrench};
+use rayon::prelude::*;
 
 /// Simulation settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -164,6 +167,9 @@ pub enum SimError {
     /// A traffic group cannot be placed.
     #[error("{0}")]
     Traffic(String),
+    /// A bench cannot place its robots.
+    #[error("bench: {0}")]
+    Bench(String),
 }
 
 /// Handle to a robot in a [`Simulation`].
@@ -218,8 +224,26 @@ pub struct Simulation {
     movers: Vec<(RigidBodyHandle, [f64; 3])>,
     time: f64,
     steps: u64,
-    segments: Vec<CutSegment>,
+    /// Per-robot scratch of stages 1–3, in robot order (not state: never saved or restored).
+    scratch: Vec<RobotScratch>,
     events: Vec<SimEvent>,
+}
+
+/// Robots from which stage 2 runs on rayon's threads; below, handing the work to threads
+/// costs about what one robot's step does.
+const PARALLEL_ROBOTS: usize = 4;
+
+/// One robot's scratch for stages 1–3 of [`Simulation::step`].
+#[derive(Debug, Clone, Default)]
+struct RobotScratch {
+    /// Whether the robot takes part in this step (not frozen, body present).
+    active: bool,
+    /// Hull state read in stage 1.
+    body: BodyState,
+    /// The drive train's wrench from stage 2.
+    wrench: Wrench,
+    /// Terrain cut buffer of the drive train's step.
+    segments: Vec<CutSegment>,
 }
 
 impl std::fmt::Debug for Simulation {
@@ -282,7 +306,7 @@ impl Simulation {
             movers: Vec::new(),
             time: 0.0,
             steps: 0,
-            segments: Vec::with_capacity(256),
+            scratch: Vec::new(),
             events: Vec::new(),
         })
     }
@@ -349,26 +373,50 @@ impl Simulation {
     /// Advances the world by one fixed step (see the module docs for the stage order).
     pub fn step(&mut self) {
         let dt = self.config.dt;
-        // 1–3: read, track model, apply.
-        for r in &mut self.robots {
-            if r.status.is_frozen() {
+        // 1: read.
+        self.scratch
+            .resize_with(self.robots.len(), RobotScratch::default);
+        for (r, s) in self.robots.iter().zip(&mut self.scratch) {
+            let body = self.world.bodies.get(r.body);
+            s.active = !r.status.is_frozen() && body.is_some();
+            if let Some(body) = body.filter(|_| s.active) {
+                s.body = body_state(body);
+            }
+        }
+        // 2: drive trains. Each robot's step reads only its own state and the terrain, so
+        // running them on threads gives the same numbers bit for bit, in any order.
+        let (terrain, friction) = (&self.scene.terrain, &self.config.friction);
+        let drive = |(r, s): (&mut RobotSlot, &mut RobotScratch)| {
+            if s.active {
+                // The flippers move in the drive train's step: their guards follow below.
+                s.wrench = r
+                    .model
+                    .step(terrain, &s.body, friction, dt, &mut s.segments);
+            }
+        };
+        if self.robots.len() >= PARALLEL_ROBOTS {
+            self.robots
+                .par_iter_mut()
+                .zip(self.scratch.par_iter_mut())
+                .for_each(drive);
+        } else {
+            self.robots
+                .iter_mut()
+                .zip(self.scratch.iter_mut())
+                .for_each(drive);
+        }
+        // 3: apply.
+        for (r, s) in self.robots.iter_mut().zip(&self.scratch) {
+            if !s.active {
                 continue;
             }
             let Some(body) = self.world.bodies.get_mut(r.body) else {
                 continue;
             };
-            let state = body_state(body);
-            // The flippers move in the track model's step: their guards follow below.
-            let wrench = r.model.step(
-                &self.scene.terrain,
-                &state,
-                &self.config.friction,
-                dt,
-                &mut self.segments,
-            );
-            r.energy = rigid_energy(&state, r.model.spec()) + r.model.elastic_energy();
+            r.energy = rigid_energy(&s.body, r.model.spec()) + r.model.elastic_energy();
             body.reset_forces(false);
             body.reset_torques(false);
+            let wrench = &s.wrench;
             if wrench
                 .force
                 .iter()

@@ -163,16 +163,21 @@ pub fn solid_thickness(p: Point2<f64>, inward: Vector2<f64>, segments: &[CutSegm
     let mut nearest = f64::INFINITY;
     for seg in segments {
         let e = seg.b - seg.a;
-        // Solve p + t·inward = a + u·e.
+        // Solve p + t·inward = a + u·e: t = t_num/det, u = u_num/det; tested with |det| and
+        // signs, so only a crossing costs a division.
         let det = inward.x * (-e.y) - inward.y * (-e.x);
         if det.abs() < 1e-15 {
             continue;
         }
         let r = seg.a - p;
-        let t = (r.x * (-e.y) - r.y * (-e.x)) / det;
-        let u = (inward.x * r.y - inward.y * r.x) / det;
-        if t > SAME_POINT && (0.0..=1.0).contains(&u) {
-            nearest = nearest.min(t);
+        let sign = det.signum();
+        let (t_num, u_num) = (
+            sign * (r.x * (-e.y) - r.y * (-e.x)),
+            sign * (inward.x * r.y - inward.y * r.x),
+        );
+        let size = det.abs();
+        if t_num > SAME_POINT * size && (0.0..=size).contains(&u_num) {
+            nearest = nearest.min(t_num / size);
         }
     }
     nearest

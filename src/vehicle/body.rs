@@ -18,7 +18,7 @@ pub(crate) const CONTACT_OMEGA_DT: f64 = 0.5;
 pub(crate) const CONTACT_DAMPING_DT: f64 = 0.5;
 
 /// The hull's rigid-body state, world frame, in `f64`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BodyState {
     /// Body pose (body origin = footprint centre on the ground).
     pub pose: Isometry3<f64>,

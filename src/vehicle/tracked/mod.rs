@@ -34,6 +34,11 @@ struct BeltPlane {
     y: f64,
     /// Half-width of the strip of belt this plane stands for, m (`y ± half`).
     half: f64,
+    /// Lateral position of the middle of the slab holding every plane of the group with
+    /// their strips, m (body y); set once the group is complete.
+    slab_mid: f64,
+    /// Half-thickness of that slab, m.
+    slab_half: f64,
     belt: BeltSpec,
     stiffness: PlaneStiffness,
     base: BeltOutline,
@@ -225,6 +230,8 @@ impl TrackedRobot {
                 flipper,
                 y,
                 half: 0.5 * belt.width / belt.planes.max(1) as f64,
+                slab_mid: y,
+                slab_half: 0.0,
                 belt,
                 stiffness: PlaneStiffness {
                     kappa: belt.stiffness / belt.planes.max(1) as f64,
@@ -267,6 +274,19 @@ impl TrackedRobot {
                     outline.clone(),
                 );
             }
+        }
+        // The slab of each group holds every plane's strip, edges included (side contact cuts
+        // there).
+        for i in 0..planes.len() {
+            let group = planes[i].group;
+            let (lo, hi) = planes
+                .iter()
+                .filter(|p| p.group == group)
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(p.y - p.half), hi.max(p.y + p.half))
+                });
+            planes[i].slab_mid = 0.5 * (lo + hi);
+            planes[i].slab_half = 0.5 * (hi - lo);
         }
         let elements = first;
         let widest = planes.iter().map(BeltPlane::elements).max().unwrap_or(0);
@@ -531,7 +551,6 @@ impl TrackedRobot {
         segments: &mut Vec<CutSegment>,
     ) -> Wrench {
         self.step_flippers(dt);
-        self.pose_flippers();
 
         // Pass 1: geometry and normal forces of every plane.
         self.contacts.clear();
@@ -544,14 +563,7 @@ impl TrackedRobot {
             // holding them all serves each of them.
             let key = plane.group;
             if group.as_ref().is_none_or(|(k, _, _)| *k != key) {
-                let members = self.planes[plane_index..]
-                    .iter()
-                    .take_while(|p| p.group == key);
-                // The slab holds every plane's strip, edges included (side contact cuts there).
-                let (lo, hi) = members.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-                    (lo.min(p.y - p.half), hi.max(p.y + p.half))
-                });
-                let mid = 0.5 * (lo + hi);
+                let (mid, half) = (plane.slab_mid, plane.slab_half);
                 let (x0, x1, z0, z1) = plane.posed.bounds();
                 let region = CutRegion::new(
                     x0 - CUT_MARGIN,
@@ -561,8 +573,8 @@ impl TrackedRobot {
                 );
                 let slab =
                     CutPlane::from_pose(&(body.pose * Translation3::new(0.0, mid, 0.0)), region);
-                let candidates = self.caches[key].refresh(terrain, &slab, 0.5 * (hi - lo));
-                self.slab.fill(terrain, &slab, 0.5 * (hi - lo), candidates);
+                let candidates = self.caches[key].refresh(terrain, &slab, half);
+                self.slab.fill(terrain, &slab, half, candidates);
                 group = Some((key, slab, mid));
             }
             let Some((_, slab, mid)) = group else {
