@@ -84,21 +84,29 @@ fn a_spawn_on_its_back_rests_on_the_hull() {
     assert!(sim.events().is_empty(), "{:?}", sim.events());
 }
 
-/// selfright20 rights itself with the flippers held at 130–140° within 3 s of reaching them
-/// (measured 2.3–2.5 s: the swing over the nose and settling on the tracks); 120° only lifts the front ~20°
-/// (the tips are still ahead of the centre of mass); 160° and 180° take the tips too far
-/// back and the robot stays on its back: the window the exercise teaches.
+/// selfright20 rights itself with the flippers held at 135–140° within 3 s of reaching them
+/// (measured 1.7–2.6 s over angles 0.002° apart: the swing over the nose and settling on the
+/// tracks); 120° only lifts the front ~20° (the tips are still ahead of the centre of mass);
+/// 160° and 180° take the tips too far back and the robot stays on its back: the window the
+/// exercise teaches. The window's lower edge, 130–132°, is a balance point: there, angles
+/// 0.002° apart right the robot after 1.8–3.2 s or leave it balanced past 8 s (nine angles
+/// each, before and after the track model's speed-ups alike), so it is not asserted.
 #[test]
 fn selfright20_rights_itself_in_the_flipper_window_only() {
-    for angle in [130.0, 135.0, 140.0] {
-        let (upright, _) = hold_flippers("selfright20", angle, 8.0);
-        let at = upright.unwrap_or_else(|| panic!("{angle}°: still not on its tracks"));
-        // Commanded at 0.5 s, reached at 90°/s.
-        let reached = 0.5 + angle / 90.0;
-        assert!(
-            at < reached + 3.0,
-            "{angle}°: on its tracks only at {at:.2} s"
-        );
+    for base in [135.0, 140.0] {
+        // A spread of angles, not one: the outcome of one run near a balance point is
+        // decided by rounding.
+        for k in -2i32..=2 {
+            let angle = base + k as f64 * 0.002;
+            let (upright, _) = hold_flippers("selfright20", angle, 8.0);
+            let at = upright.unwrap_or_else(|| panic!("{angle}°: still not on its tracks"));
+            // Commanded at 0.5 s, reached at 90°/s.
+            let reached = 0.5 + angle / 90.0;
+            assert!(
+                at < reached + 3.0,
+                "{angle}°: on its tracks only at {at:.2} s"
+            );
+        }
     }
     let (upright, lift) = hold_flippers("selfright20", 120.0, 8.0);
     assert!(upright.is_none(), "120° righted it");
