@@ -3,11 +3,12 @@
 //! The terrain is a rubble-like height field at a fixed density (0.1 m cells, random
 //! heights), grown in area from 1e3 to 1e6 triangles, so the number of segments found near the
 //! track stays the same and only the search cost changes. A BVH cut should grow like log n;
-//! the brute-force scan (shown up to 1e5) grows like n.
+//! the brute-force scan (shown up to 1e5) grows like n. `belt_cuts`: a belt's six parallel
+//! cuts (planes and strip edges) from its candidates, in 3D each or by one slab projection.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
-use treadsim::terrain::{CutPlane, CutRegion, MaterialId, SurfaceMaterial, Terrain};
+use treadsim::terrain::{CutPlane, CutRegion, MaterialId, SlabTriangles, SurfaceMaterial, Terrain};
 
 fn height_field(target_triangles: usize) -> Terrain {
     let n = ((target_triangles / 2) as f64).sqrt().round() as usize;
@@ -76,5 +77,41 @@ fn bench_cut(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_cut);
+/// One belt's two parallel planes and their four strip edges cut from one candidate search:
+/// each plane cut in 3D from the candidates, against one slab projection and 2D cuts (what
+/// the track model does every step).
+fn bench_slab(c: &mut Criterion) {
+    let plane = track_plane();
+    let terrain = height_field(10_000);
+    let mut candidates = Vec::new();
+    terrain.candidates(&plane, 0.1, &mut candidates);
+    let offsets = [-0.1, -0.05, 0.0, 0.05, 0.1, -0.075];
+    let mut out = Vec::with_capacity(256);
+    let mut group = c.benchmark_group("belt_cuts");
+    group.bench_function("3d_per_plane", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for &o in &offsets {
+                terrain.cut_candidates(&plane.shifted(o), &candidates, &mut out);
+                n += out.len();
+            }
+            n
+        })
+    });
+    let mut slab = SlabTriangles::default();
+    group.bench_function("slab_projection", |b| {
+        b.iter(|| {
+            slab.fill(&terrain, &plane, 0.1, &candidates);
+            let mut n = 0;
+            for &o in &offsets {
+                slab.cut(o, &mut out);
+                n += out.len();
+            }
+            n
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_cut, bench_slab);
 criterion_main!(benches);
