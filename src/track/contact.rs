@@ -528,7 +528,9 @@ fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPi
     // Clip the segment to the quad (counter-clockwise) with Liang–Barsky.
     let quad = [run.start, run.end, cb.center, ca.center];
     let d = seg.b - seg.a;
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    // The parameter bounds t0 = n0/d0 and t1 = n1/d1 are kept as fractions with positive
+    // denominators, compared by cross-multiplying and divided once at the end.
+    let (mut n0, mut d0, mut n1, mut d1) = (0.0f64, 1.0f64, 1.0f64, 1.0f64);
     for i in 0..4 {
         let (p, q) = (quad[i], quad[(i + 1) % 4]);
         let e = q - p;
@@ -540,14 +542,19 @@ fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPi
                 return None;
             }
         } else if den > 0.0 {
-            t1 = t1.min(num / den);
-        } else {
-            t0 = t0.max(num / den);
+            // t ≤ num/den
+            if num * d1 < n1 * den {
+                (n1, d1) = (num, den);
+            }
+        } else if -num * d0 > n0 * -den {
+            // t ≥ num/den = (−num)/(−den)
+            (n0, d0) = (-num, -den);
         }
     }
-    if t1 <= t0 {
+    if n1 * d0 <= n0 * d1 {
         return None;
     }
+    let (t0, t1) = (n0 / d0, n1 / d1);
     // min(depth past the run line, distance outside either end wheel), at least 0; a wheel's
     // distance (a square root) is taken only where it may be the smaller.
     let depth_at = |p: Point2<f64>| {
