@@ -33,8 +33,8 @@ struct SlabTriangle {
 /// Scratch owned by the caller: refilled every step, no allocation once it has grown.
 #[derive(Debug, Clone, Default)]
 pub struct SlabTriangles {
-    plane: Option<CutPlane>,
-    half: f64,
+    /// The cut region of the slab's planes (plane coordinates); empty before the first fill.
+    region: Option<CutRegion>,
     triangles: Vec<SlabTriangle>,
 }
 
@@ -44,9 +44,8 @@ impl SlabTriangles {
     /// mid-plane; every later cut is a plane parallel to it, within the slab.
     pub fn fill(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64, candidates: &[u32]) {
         self.triangles.clear();
-        self.plane = Some(*plane);
-        self.half = half;
         let region = plane.region();
+        self.region = Some(region);
         let normal = plane.normal();
         let origin = plane.origin();
         let normals = terrain.normals();
@@ -96,21 +95,14 @@ impl SlabTriangles {
         self.triangles.is_empty()
     }
 
-    /// The slab's mid-plane moved `offset` m along its normal: the plane [`Self::cut`] cuts
-    /// with. `None` before the first [`Self::fill`].
-    pub fn plane_at(&self, offset: f64) -> Option<CutPlane> {
-        self.plane.map(|p| p.shifted(offset))
-    }
-
     /// Cuts the projected triangles with the plane `offset` m from the mid-plane (within the
-    /// slab): clears `out` and fills it as [`Terrain::cut_candidates`] fills it for that plane
+    /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as [`Terrain::cut_candidates`] fills it for that plane
     /// (same segments, orientation and order, up to rounding).
     pub fn cut(&self, offset: f64, out: &mut Vec<CutSegment>) {
         out.clear();
-        let Some(plane) = &self.plane else {
+        let Some(region) = self.region else {
             return;
         };
-        let region = plane.region();
         for t in &self.triangles {
             if let Some((a, b, normal)) = cut_triangle(t, offset, &region) {
                 out.push(CutSegment {
