@@ -31,10 +31,12 @@
 pub mod cameras;
 pub mod conditions_panel;
 pub mod exercise_hud;
+pub mod flat_material;
 pub mod hud;
 mod input_source;
 mod instruments;
 pub mod keys;
+pub mod render_path;
 pub mod replay;
 pub mod robot_view;
 pub mod scene_mesh;

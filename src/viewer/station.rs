@@ -34,6 +34,7 @@ use super::exercise_hud::{self, ExerciseReadout};
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::input_source::{or_actions, InputSource};
 use super::keys::translate_event;
+use super::render_path::RenderPath;
 use super::replay::{self, TimelineRequest};
 use super::station_setup::{setup, sync_flippers, Setup};
 use super::station_views::{place, Station};
@@ -101,6 +102,9 @@ pub struct StationOptions {
     /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
     /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
     pub render_scale: Option<f64>,
+    /// How the 3D views are drawn; `None`: [`RenderPath::Fast`] on a software renderer,
+    /// [`RenderPath::Full`] on a GPU (see [`RenderPath::for_device`]).
+    pub render_path: Option<RenderPath>,
 }
 
 /// Default render scale on a software renderer.
@@ -132,6 +136,8 @@ pub struct StationReport {
     pub render_scale: f64,
     /// Whether kiss3d runs on a software (CPU) renderer.
     pub software_renderer: bool,
+    /// How the 3D views were drawn.
+    pub render_path: RenderPath,
     /// The log written, if any.
     pub log: Option<PathBuf>,
     /// The trial's result, for an exercise.
@@ -276,8 +282,9 @@ async fn station_loop(
     };
     let mut log_error = None;
     configure(&mut window);
-    let mut scene = ViewScene::new(session.sim(), id);
     let software = software_renderer();
+    let path = RenderPath::or_detect(o.render_path);
+    let mut scene = ViewScene::new(session.sim(), id, path);
     let scale = o
         .render_scale
         .unwrap_or(if software { SOFTWARE_RENDER_SCALE } else { 1.0 });
@@ -306,6 +313,10 @@ async fn station_loop(
     )
     .await;
     configure(feed.window_mut());
+    if path == RenderPath::Fast {
+        // The flat material ignores shadow maps: do not render them.
+        feed.window_mut().set_shadows_enabled(false);
+    }
     let mut feed_texture =
         window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
     let pip_size = if software {
@@ -315,7 +326,7 @@ async fn station_loop(
     };
     let mut pip_surface = OffscreenSurface::new(pip_size.0, pip_size.1).await;
     configure(pip_surface.window_mut());
-    if software {
+    if software || path == RenderPath::Fast {
         // Shadow maps cost a fixed ~25 ms per view on a CPU; the small second view can do
         // without them.
         pip_surface.window_mut().set_shadows_enabled(false);
@@ -779,6 +790,7 @@ async fn station_loop(
         },
         render_scale: scale,
         software_renderer: software,
+        render_path: path,
         log: log_path,
         result: session.trial().map(crate::exercise::Trial::result),
     })
