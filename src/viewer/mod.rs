@@ -14,6 +14,8 @@
 //!   and [`cameras::StationCamera`], one `Camera3d` that can be any of them.
 //! - [`view_scene`]: the scene graph (lights, terrain, robot) shared by the window and the
 //!   headless renderer.
+//! - [`render_path`]: kiss3d's full PBR pipeline on a GPU, or the fast path on a CPU
+//!   (software) adapter, drawn with [`flat_material`] (Lambert shading, no shadows).
 //! - [`hud`]: the instrument panel: what it shows ([`hud::HudData`], pure, tested) and how it is
 //!   drawn (egui).
 //! - [`keys`]: kiss3d key codes → [`crate::input::Key`].

@@ -43,8 +43,8 @@ impl std::fmt::Debug for HeadlessRenderer {
 
 impl HeadlessRenderer {
     /// An off-screen surface of `width` × `height` pixels and the scene of `sim` with robot
-    /// `id`. Fails with [`ViewerError::Gpu`] when no GPU adapter (not even a software one)
-    /// exists.
+    /// `id`, drawn by the full render path (as a GPU shows it, on any adapter). Fails with
+    /// [`ViewerError::Gpu`] when no GPU adapter (not even a software one) exists.
     pub fn new(
         sim: &Simulation,
         id: RobotId,
