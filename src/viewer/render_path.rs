@@ -70,7 +70,10 @@ impl fmt::Display for RenderPath {
 /// A `--render-path` value that is neither `full` nor `fast`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown render path '{0}' (expected full or fast)")]
-pub struct UnknownRenderPath(pub String);
+pub struct UnknownRenderPath(
+    /// The value given.
+    pub String,
+);
 
 impl FromStr for RenderPath {
     type Err = UnknownRenderPath;
