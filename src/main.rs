@@ -151,6 +151,10 @@ enum Command {
         /// software renderer].
         #[arg(long)]
         render_scale: Option<f64>,
+        /// How the 3D views are drawn: "full" (PBR shading and shadows) or "fast" (flat
+        /// Lambert shading, no shadows) [default: fast on a software renderer, full on a GPU].
+        #[arg(long)]
+        render_path: Option<treadsim::viewer::render_path::RenderPath>,
     },
     /// Render what a camera sees, headless (no display needed), after simulating up to
     /// --at seconds with an optional drive script; writes a PNG.
@@ -245,6 +249,7 @@ fn main() -> ExitCode {
             quit_after,
             screenshot,
             render_scale,
+            render_path,
         } => station(treadsim::viewer::station::StationOptions {
             scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
             robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
@@ -263,6 +268,7 @@ fn main() -> ExitCode {
             view,
             pip,
             render_scale,
+            render_path,
         }),
         #[cfg(feature = "viewer")]
         Command::Shot {
@@ -624,7 +630,7 @@ fn station(options: treadsim::viewer::station::StationOptions) -> anyhow::Result
     let r = treadsim::viewer::station::run_station(&options)?;
     println!(
         "station: {} frames in {:.1} s: mean {:.1} ms/frame ({:.1} fps), median {:.1} ms, \
-         95th percentile {:.1} ms; simulated {:.2} s in {} steps",
+         95th percentile {:.1} ms; simulated {:.2} s in {} steps ({:.2}x real time)",
         r.frames,
         r.wall,
         r.mean_frame_ms,
@@ -636,7 +642,12 @@ fn station(options: treadsim::viewer::station::StationOptions) -> anyhow::Result
         r.median_frame_ms,
         r.p95_frame_ms,
         r.sim_time,
-        r.steps
+        r.steps,
+        if r.wall > 0.0 {
+            r.sim_time / r.wall
+        } else {
+            0.0
+        }
     );
     let phases: Vec<String> = r
         .phases_ms
@@ -644,9 +655,10 @@ fn station(options: treadsim::viewer::station::StationOptions) -> anyhow::Result
         .map(|(name, ms)| format!("{name} {ms:.1} ms"))
         .collect();
     println!(
-        "per frame: {}; 3D at {:.2}x the window{}",
+        "per frame: {}; 3D at {:.2}x the window, {} render path{}",
         phases.join(", "),
         r.render_scale,
+        r.render_path,
         if r.software_renderer {
             " (software renderer)"
         } else {

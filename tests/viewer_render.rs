@@ -9,6 +9,7 @@ use treadsim::scene::Scene;
 use treadsim::sim::{RobotId, SimConfig, Simulation};
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::DriveCommand;
+use treadsim::viewer::render_path::RenderPath;
 use treadsim::viewer::shot::{HeadlessRenderer, RgbImage};
 
 fn asset(rel: &str) -> std::path::PathBuf {
@@ -131,4 +132,41 @@ fn every_view_renders_and_they_differ() {
         err.to_string().contains("front, rear, mast, chase, free"),
         "{err}"
     );
+}
+
+/// Mean luminance, 0..=255.
+fn mean_luminance(img: &RgbImage) -> f64 {
+    let n = (img.width() * img.height()) as f64;
+    img.pixels()
+        .map(|p| 0.299 * f64::from(p[0]) + 0.587 * f64::from(p[1]) + 0.114 * f64::from(p[2]))
+        .sum::<f64>()
+        / n
+}
+
+#[test]
+fn the_fast_path_shows_the_scene_the_full_path_shows() {
+    let (mut sim, id) = stairs_with_scout();
+    sim.run_for(1.0);
+    let mut full = HeadlessRenderer::new(&sim, id, 320, 180).expect("a GPU adapter (Mesa) exists");
+    let mut fast = HeadlessRenderer::with_path(&sim, id, 320, 180, RenderPath::Fast)
+        .expect("a GPU adapter (Mesa) exists");
+    for view in ["front", "chase"] {
+        let a = full.render(&sim, id, view).expect("view renders");
+        let b = fast.render(&sim, id, view).expect("view renders");
+        let (var, colours) = stats(&b);
+        let d = difference(&a, &b);
+        let (la, lb) = (mean_luminance(&a), mean_luminance(&b));
+        eprintln!(
+            "{view}: fast path variance {var:.0}, {colours} colours; mean change {d:.1} \
+             per channel from the full path; luminance {la:.0} full, {lb:.0} fast"
+        );
+        assert!(var > 150.0 && colours >= 40, "{view}: not a scene");
+        // Same scene, same colours and brightness: only shadows (the robot's own, in front of
+        // the front camera, is most of the difference) and highlights differ.
+        assert!(d < 20.0, "{view}: mean change {d:.1} from the full path");
+        assert!(
+            (la - lb).abs() < 20.0,
+            "{view}: luminance {la:.0} vs {lb:.0}"
+        );
+    }
 }

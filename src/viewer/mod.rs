@@ -14,6 +14,8 @@
 //!   and [`cameras::StationCamera`], one `Camera3d` that can be any of them.
 //! - [`view_scene`]: the scene graph (lights, terrain, robot) shared by the window and the
 //!   headless renderer.
+//! - [`render_path`]: kiss3d's full PBR pipeline on a GPU, or the fast path on a CPU
+//!   (software) adapter, drawn with [`flat_material`] (Lambert shading, no shadows).
 //! - [`hud`]: the instrument panel: what it shows ([`hud::HudData`], pure, tested) and how it is
 //!   drawn (egui).
 //! - [`keys`]: kiss3d key codes → [`crate::input::Key`].
@@ -31,10 +33,12 @@
 pub mod cameras;
 pub mod conditions_panel;
 pub mod exercise_hud;
+pub mod flat_material;
 pub mod hud;
 mod input_source;
 mod instruments;
 pub mod keys;
+pub mod render_path;
 pub mod replay;
 pub mod robot_view;
 pub mod scene_mesh;

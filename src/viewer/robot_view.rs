@@ -7,11 +7,14 @@
 //! the belt speed so the trainee sees a slipping or stalled track. Flippers are belts whose
 //! outlines the track model has already rotated, so they turn with no extra code.
 
+use std::cell::RefCell;
 use std::f64::consts::TAU;
+use std::rc::Rc;
 
 use kiss3d::color::Color;
 use kiss3d::glamx::{Quat, Vec3};
 use kiss3d::light::Light;
+use kiss3d::resource::Material3d;
 use kiss3d::scene::SceneNode3d;
 use nalgebra::{Isometry3, Point2, UnitQuaternion, Vector2};
 
@@ -371,6 +374,11 @@ impl RobotView {
             }
         }
         self.place_belts(robot);
+    }
+
+    /// Draws every node of the robot with `material`.
+    pub fn set_material(&mut self, material: Rc<RefCell<Box<dyn Material3d + 'static>>>) {
+        self.root.set_material_recursive(material);
     }
 
     /// Shows or hides the whole robot.

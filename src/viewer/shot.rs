@@ -9,6 +9,7 @@ use kiss3d::window::OffscreenSurface;
 use nalgebra::Point3;
 
 use super::cameras::{chase_eye, heading, onboard_pose, views, StationCamera, View, ViewKind};
+use super::render_path::RenderPath;
 use super::view_scene::{configure, ViewScene};
 use super::{catch_quietly, find_spawn, ViewerError};
 use crate::scene::Scene;
@@ -42,20 +43,34 @@ impl std::fmt::Debug for HeadlessRenderer {
 
 impl HeadlessRenderer {
     /// An off-screen surface of `width` × `height` pixels and the scene of `sim` with robot
-    /// `id`. Fails with [`ViewerError::Gpu`] when no GPU adapter (not even a software one)
-    /// exists.
+    /// `id`, drawn by the full render path (as a GPU shows it, on any adapter). Fails with
+    /// [`ViewerError::Gpu`] when no GPU adapter (not even a software one) exists.
     pub fn new(
         sim: &Simulation,
         id: RobotId,
         width: u32,
         height: u32,
     ) -> Result<Self, ViewerError> {
+        Self::with_path(sim, id, width, height, RenderPath::Full)
+    }
+
+    /// As [`HeadlessRenderer::new`], drawn by `path` (the fast path has no shadows).
+    pub fn with_path(
+        sim: &Simulation,
+        id: RobotId,
+        width: u32,
+        height: u32,
+        path: RenderPath,
+    ) -> Result<Self, ViewerError> {
         check_size(width, height)?;
         let mut surface =
             catch_quietly(|| kiss3d::pollster::block_on(OffscreenSurface::new(width, height)))
                 .map_err(ViewerError::Gpu)?;
         configure(surface.window_mut());
-        let scene = ViewScene::new(sim, id);
+        if path == RenderPath::Fast {
+            surface.window_mut().set_shadows_enabled(false);
+        }
+        let scene = ViewScene::new(sim, id, path);
         Ok(Self {
             surface,
             scene,

@@ -5,16 +5,20 @@
 //! Each frame:
 //! 1. **Input.** Window key events (and focus loss) and gamepad events update one
 //!    [`RawInput`] snapshot.
-//! 2. **Physics.** The [`Pacer`] turns the frame's wall time into whole fixed steps; before
-//!    *each* step the input mapper runs once and its command goes to the robot, so a lost pad
-//!    or a released key stops the robot on the very next step, however slow the rendering.
+//! 2. **Physics.** The [`Pacer`] turns the frame's wall time into whole fixed steps (all of a
+//!    slow frame's, up to 1 s, while physics stays cheap: simulated time keeps up with wall
+//!    time at any frame rate); before *each* step the input mapper runs once and its command
+//!    goes to the robot, so a lost pad or a released key stops the robot on the very next
+//!    step, however slow the rendering.
 //!    Frames with no step still run the mapper (with `dt = 0`) so one-shot actions — pause,
 //!    reset, camera — are never lost while paused.
 //! 3. **Actions** (mapper one-shots, station keys, instructor clicks): pause, step, reset to
 //!    spawn, camera cycling, trainee mode, speed.
 //! 4. **Views.** Robot nodes move to the new state; the main camera and the
 //!    picture-in-picture camera are posed; the picture-in-picture renders into an off-screen
-//!    surface shown as an egui image (it never leaves the GPU).
+//!    surface shown as an egui image (it never leaves the GPU). On a software renderer both
+//!    are drawn by the fast [`RenderPath`] (flat shading, no shadows), at half the window's
+//!    resolution.
 //! 5. **Panel** ([`hud`](super::hud)) and the main render.
 //!
 //! Station keys (not part of the mapping, since they are the station's, not the robot's):
@@ -34,6 +38,7 @@ use super::exercise_hud::{self, ExerciseReadout};
 use super::hud::{self, HudData, UiRequests, Warning};
 use super::input_source::{or_actions, InputSource};
 use super::keys::translate_event;
+use super::render_path::RenderPath;
 use super::replay::{self, TimelineRequest};
 use super::station_setup::{setup, sync_flippers, Setup};
 use super::station_views::{place, Station};
@@ -44,7 +49,7 @@ use crate::control::autopilot::TrialPilot;
 use crate::input::{Actions, ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
 use crate::session::{Input, ScriptDriver};
 use crate::sim::link::VideoFeed;
-use crate::sim::pacing::{Pacer, RateMeter};
+use crate::sim::pacing::{Pacer, RateMeter, MAX_CATCH_UP};
 use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).
@@ -58,6 +63,16 @@ const PIP_SIZE_SOFTWARE: (u32, u32) = (320, 180);
 const CHASE_LAG: f64 = 0.35;
 /// Frames kept for the frame-time statistics.
 const FRAME_HISTORY: usize = 4096;
+/// Longest frame whose whole wall time the physics catches up, s. The pacer alone pays out
+/// at most [`MAX_CATCH_UP`] per frame, so every frame slower than that (a software renderer
+/// on the full render path, a machine busy with other work) would slow the simulation down
+/// and train the wrong reflexes; catching up costs little, since a physics step takes tens
+/// of microseconds against the 2 ms it simulates.
+const FULL_CATCH_UP: f64 = 1.0;
+/// Largest share of a frame's wall time the previous frame's physics may have taken for this
+/// frame to catch up beyond [`MAX_CATCH_UP`]: below it each frame's physics costs well under
+/// the time it simulates, so catching up cannot spiral (see [`crate::sim::pacing`]).
+const CATCH_UP_SHARE: f64 = 0.25;
 
 /// What `treadsim station` is asked to do.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +116,9 @@ pub struct StationOptions {
     /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
     /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
     pub render_scale: Option<f64>,
+    /// How the 3D views are drawn; `None`: [`RenderPath::Fast`] on a software renderer,
+    /// [`RenderPath::Full`] on a GPU (see [`RenderPath::for_device`]).
+    pub render_path: Option<RenderPath>,
 }
 
 /// Default render scale on a software renderer.
@@ -132,6 +150,8 @@ pub struct StationReport {
     pub render_scale: f64,
     /// Whether kiss3d runs on a software (CPU) renderer.
     pub software_renderer: bool,
+    /// How the 3D views were drawn.
+    pub render_path: RenderPath,
     /// The log written, if any.
     pub log: Option<PathBuf>,
     /// The trial's result, for an exercise.
@@ -171,6 +191,23 @@ pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
     .map_err(ViewerError::Window)?;
     catch_quietly(|| kiss3d::pollster::block_on(station_loop(window, s, o)))
         .map_err(ViewerError::WindowLost)?
+}
+
+/// Physics steps for a frame that took `wall` s, when the previous frame spent
+/// `physics_share` of its wall time in physics: the pacer's steps for up to
+/// [`FULL_CATCH_UP`] of wall time, paid out in slices of [`MAX_CATCH_UP`], as long as physics
+/// is cheap ([`CATCH_UP_SHARE`]); else the pacer's own capped catch-up.
+fn frame_steps(pacer: &mut Pacer, wall: f64, physics_share: f64) -> u32 {
+    if !(wall.is_finite() && wall > MAX_CATCH_UP && physics_share < CATCH_UP_SHARE) {
+        return pacer.advance(wall);
+    }
+    let mut left = wall.min(FULL_CATCH_UP);
+    let mut n = 0;
+    while left > 0.0 {
+        n += pacer.advance(left.min(MAX_CATCH_UP));
+        left -= MAX_CATCH_UP;
+    }
+    n
 }
 
 /// Median and 95th percentile of the kept frame times (ms) after `frames` frames.
@@ -276,8 +313,9 @@ async fn station_loop(
     };
     let mut log_error = None;
     configure(&mut window);
-    let mut scene = ViewScene::new(session.sim(), id);
     let software = software_renderer();
+    let path = RenderPath::or_detect(o.render_path);
+    let mut scene = ViewScene::new(session.sim(), id, path);
     let scale = o
         .render_scale
         .unwrap_or(if software { SOFTWARE_RENDER_SCALE } else { 1.0 });
@@ -306,6 +344,10 @@ async fn station_loop(
     )
     .await;
     configure(feed.window_mut());
+    if path == RenderPath::Fast {
+        // The flat material ignores shadow maps: do not render them.
+        feed.window_mut().set_shadows_enabled(false);
+    }
     let mut feed_texture =
         window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
     let pip_size = if software {
@@ -315,7 +357,7 @@ async fn station_loop(
     };
     let mut pip_surface = OffscreenSurface::new(pip_size.0, pip_size.1).await;
     configure(pip_surface.window_mut());
-    if software {
+    if software || path == RenderPath::Fast {
         // Shadow maps cost a fixed ~25 ms per view on a CPU; the small second view can do
         // without them.
         pip_surface.window_mut().set_shadows_enabled(false);
@@ -386,6 +428,7 @@ async fn station_loop(
     let mut last = start;
     let mut screenshot = None;
     let mut phase = [0.0f64; 4];
+    let mut physics_share = 0.0;
 
     loop {
         let now = Instant::now();
@@ -415,7 +458,7 @@ async fn station_loop(
 
         // 2. Physics: the mapper runs before every step.
         let t_physics = Instant::now();
-        let n = pacer.advance(wall);
+        let n = frame_steps(&mut pacer, wall, physics_share);
         let mut actions = Actions::default();
         let sim_before = session.sim().time();
         if n == 0 {
@@ -442,7 +485,9 @@ async fn station_loop(
             }
         }
 
-        phase[0] += t_physics.elapsed().as_secs_f64();
+        let physics = t_physics.elapsed().as_secs_f64();
+        phase[0] += physics;
+        physics_share = if wall > 0.0 { physics / wall } else { 0.0 };
 
         // 3. Actions.
         let trainee_before = st.trainee;
@@ -779,7 +824,35 @@ async fn station_loop(
         },
         render_scale: scale,
         software_renderer: software,
+        render_path: path,
         log: log_path,
         result: session.trial().map(crate::exercise::Trial::result),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_frames_are_caught_up_in_full_while_physics_is_cheap() {
+        let mut p = Pacer::new(0.002);
+        // 0.6 s: more than the pacer's 0.25 s cap, all of it simulated.
+        assert_eq!(frame_steps(&mut p, 0.6, 0.01), 300);
+        // Longer than FULL_CATCH_UP: one second of it.
+        assert_eq!(frame_steps(&mut p, 3.0, 0.01), 500);
+        // Fast frames are the pacer's own business.
+        assert_eq!(frame_steps(&mut p, 0.1, 0.01), 50);
+    }
+
+    #[test]
+    fn expensive_physics_or_odd_frame_times_keep_the_pacer_s_cap() {
+        let mut p = Pacer::new(0.002);
+        assert_eq!(frame_steps(&mut p, 0.6, 0.5), 125);
+        assert_eq!(frame_steps(&mut p, f64::NAN, 0.0), 0);
+        assert_eq!(frame_steps(&mut p, f64::INFINITY, 0.0), 0);
+        assert_eq!(frame_steps(&mut p, -1.0, 0.0), 0);
+        p.set_paused(true);
+        assert_eq!(frame_steps(&mut p, 0.6, 0.0), 0);
+    }
 }

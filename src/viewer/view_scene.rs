@@ -9,7 +9,9 @@ use kiss3d::scene::SceneNode3d;
 use kiss3d::window::Window;
 use nalgebra::{Isometry3, UnitQuaternion};
 
+use super::flat_material::FlatMaterial;
 use super::pose3;
+use super::render_path::RenderPath;
 use super::robot_view::RobotView;
 use super::scene_mesh::{add_terrain, grid_texture, TerrainView};
 use crate::sim::{MoverId, RobotId, Simulation};
@@ -69,9 +71,9 @@ pub fn configure_light(window: &mut Window, level: Option<f64>) {
 }
 
 impl ViewScene {
-    /// Builds the scene of `sim` with robot `id`. Needs kiss3d's GPU context: create the
-    /// window or off-screen surface first.
-    pub fn new(sim: &Simulation, id: RobotId) -> Self {
+    /// Builds the scene of `sim` with robot `id`, drawn by `path`'s materials. Needs kiss3d's
+    /// GPU context: create the window or off-screen surface first.
+    pub fn new(sim: &Simulation, id: RobotId, path: RenderPath) -> Self {
         let mut root = SceneNode3d::empty();
         // Sun high and from beyond the default scenes' stairs (+x, where exercises lead), so
         // treads are lit and risers facing an approaching robot stay in shade: each step
@@ -91,11 +93,8 @@ impl ViewScene {
         // Anisotropic filtering keeps the far floor's grid sharp; on a CPU renderer it
         // multiplies the cost of every textured pixel.
         let anisotropy = if software_renderer() { 1 } else { 8 };
-        let terrain = add_terrain(
-            &mut root,
-            &sim.scene().terrain,
-            Some(grid_texture(anisotropy)),
-        );
+        let grid = grid_texture(anisotropy);
+        let terrain = add_terrain(&mut root, &sim.scene().terrain, Some(grid.clone()));
         let mut robot = RobotView::new(&mut root, sim.robot(id));
         robot.update(&sim.body_state(id), sim.robot(id), 0.0);
         // Work lights beside each camera: a 60° cone reaching 12 m, as on EOD robots.
@@ -130,7 +129,7 @@ impl ViewScene {
                 Some(node)
             })
             .collect();
-        Self {
+        let mut scene = Self {
             root,
             robot,
             terrain,
@@ -138,7 +137,19 @@ impl ViewScene {
             lamps,
             level: None,
             movers,
+        };
+        if path == RenderPath::Fast {
+            // Every drawn node gets the flat material: the terrain's multiplied by its grid,
+            // the rest plain. The lights stay where they are; the material reads them.
+            let textured = FlatMaterial::new(Some(grid)).register();
+            let plain = FlatMaterial::new(None).register();
+            scene.terrain.group.set_material_recursive(textured);
+            scene.robot.set_material(plain.clone());
+            for node in &mut scene.movers {
+                node.set_material(plain.clone());
+            }
         }
+        scene
     }
 
     /// Sets the light level: `None` daylight, else a fraction of it (the link's

@@ -1,0 +1,575 @@
+//! The fast render path's material: Lambert diffuse and a flat ambient term, no specular, no
+//! shadows, no image-based lighting (`flat.wgsl`).
+//!
+//! kiss3d's own material is a full PBR shader (GGX specular, cascaded soft shadows with
+//! 9-tap PCF, clustered lights, IBL hooks). On a GPU that costs nothing worth mentioning; on
+//! Mesa's CPU rasterizer it cost ~1 µs per pixel of the station's front view, well over the
+//! whole frame budget. This material keeps what an operator reads a scene by — each face's
+//! colour, its brightness from the sun's angle (so treads stay lighter than risers) and the
+//! terrain's grid texture — for a few dozen instructions per pixel.
+//!
+//! One instance is shared by every node it is set on; kiss3d calls it through its global
+//! material manager (`begin_frame`, `flush`), so [`FlatMaterial::register`] must put it there.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use kiss3d::camera::Camera3d;
+use kiss3d::context::Context;
+use kiss3d::glamx::{Mat3, Mat4, Pose3, Vec3};
+use kiss3d::light::{LightCollection, LightType};
+use kiss3d::resource::vertex_index::VERTEX_INDEX_FORMAT;
+use kiss3d::resource::{
+    multisample_state, DynamicUniformBuffer, GpuData, GpuMesh3d, Material3d, MaterialManager3d,
+    PipelineCache, RenderContext, RenderPhase, Texture,
+};
+use kiss3d::scene::{InstancesBuffer3d, ObjectData3d};
+
+/// Most lights the shader reads (the station has a sun, a fill light and a lamp per camera).
+pub const MAX_FLAT_LIGHTS: usize = 8;
+
+/// The shader's per-frame uniform, as `vec4` rows: view-projection (4), ambient (1), then
+/// four rows per light (see `flat.wgsl`).
+const FRAME_ROWS: usize = 5 + 4 * MAX_FLAT_LIGHTS;
+
+/// The shader's per-object uniform: model matrix (4 rows), normal matrix (3), colour (1).
+type ObjectUniform = [[f32; 4]; 8];
+
+/// The per-frame uniform's rows for a view-projection matrix and a light collection: pure,
+/// so the light packing is testable without a GPU. Lights past [`MAX_FLAT_LIGHTS`] are
+/// dropped (the station never has that many).
+pub fn frame_rows(view_proj: &Mat4, lights: &LightCollection) -> [[f32; 4]; FRAME_ROWS] {
+    let mut rows = [[0.0f32; 4]; FRAME_ROWS];
+    rows[..4].copy_from_slice(&view_proj.to_cols_array_2d());
+    let a = lights.ambient;
+    let count = lights.lights.len().min(MAX_FLAT_LIGHTS);
+    rows[4] = [
+        lights.ambient_color.r * a,
+        lights.ambient_color.g * a,
+        lights.ambient_color.b * a,
+        count as f32,
+    ];
+    for (k, l) in lights.lights.iter().take(count).enumerate() {
+        let (kind, inner, outer, radius) = match l.light_type {
+            LightType::Directional(_) => (0.0, 1.0, 0.0, 0.0),
+            LightType::Point { attenuation_radius } => (1.0, 1.0, 0.0, attenuation_radius),
+            LightType::Spot {
+                inner_cone_angle,
+                outer_cone_angle,
+                attenuation_radius,
+            } => (
+                2.0,
+                inner_cone_angle.cos(),
+                outer_cone_angle.cos(),
+                attenuation_radius,
+            ),
+        };
+        let d = l.world_direction.normalize_or(Vec3::NEG_Z);
+        // The Lambert lobe is albedo/π × radiance × cos θ, as in kiss3d's own shader, so a
+        // face keeps the brightness it has on the full path.
+        let e = l.color * (l.intensity / std::f32::consts::PI);
+        let p = l.world_position;
+        let row = 5 + 4 * k;
+        rows[row] = [p.x, p.y, p.z, kind];
+        rows[row + 1] = [d.x, d.y, d.z, radius];
+        rows[row + 2] = [e.x, e.y, e.z, inner];
+        rows[row + 3] = [outer, 0.0, 0.0, 0.0];
+    }
+    rows
+}
+
+/// The per-object uniform of a node with world pose `pose`, scale `scale` and colour `rgba`.
+fn object_uniform(pose: &Pose3, scale: Vec3, rgba: [f32; 4]) -> ObjectUniform {
+    let model = pose.to_mat4() * Mat4::from_scale(scale);
+    // Normals go through the inverse transpose of rotation × scale: rotation × 1/scale.
+    let inv = Vec3::new(
+        safe_inverse(scale.x),
+        safe_inverse(scale.y),
+        safe_inverse(scale.z),
+    );
+    let normal = Mat3::from_quat(pose.rotation) * Mat3::from_diagonal(inv);
+    let m = model.to_cols_array_2d();
+    let n = normal.to_cols_array_2d();
+    [
+        m[0],
+        m[1],
+        m[2],
+        m[3],
+        [n[0][0], n[0][1], n[0][2], 0.0],
+        [n[1][0], n[1][1], n[1][2], 0.0],
+        [n[2][0], n[2][1], n[2][2], 0.0],
+        rgba,
+    ]
+}
+
+/// 1/x, or 0 for a degenerate (zero) scale, which kiss3d uses to hide a node's thickness.
+fn safe_inverse(x: f32) -> f32 {
+    if x.abs() > 1e-12 {
+        1.0 / x
+    } else {
+        0.0
+    }
+}
+
+/// Per-node state: where this frame's object uniform sits in the shared buffer.
+#[derive(Default)]
+struct FlatGpuData {
+    offset: Option<u32>,
+}
+
+impl GpuData for FlatGpuData {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Lambert-shaded material, plain or multiplied by one texture (the terrain's grid).
+pub struct FlatMaterial {
+    cull: PipelineCache,
+    no_cull: PipelineCache,
+    frame_buffer: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    objects: DynamicUniformBuffer<ObjectUniform>,
+    object_layout: wgpu::BindGroupLayout,
+    object_group: wgpu::BindGroup,
+    /// The texture's bind group, for the textured variant.
+    texture_group: Option<wgpu::BindGroup>,
+    /// Frames begun, and the frame whose uniform was last written: the first node prepared
+    /// in a frame writes the frame uniform.
+    frame: u64,
+    written: u64,
+    /// The frame uniform's bytes, kept so a frame allocates nothing.
+    frame_bytes: Vec<u8>,
+}
+
+impl FlatMaterial {
+    /// The material, multiplied by `texture` if given (needs the mesh's UVs). Needs kiss3d's
+    /// GPU context: create a window or an off-screen surface first.
+    pub fn new(texture: Option<Arc<Texture>>) -> Self {
+        let ctxt = Context::get();
+        let uniform_entry = |dynamic: bool| wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let frame_layout = ctxt.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("treadsim_flat_frame_layout"),
+            entries: &[uniform_entry(false)],
+        });
+        let object_layout = ctxt.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("treadsim_flat_object_layout"),
+            entries: &[uniform_entry(true)],
+        });
+        let texture_layout = texture.as_ref().map(|_| {
+            ctxt.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("treadsim_flat_texture_layout"),
+                entries: &[
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 0,
+                        visibility: wgpu::ShaderStages::FRAGMENT,
+                        ty: wgpu::BindingType::Texture {
+                            sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                            view_dimension: wgpu::TextureViewDimension::D2,
+                            multisampled: false,
+                        },
+                        count: None,
+                    },
+                    wgpu::BindGroupLayoutEntry {
+                        binding: 1,
+                        visibility: wgpu::ShaderStages::FRAGMENT,
+                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                        count: None,
+                    },
+                ],
+            })
+        });
+        let texture_group = texture.as_ref().zip(texture_layout.as_ref()).map(|(t, l)| {
+            ctxt.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("treadsim_flat_texture_group"),
+                layout: l,
+                entries: &[
+                    wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: wgpu::BindingResource::TextureView(&t.view),
+                    },
+                    wgpu::BindGroupEntry {
+                        binding: 1,
+                        resource: wgpu::BindingResource::Sampler(&t.sampler),
+                    },
+                ],
+            })
+        });
+        let mut layouts = vec![Some(&frame_layout), Some(&object_layout)];
+        if let Some(l) = &texture_layout {
+            layouts.push(Some(l));
+        }
+        let pipeline_layout = ctxt.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("treadsim_flat_pipeline_layout"),
+            bind_group_layouts: &layouts,
+            immediate_size: 0,
+        });
+        let shader =
+            ctxt.create_shader_module(Some("treadsim_flat_shader"), include_str!("flat.wgsl"));
+        let textured = texture.is_some();
+        let build = Rc::new(move |cull_mode: Option<wgpu::Face>, samples: u32| {
+            let ctxt = Context::get();
+            let buffers = [
+                vertex_layout(12, &POSITION),
+                vertex_layout(12, &NORMAL),
+                vertex_layout(8, &UV),
+            ];
+            let (vs, fs, buffers) = if textured {
+                ("vs_textured", "fs_textured", &buffers[..])
+            } else {
+                ("vs_plain", "fs_plain", &buffers[..2])
+            };
+            ctxt.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("treadsim_flat_pipeline"),
+                layout: Some(&pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &shader,
+                    entry_point: Some(vs),
+                    buffers,
+                    compilation_options: Default::default(),
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module: &shader,
+                    entry_point: Some(fs),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: Context::render_format(),
+                        blend: Some(wgpu::BlendState::REPLACE),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                    compilation_options: Default::default(),
+                }),
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    strip_index_format: None,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode,
+                    polygon_mode: wgpu::PolygonMode::Fill,
+                    unclipped_depth: false,
+                    conservative: false,
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: Context::depth_format(),
+                    depth_write_enabled: Some(true),
+                    depth_compare: Some(wgpu::CompareFunction::Less),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: multisample_state(samples),
+                multiview_mask: None,
+                cache: None,
+            })
+        });
+        let cull = PipelineCache::new({
+            let build = build.clone();
+            move |samples| build(Some(wgpu::Face::Back), samples)
+        });
+        let no_cull = PipelineCache::new(move |samples| build(None, samples));
+        let frame_bytes = vec![0u8; FRAME_ROWS * 16];
+        let frame_buffer = ctxt.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("treadsim_flat_frame"),
+            size: frame_bytes.len() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_group = ctxt.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("treadsim_flat_frame_group"),
+            layout: &frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_buffer.as_entire_binding(),
+            }],
+        });
+        let objects = DynamicUniformBuffer::new("treadsim_flat_objects");
+        let object_group = object_group(&object_layout, &objects);
+        Self {
+            cull,
+            no_cull,
+            frame_buffer,
+            frame_group,
+            objects,
+            object_layout,
+            object_group,
+            texture_group,
+            frame: 0,
+            written: u64::MAX,
+            frame_bytes,
+        }
+    }
+
+    /// Puts the material in kiss3d's global material manager, which calls `begin_frame` and
+    /// `flush` on the materials it knows; returns the shared handle to set on nodes.
+    ///
+    /// Each material gets its own name: the manager keeps one material per name, and a
+    /// material it has forgotten would never upload its nodes' uniforms (two scenes in one
+    /// thread, as in tests, would break the first).
+    pub fn register(self) -> Rc<RefCell<Box<dyn Material3d + 'static>>> {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let name = format!("treadsim_flat_{}", COUNT.fetch_add(1, Ordering::Relaxed));
+        let material: Rc<RefCell<Box<dyn Material3d + 'static>>> =
+            Rc::new(RefCell::new(Box::new(self)));
+        MaterialManager3d::get_global_manager(|mm| mm.add(material.clone(), &name));
+        material
+    }
+}
+
+/// The vertex streams: one attribute per buffer, as kiss3d keeps them.
+const POSITION: [wgpu::VertexAttribute; 1] = [wgpu::VertexAttribute {
+    offset: 0,
+    shader_location: 0,
+    format: wgpu::VertexFormat::Float32x3,
+}];
+const NORMAL: [wgpu::VertexAttribute; 1] = [wgpu::VertexAttribute {
+    offset: 0,
+    shader_location: 1,
+    format: wgpu::VertexFormat::Float32x3,
+}];
+const UV: [wgpu::VertexAttribute; 1] = [wgpu::VertexAttribute {
+    offset: 0,
+    shader_location: 2,
+    format: wgpu::VertexFormat::Float32x2,
+}];
+
+/// A vertex buffer of `stride` bytes per vertex holding `attributes`.
+fn vertex_layout(
+    stride: u64,
+    attributes: &'static [wgpu::VertexAttribute],
+) -> Option<wgpu::VertexBufferLayout<'static>> {
+    Some(wgpu::VertexBufferLayout {
+        array_stride: stride,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes,
+    })
+}
+
+/// The object bind group over the dynamic buffer's current GPU buffer.
+fn object_group(
+    layout: &wgpu::BindGroupLayout,
+    objects: &DynamicUniformBuffer<ObjectUniform>,
+) -> wgpu::BindGroup {
+    Context::get().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("treadsim_flat_object_group"),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: objects.buffer(),
+                offset: 0,
+                size: std::num::NonZeroU64::new(objects.aligned_size()),
+            }),
+        }],
+    })
+}
+
+impl Material3d for FlatMaterial {
+    fn create_gpu_data(&self) -> Box<dyn GpuData> {
+        Box::new(FlatGpuData::default())
+    }
+
+    fn begin_frame(&mut self) {
+        self.frame = self.frame.wrapping_add(1);
+        self.objects.clear();
+    }
+
+    fn flush(&mut self) {
+        if self.objects.flush() {
+            // The buffer grew: the bind group must point at the new one.
+            self.object_group = object_group(&self.object_layout, &self.objects);
+        }
+    }
+
+    fn prepare(
+        &mut self,
+        pass: usize,
+        transform: Pose3,
+        scale: Vec3,
+        camera: &mut dyn Camera3d,
+        lights: &LightCollection,
+        data: &ObjectData3d,
+        gpu_data: &mut dyn GpuData,
+        _viewport_width: u32,
+        _viewport_height: u32,
+    ) {
+        if self.written != self.frame {
+            self.written = self.frame;
+            let (view, proj) = camera.view_transform_pair(pass);
+            let rows = frame_rows(&(proj * view.to_mat4()), lights);
+            for (chunk, v) in self
+                .frame_bytes
+                .chunks_exact_mut(4)
+                .zip(rows.iter().flatten())
+            {
+                chunk.copy_from_slice(&v.to_ne_bytes());
+            }
+            Context::get().write_buffer(&self.frame_buffer, 0, &self.frame_bytes);
+        }
+        let c = data.color();
+        let offset = self
+            .objects
+            .push(&object_uniform(&transform, scale, [c.r, c.g, c.b, c.a]));
+        if let Some(g) = gpu_data.as_any_mut().downcast_mut::<FlatGpuData>() {
+            g.offset = Some(offset);
+        }
+    }
+
+    fn render(
+        &mut self,
+        _pass: usize,
+        _transform: Pose3,
+        _scale: Vec3,
+        _camera: &mut dyn Camera3d,
+        _lights: &LightCollection,
+        data: &ObjectData3d,
+        mesh: &mut GpuMesh3d,
+        _instances: &mut InstancesBuffer3d,
+        gpu_data: &mut dyn GpuData,
+        render_pass: &mut wgpu::RenderPass<'_>,
+        context: &RenderContext,
+    ) {
+        // Only the opaque pass: the station draws nothing transparent and runs no prepass.
+        if context.phase != RenderPhase::Opaque || !data.surface_rendering_active() {
+            return;
+        }
+        let Some(offset) = gpu_data
+            .as_any()
+            .downcast_ref::<FlatGpuData>()
+            .and_then(|g| g.offset)
+        else {
+            return;
+        };
+        let textured = self.texture_group.is_some();
+        if let Ok(mut v) = mesh.coords().write() {
+            v.load_to_gpu();
+        }
+        if let Ok(mut v) = mesh.normals().write() {
+            v.load_to_gpu();
+        }
+        if let Ok(mut v) = mesh.faces().write() {
+            v.load_to_gpu();
+        }
+        if textured {
+            if let Ok(mut v) = mesh.uvs().write() {
+                v.load_to_gpu();
+            }
+        }
+        let (Some(coords), Some(normals), Some(faces)) = (
+            mesh.coords_buffer(),
+            mesh.normals_buffer(),
+            mesh.faces_buffer(),
+        ) else {
+            return;
+        };
+        let pipeline = if data.backface_culling_enabled() && !context.force_no_cull {
+            self.cull.get(context.sample_count)
+        } else {
+            self.no_cull.get(context.sample_count)
+        };
+        render_pass.set_pipeline(&pipeline);
+        render_pass.set_bind_group(0, &self.frame_group, &[]);
+        render_pass.set_bind_group(1, &self.object_group, &[offset]);
+        render_pass.set_vertex_buffer(0, coords.slice(..));
+        render_pass.set_vertex_buffer(1, normals.slice(..));
+        if let Some(group) = &self.texture_group {
+            let Some(uvs) = mesh.uvs_buffer() else {
+                return;
+            };
+            render_pass.set_bind_group(2, group, &[]);
+            render_pass.set_vertex_buffer(2, uvs.slice(..));
+        }
+        render_pass.set_index_buffer(faces.slice(..), VERTEX_INDEX_FORMAT);
+        render_pass.draw_indexed(0..mesh.num_indices(), 0, 0..1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kiss3d::color::Color;
+    use kiss3d::light::CollectedLight;
+
+    fn light(light_type: LightType, intensity: f32) -> CollectedLight {
+        CollectedLight {
+            light_type,
+            color: Vec3::ONE,
+            intensity,
+            world_position: Vec3::new(1.0, 2.0, 3.0),
+            world_direction: Vec3::new(0.0, 0.0, -2.0),
+            radius: 0.0,
+            casts_shadows: false,
+            layers: u32::MAX,
+        }
+    }
+
+    #[test]
+    fn frame_rows_pack_ambient_and_lights() {
+        let mut lights = LightCollection::with_ambient(0.5);
+        lights.ambient_color = Color::new(1.0, 0.5, 0.25, 1.0);
+        lights.add(light(LightType::Directional(Vec3::NEG_Z), 2.0));
+        lights.add(light(
+            LightType::Spot {
+                inner_cone_angle: 0.0,
+                outer_cone_angle: std::f32::consts::FRAC_PI_2,
+                attenuation_radius: 12.0,
+            },
+            std::f32::consts::PI,
+        ));
+        let rows = frame_rows(&Mat4::IDENTITY, &lights);
+        assert_eq!(rows[0], [1.0, 0.0, 0.0, 0.0]);
+        assert_eq!(rows[4], [0.5, 0.25, 0.125, 2.0]);
+        // Directional: type 0, unit direction, intensity / π.
+        assert_eq!(rows[5][3], 0.0);
+        assert_eq!(&rows[6][..3], &[0.0, 0.0, -1.0]);
+        assert!((rows[7][0] - 2.0 / std::f32::consts::PI).abs() < 1e-6);
+        // Spot: type 2, position, radius, cone cosines.
+        assert_eq!(rows[9], [1.0, 2.0, 3.0, 2.0]);
+        assert_eq!(rows[10][3], 12.0);
+        assert!((rows[11][0] - 1.0).abs() < 1e-6 && (rows[11][3] - 1.0).abs() < 1e-6);
+        assert!(rows[12][0].abs() < 1e-6);
+    }
+
+    #[test]
+    fn frame_rows_keep_at_most_the_shader_s_lights() {
+        let mut lights = LightCollection::with_ambient(0.1);
+        for _ in 0..MAX_FLAT_LIGHTS + 3 {
+            lights.add(light(
+                LightType::Point {
+                    attenuation_radius: 1.0,
+                },
+                1.0,
+            ));
+        }
+        let rows = frame_rows(&Mat4::IDENTITY, &lights);
+        assert_eq!(rows[4][3], MAX_FLAT_LIGHTS as f32);
+    }
+
+    #[test]
+    fn normals_of_a_stretched_box_stay_perpendicular() {
+        // A box stretched 4× along x: a face normal along (1, 1, 0) in the unit box belongs
+        // to a plane that, stretched, leans towards y.
+        let u = object_uniform(&Pose3::IDENTITY, Vec3::new(4.0, 1.0, 1.0), [1.0; 4]);
+        let n = Mat3::from_cols(
+            Vec3::from_slice(&u[4][..3]),
+            Vec3::from_slice(&u[5][..3]),
+            Vec3::from_slice(&u[6][..3]),
+        ) * Vec3::new(1.0, 1.0, 0.0);
+        // Tangent of that face in the unit box, stretched.
+        let t = Vec3::new(4.0, -1.0, 0.0);
+        assert!(n.dot(t).abs() < 1e-6);
+        assert_eq!(u[7], [1.0; 4]);
+    }
+}
