@@ -8,6 +8,10 @@
 //! the simulation then falls behind the clock instead of trying to catch up in one burst,
 //! which would freeze the display and could spiral (every burst making the next frame longer).
 //!
+//! A front end calls [`Pacer::advance_frame`], which lifts the cap for frames up to
+//! [`FULL_CATCH_UP`] while the physics costs under [`CATCH_UP_SHARE`] of the frame: then
+//! catching up cannot spiral, and a slow renderer does not slow the robot down.
+//!
 //! The cap is 0.25 s rather than the more common 0.1 s because a software renderer draws the
 //! station at about 4 frames/s: with 0.1 s the robot would drive at 40 % of its real speed
 //! there, which trains the wrong reflexes. One frame's catch-up is then 125 steps, about
@@ -15,6 +19,16 @@
 
 /// Largest wall time one frame may add to the accumulator, s.
 pub const MAX_CATCH_UP: f64 = 0.25;
+/// Longest frame whose whole wall time [`Pacer::advance_frame`] catches up, s. The pacer
+/// alone pays out at most [`MAX_CATCH_UP`] per frame, so every frame slower than that (a
+/// software renderer on the full render path, a machine busy with other work) would slow the
+/// simulation down and train the wrong reflexes; catching up costs little, since a physics
+/// step takes tens of microseconds against the 2 ms it simulates.
+pub const FULL_CATCH_UP: f64 = 1.0;
+/// Largest share of a frame's wall time the previous frame's physics may have taken for
+/// [`Pacer::advance_frame`] to catch up beyond [`MAX_CATCH_UP`]: below it each frame's physics
+/// costs well under the time it simulates, so catching up cannot spiral.
+pub const CATCH_UP_SHARE: f64 = 0.25;
 /// Slowest simulation speed an instructor can choose (× real time).
 pub const MIN_SPEED: f64 = 0.25;
 /// Fastest simulation speed an instructor can choose (× real time).
@@ -51,6 +65,25 @@ impl Pacer {
         let n = ((self.acc + 5e-10) / self.dt).floor().max(0.0);
         self.acc = (self.acc - n * self.dt).max(0.0);
         n as u32
+    }
+
+    /// Physics steps for a frame that took `wall` s, when the previous frame spent
+    /// `physics_share` of its wall time in physics: [`Pacer::advance`] for up to
+    /// [`FULL_CATCH_UP`] of wall time, paid out in slices of [`MAX_CATCH_UP`], as long as
+    /// physics is cheap ([`CATCH_UP_SHARE`]); else [`Pacer::advance`]'s capped catch-up. What a
+    /// front end calls once a frame, so simulated time keeps up with wall time at any frame
+    /// rate.
+    pub fn advance_frame(&mut self, wall: f64, physics_share: f64) -> u32 {
+        if !(wall.is_finite() && wall > MAX_CATCH_UP && physics_share < CATCH_UP_SHARE) {
+            return self.advance(wall);
+        }
+        let mut left = wall.min(FULL_CATCH_UP);
+        let mut n = 0;
+        while left > 0.0 {
+            n += self.advance(left.min(MAX_CATCH_UP));
+            left -= MAX_CATCH_UP;
+        }
+        n
     }
 
     /// Sets the speed factor, clamped to [`MIN_SPEED`]..=[`MAX_SPEED`]; returns it.
@@ -135,5 +168,32 @@ impl RateMeter {
     /// The last full window's rate, per second.
     pub fn rate(&self) -> f64 {
         self.rate
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slow_frames_are_caught_up_in_full_while_physics_is_cheap() {
+        let mut p = Pacer::new(0.002);
+        // 0.6 s: more than the pacer's 0.25 s cap, all of it simulated.
+        assert_eq!(p.advance_frame(0.6, 0.01), 300);
+        // Longer than FULL_CATCH_UP: one second of it.
+        assert_eq!(p.advance_frame(3.0, 0.01), 500);
+        // Fast frames are the pacer's own business.
+        assert_eq!(p.advance_frame(0.1, 0.01), 50);
+    }
+
+    #[test]
+    fn expensive_physics_or_odd_frame_times_keep_the_pacer_s_cap() {
+        let mut p = Pacer::new(0.002);
+        assert_eq!(p.advance_frame(0.6, 0.5), 125);
+        assert_eq!(p.advance_frame(f64::NAN, 0.0), 0);
+        assert_eq!(p.advance_frame(f64::INFINITY, 0.0), 0);
+        assert_eq!(p.advance_frame(-1.0, 0.0), 0);
+        p.set_paused(true);
+        assert_eq!(p.advance_frame(0.6, 0.0), 0);
     }
 }

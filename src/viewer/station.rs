@@ -49,7 +49,7 @@ use crate::control::autopilot::TrialPilot;
 use crate::input::{Actions, ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
 use crate::session::{Input, ScriptDriver};
 use crate::sim::link::VideoFeed;
-use crate::sim::pacing::{Pacer, RateMeter, MAX_CATCH_UP};
+use crate::sim::pacing::{Pacer, RateMeter};
 use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).
@@ -63,17 +63,6 @@ const PIP_SIZE_SOFTWARE: (u32, u32) = (320, 180);
 const CHASE_LAG: f64 = 0.35;
 /// Frames kept for the frame-time statistics.
 const FRAME_HISTORY: usize = 4096;
-/// Longest frame whose whole wall time the physics catches up, s. The pacer alone pays out
-/// at most [`MAX_CATCH_UP`] per frame, so every frame slower than that (a software renderer
-/// on the full render path, a machine busy with other work) would slow the simulation down
-/// and train the wrong reflexes; catching up costs little, since a physics step takes tens
-/// of microseconds against the 2 ms it simulates.
-const FULL_CATCH_UP: f64 = 1.0;
-/// Largest share of a frame's wall time the previous frame's physics may have taken for this
-/// frame to catch up beyond [`MAX_CATCH_UP`]: below it each frame's physics costs well under
-/// the time it simulates, so catching up cannot spiral (see [`crate::sim::pacing`]).
-const CATCH_UP_SHARE: f64 = 0.25;
-
 /// What `treadsim station` is asked to do.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StationOptions {
@@ -191,23 +180,6 @@ pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
     .map_err(ViewerError::Window)?;
     catch_quietly(|| kiss3d::pollster::block_on(station_loop(window, s, o)))
         .map_err(ViewerError::WindowLost)?
-}
-
-/// Physics steps for a frame that took `wall` s, when the previous frame spent
-/// `physics_share` of its wall time in physics: the pacer's steps for up to
-/// [`FULL_CATCH_UP`] of wall time, paid out in slices of [`MAX_CATCH_UP`], as long as physics
-/// is cheap ([`CATCH_UP_SHARE`]); else the pacer's own capped catch-up.
-fn frame_steps(pacer: &mut Pacer, wall: f64, physics_share: f64) -> u32 {
-    if !(wall.is_finite() && wall > MAX_CATCH_UP && physics_share < CATCH_UP_SHARE) {
-        return pacer.advance(wall);
-    }
-    let mut left = wall.min(FULL_CATCH_UP);
-    let mut n = 0;
-    while left > 0.0 {
-        n += pacer.advance(left.min(MAX_CATCH_UP));
-        left -= MAX_CATCH_UP;
-    }
-    n
 }
 
 /// Median and 95th percentile of the kept frame times (ms) after `frames` frames.
@@ -458,7 +430,7 @@ async fn station_loop(
 
         // 2. Physics: the mapper runs before every step.
         let t_physics = Instant::now();
-        let n = frame_steps(&mut pacer, wall, physics_share);
+        let n = pacer.advance_frame(wall, physics_share);
         let mut actions = Actions::default();
         let sim_before = session.sim().time();
         if n == 0 {
@@ -828,31 +800,4 @@ async fn station_loop(
         log: log_path,
         result: session.trial().map(crate::exercise::Trial::result),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn slow_frames_are_caught_up_in_full_while_physics_is_cheap() {
-        let mut p = Pacer::new(0.002);
-        // 0.6 s: more than the pacer's 0.25 s cap, all of it simulated.
-        assert_eq!(frame_steps(&mut p, 0.6, 0.01), 300);
-        // Longer than FULL_CATCH_UP: one second of it.
-        assert_eq!(frame_steps(&mut p, 3.0, 0.01), 500);
-        // Fast frames are the pacer's own business.
-        assert_eq!(frame_steps(&mut p, 0.1, 0.01), 50);
-    }
-
-    #[test]
-    fn expensive_physics_or_odd_frame_times_keep_the_pacer_s_cap() {
-        let mut p = Pacer::new(0.002);
-        assert_eq!(frame_steps(&mut p, 0.6, 0.5), 125);
-        assert_eq!(frame_steps(&mut p, f64::NAN, 0.0), 0);
-        assert_eq!(frame_steps(&mut p, f64::INFINITY, 0.0), 0);
-        assert_eq!(frame_steps(&mut p, -1.0, 0.0), 0);
-        p.set_paused(true);
-        assert_eq!(frame_steps(&mut p, 0.6, 0.0), 0);
-    }
 }
