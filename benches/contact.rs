@@ -131,8 +131,6 @@ fn bench(c: &mut Criterion) {
     let terrain = sim.scene().terrain.clone();
     let friction = SimConfig::default().friction;
     let mut segments = Vec::new();
-    model.step(&terrain, &body, &friction, 0.002, &mut segments);
-    eprintln!("CONTACTS {}", model.contacts().len());
     c.bench_function("track model step (scout on the public stairs)", |b| {
         b.iter(|| model.step(&terrain, &body, &friction, 0.002, &mut segments))
     });
