@@ -6,7 +6,7 @@ use parry3d::math::Vector as PVec;
 use super::MaterialId;
 
 /// Segments shorter than this (m) are a plane touching a triangle at a vertex; they are dropped.
-pub(super) const MIN_SEGMENT_LENGTH: f64 = 1e-12;
+const MIN_SEGMENT_LENGTH: f64 = 1e-12;
 
 /// A rectangle in plane coordinates `(x, z)`, m: the part of the plane a cut looks at.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -158,44 +158,62 @@ impl CutPlane {
             (p[1] - self.origin).dot(&self.normal),
             (p[2] - self.origin).dot(&self.normal),
         ];
-        let above = [d[0] >= 0.0, d[1] >= 0.0, d[2] >= 0.0];
-        // The vertex alone on its side of the plane.
-        let lone = if above[0] == above[1] {
-            if above[1] == above[2] {
-                return None;
-            }
-            2
-        } else if above[0] == above[2] {
-            1
-        } else {
-            0
-        };
-        let (j, k) = ((lone + 1) % 3, (lone + 2) % 3);
+        let (lone, j, k) = lone_vertex(&d)?;
         // d[lone] and d[j] have opposite "sides", so d[lone] - d[j] is never zero.
         let cross = |other: usize| {
             let t = d[lone] / (d[lone] - d[other]);
             p[lone] + (p[other] - p[lone]) * t
         };
         let (qa, qb) = (self.to_plane(&cross(j)), self.to_plane(&cross(k)));
-        let dir = qb - qa;
-        let len = dir.norm();
-        if len.is_nan() || len < MIN_SEGMENT_LENGTH {
-            return None;
-        }
-        let left = Vector2::new(-dir.y, dir.x) / len;
-        let projected = self.vector_to_plane(normal);
-        let (a, b, n) = if left.dot(&projected) >= 0.0 {
-            (qa, qb, left)
-        } else {
-            (qb, qa, -left)
-        };
-        let (a, b) = clip_to_region(a, b, &self.region)?;
-        ((b - a).norm() >= MIN_SEGMENT_LENGTH).then_some((a, b, n))
+        oriented_segment(qa, qb, &self.vector_to_plane(normal), &self.region)
     }
 }
 
+/// The vertex alone on its side of a plane, for a triangle whose vertices lie at signed
+/// distances `d` from it (a vertex on the plane counts as on its positive side), and the
+/// other two in order: `None` when all three are on one side.
+pub(super) fn lone_vertex(d: &[f64; 3]) -> Option<(usize, usize, usize)> {
+    let above = [d[0] >= 0.0, d[1] >= 0.0, d[2] >= 0.0];
+    let lone = if above[0] == above[1] {
+        if above[1] == above[2] {
+            return None;
+        }
+        2
+    } else if above[0] == above[2] {
+        1
+    } else {
+        0
+    };
+    Some((lone, (lone + 1) % 3, (lone + 2) % 3))
+}
+
+/// The segment between a triangle's two crossings `qa`, `qb` (plane coordinates), oriented
+/// so that the solid lies on its right (its left normal, returned, points the way of the
+/// face's in-plane normal `projected`), clipped to `region`; `None` if nothing longer than
+/// [`MIN_SEGMENT_LENGTH`] remains.
+pub(super) fn oriented_segment(
+    qa: Point2<f64>,
+    qb: Point2<f64>,
+    projected: &Vector2<f64>,
+    region: &CutRegion,
+) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
+    let dir = qb - qa;
+    let len = dir.norm();
+    if len.is_nan() || len < MIN_SEGMENT_LENGTH {
+        return None;
+    }
+    let left = Vector2::new(-dir.y, dir.x) / len;
+    let (a, b, n) = if left.dot(projected) >= 0.0 {
+        (qa, qb, left)
+    } else {
+        (qb, qa, -left)
+    };
+    let (a, b) = clip_to_region(a, b, region)?;
+    ((b - a).norm() >= MIN_SEGMENT_LENGTH).then_some((a, b, n))
+}
+
 /// Liang–Barsky clip of segment `a → b` to the rectangle; `None` if nothing remains.
-pub(super) fn clip_to_region(
+fn clip_to_region(
     a: Point2<f64>,
     b: Point2<f64>,
     r: &CutRegion,

@@ -11,7 +11,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::cut::{clip_to_region, MIN_SEGMENT_LENGTH};
+use super::cut::{lone_vertex, oriented_segment};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
 /// One candidate triangle in the slab's frame.
@@ -158,35 +158,11 @@ fn cut_triangle(
         t.depth[1] - offset,
         t.depth[2] - offset,
     ];
-    let above = [d[0] >= 0.0, d[1] >= 0.0, d[2] >= 0.0];
-    let lone = if above[0] == above[1] {
-        if above[1] == above[2] {
-            return None;
-        }
-        2
-    } else if above[0] == above[2] {
-        1
-    } else {
-        0
-    };
-    let (j, k) = ((lone + 1) % 3, (lone + 2) % 3);
+    let (lone, j, k) = lone_vertex(&d)?;
     let p = &t.points;
     let cross = |other: usize| {
         let s = d[lone] / (d[lone] - d[other]);
         p[lone] + (p[other] - p[lone]) * s
     };
-    let (qa, qb) = (cross(j), cross(k));
-    let dir = qb - qa;
-    let len = dir.norm();
-    if len.is_nan() || len < MIN_SEGMENT_LENGTH {
-        return None;
-    }
-    let left = Vector2::new(-dir.y, dir.x) / len;
-    let (a, b, n) = if left.dot(&t.projected_normal) >= 0.0 {
-        (qa, qb, left)
-    } else {
-        (qb, qa, -left)
-    };
-    let (a, b) = clip_to_region(a, b, region)?;
-    ((b - a).norm() >= MIN_SEGMENT_LENGTH).then_some((a, b, n))
+    oriented_segment(cross(j), cross(k), &t.projected_normal, region)
 }
