@@ -12,10 +12,7 @@ use std::time::Instant;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
-use super::{
-    insert_hull, pose_of, terrain_collider, RobotStatus, SimConfig, SimError, Simulation,
-    SUPPORT_FRACTION,
-};
+use super::{insert_hull, pose_of, terrain_collider, RobotStatus, SimConfig, SimError, Simulation};
 use crate::scene::{Scene, Spawn};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -116,7 +113,7 @@ pub struct BenchReport {
     /// Height of the lowest robot at the end, m (how far up the flight they got).
     pub lowest_robot_z: f64,
     /// Robots still active at the end and carried by their tracks (at least
-    /// [`SUPPORT_FRACTION`] of their weight).
+    /// [`super::SUPPORT_FRACTION`] of their weight).
     pub robots_on_ground: usize,
     /// Threads the drive trains could run on (rayon's pool; used from 4 robots up).
     pub threads: usize,
@@ -279,13 +276,9 @@ pub fn run_bench(
         .map(|&id| full.body_state(id).pose.translation.z)
         .fold(f64::INFINITY, f64::min);
     // On the ground: still active (no fall, not out of bounds) and carried by its tracks.
-    let weight = spec.mass * 9.81;
     let on_ground = ids
         .iter()
-        .filter(|&&id| {
-            full.robot_status(id) == RobotStatus::Active
-                && full.robot(id).support_force() >= SUPPORT_FRACTION * weight
-        })
+        .filter(|&&id| full.robot_status(id) == RobotStatus::Active && full.borne_by_drive(id))
         .count();
     Ok(BenchReport {
         robots,

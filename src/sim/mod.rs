@@ -360,6 +360,12 @@ impl Simulation {
         }
     }
 
+    /// Whether robot `id`'s tracks or wheels carry at least [`SUPPORT_FRACTION`] of its weight
+    /// (last step): the support part of stage 6's falling rule.
+    pub fn borne_by_drive(&self, id: RobotId) -> bool {
+        borne_by_drive(&self.robots[id.0].model, gravity_of(&self.world))
+    }
+
     /// Whether a robot drives or why it is stopped (out of bounds, fell, disabled).
     pub fn robot_status(&self, id: RobotId) -> RobotStatus {
         self.robots[id.0].status
@@ -441,6 +447,7 @@ impl Simulation {
 
     /// Stages 5–7 for robot `i`.
     fn check_robot(&mut self, i: usize) {
+        let g = gravity_of(&self.world);
         let config = self.config;
         let r = &mut self.robots[i];
         if r.status.is_frozen() {
@@ -458,10 +465,7 @@ impl Simulation {
         // Supported: the tracks carry a good part of the weight, or the robot is not sinking
         // fast. A robot nosing over an edge keeps some track contact at the edge while it
         // drops, so any contact at all is not support.
-        let weight = r.model.spec().mass * self.world.gravity.length() as f64;
-        let normal = r.model.support_force();
-        let supported =
-            normal >= SUPPORT_FRACTION * weight || state.linvel.z > -config.falling_speed;
+        let supported = borne_by_drive(&r.model, g) || state.linvel.z > -config.falling_speed;
         // 6: bounds and falls. A robot stopped by a fall onto ground still moves (it may
         // slide or tumble on): it can still leave the bounds or the scene.
         let active = !r.status.is_halted();
@@ -784,6 +788,17 @@ fn rigid_energy(s: &BodyState, spec: &RobotSpec) -> f64 {
             .component_mul(&w_body.component_mul(&w_body))
             .sum();
     0.5 * spec.mass * s.linvel.norm_squared() + rot + spec.mass * 9.81 * s.com.z
+}
+
+/// The world's gravitational acceleration, m/s².
+fn gravity_of(world: &PhysicsWorld) -> f64 {
+    world.gravity.length() as f64
+}
+
+/// Whether `model`'s tracks or wheels carry at least [`SUPPORT_FRACTION`] of its weight under
+/// gravity `g` m/s² (last step).
+fn borne_by_drive(model: &Drivetrain, g: f64) -> bool {
+    model.support_force() >= SUPPORT_FRACTION * model.spec().mass * g
 }
 
 fn body_state(body: &RigidBody) -> BodyState {

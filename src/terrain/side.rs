@@ -10,7 +10,7 @@ use nalgebra::{Point3, Vector3};
 use parry3d::math::Vector as PVec;
 use parry3d::query::Ray;
 
-use super::{CutPlane, Terrain};
+use super::Terrain;
 
 /// The cosine, between a face's normal and a plane's normal, from which the face counts as a
 /// side face (the face is steeper than ≈ 45° relative to the plane's own direction).
@@ -31,8 +31,16 @@ impl Terrain {
     /// Clears `out` and fills it with those `candidates` (triangle indices) that are side faces
     /// of `plane` (|n · plane normal| ≥ [`SIDE_FACE_MIN_COS`]), reach into the slab of
     /// half-thickness `half` m around it, and overlap its region (plane coordinates). Does not
-    /// allocate once `out` has grown to the largest list seen.
-    pub fn side_faces(&self, plane: &CutPlane, half: f64, candidates: &[u32], out: &mut Vec<u32>) {
+    /// allocate once `out` has grown to the largest list seen. The 3D reference that
+    /// [`super::SlabTriangles::side_faces`] (what the track model uses) is tested against.
+    #[cfg(test)]
+    pub(crate) fn side_faces(
+        &self,
+        plane: &super::CutPlane,
+        half: f64,
+        candidates: &[u32],
+        out: &mut Vec<u32>,
+    ) {
         out.clear();
         let normal = plane.normal();
         let region = plane.region();

@@ -85,16 +85,6 @@ impl SlabTriangles {
         }
     }
 
-    /// Number of projected triangles.
-    pub fn len(&self) -> usize {
-        self.triangles.len()
-    }
-
-    /// Whether no triangle reaches into the slab.
-    pub fn is_empty(&self) -> bool {
-        self.triangles.is_empty()
-    }
-
     /// Cuts the projected triangles with the plane `offset` m from the mid-plane (within the
     /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as [`Terrain::cut_candidates`] fills it for that plane
     /// (same segments, orientation and order, up to rounding).

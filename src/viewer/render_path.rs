@@ -13,6 +13,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use kiss3d::context::Context;
+use kiss3d::window::Window;
 
 /// How the 3D views are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +51,14 @@ impl RenderPath {
     /// ([`RenderPath::detect`]).
     pub fn or_detect(chosen: Option<RenderPath>) -> RenderPath {
         chosen.unwrap_or_else(RenderPath::detect)
+    }
+
+    /// Prepares a window or off-screen surface that draws this path: the flat material
+    /// ignores shadow maps, so the fast path does not render them.
+    pub fn configure(self, window: &mut Window) {
+        if self == RenderPath::Fast {
+            window.set_shadows_enabled(false);
+        }
     }
 
     /// The option's spelling.

@@ -67,9 +67,7 @@ impl HeadlessRenderer {
             catch_quietly(|| kiss3d::pollster::block_on(OffscreenSurface::new(width, height)))
                 .map_err(ViewerError::Gpu)?;
         configure(surface.window_mut());
-        if path == RenderPath::Fast {
-            surface.window_mut().set_shadows_enabled(false);
-        }
+        path.configure(surface.window_mut());
         let scene = ViewScene::new(sim, id, path);
         Ok(Self {
             surface,

@@ -316,10 +316,7 @@ async fn station_loop(
     )
     .await;
     configure(feed.window_mut());
-    if path == RenderPath::Fast {
-        // The flat material ignores shadow maps: do not render them.
-        feed.window_mut().set_shadows_enabled(false);
-    }
+    path.configure(feed.window_mut());
     let mut feed_texture =
         window.register_egui_texture(&feed.output_view(), wgpu::FilterMode::Linear);
     let pip_size = if software {

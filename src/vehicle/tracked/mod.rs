@@ -557,13 +557,13 @@ impl TrackedRobot {
         self.elastic_energy = 0.0;
         let materials = terrain.materials();
         let hull = HullInertia::new(&self.spec, body);
-        let mut group: Option<(usize, CutPlane, f64)> = None;
+        let mut group: Option<(usize, CutPlane)> = None;
         for (plane_index, plane) in self.planes.iter().enumerate() {
             // The planes of one belt are parallel and consecutive: one BVH search of the slab
             // holding them all serves each of them.
             let key = plane.group;
-            if group.as_ref().is_none_or(|(k, _, _)| *k != key) {
-                let (mid, half) = (plane.slab_mid, plane.slab_half);
+            if group.as_ref().is_none_or(|(k, _)| *k != key) {
+                let half = plane.slab_half;
                 let (x0, x1, z0, z1) = plane.posed.bounds();
                 let region = CutRegion::new(
                     x0 - CUT_MARGIN,
@@ -571,16 +571,18 @@ impl TrackedRobot {
                     z0 - CUT_MARGIN,
                     z1 + CUT_MARGIN,
                 );
-                let slab =
-                    CutPlane::from_pose(&(body.pose * Translation3::new(0.0, mid, 0.0)), region);
+                let slab = CutPlane::from_pose(
+                    &(body.pose * Translation3::new(0.0, plane.slab_mid, 0.0)),
+                    region,
+                );
                 let candidates = self.caches[key].refresh(terrain, &slab, half);
                 self.slab.fill(terrain, &slab, half, candidates);
-                group = Some((key, slab, mid));
+                group = Some((key, slab));
             }
-            let Some((_, slab, mid)) = group else {
+            let Some((_, slab)) = group else {
                 continue;
             };
-            let offset = plane.y - mid;
+            let offset = plane.y - plane.slab_mid;
             let cut = slab.shifted(offset);
             self.slab.cut(offset, segments);
             let range = plane.first..plane.first + plane.elements();
@@ -629,11 +631,11 @@ impl TrackedRobot {
             let across = cut.normal();
             for (k, load) in loads.iter().enumerate() {
                 let element = range.start + k;
-                // The push: in-plane part plus the part across the plane from oblique faces.
                 if !load.is_active() {
                     self.state.bristles[element] = Vector2::zeros();
                     continue;
                 }
+                // The push: in-plane part plus the part across the plane from oblique faces.
                 let push = cut.vector_to_world(&load.force) + across * load.lateral;
                 let fnorm = push.norm();
                 if fnorm <= 1e-12 * load.magnitude {
