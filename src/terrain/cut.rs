@@ -165,7 +165,12 @@ impl CutPlane {
             p[lone] + (p[other] - p[lone]) * t
         };
         let (qa, qb) = (self.to_plane(&cross(j)), self.to_plane(&cross(k)));
-        oriented_segment(qa, qb, &self.vector_to_plane(normal), &self.region)
+        oriented_segment(
+            qa,
+            qb,
+            &FaceTrace::new(self.vector_to_plane(normal)),
+            &self.region,
+        )
     }
 }
 
@@ -187,29 +192,63 @@ pub(super) fn lone_vertex(d: &[f64; 3]) -> Option<(usize, usize, usize)> {
     Some((lone, (lone + 1) % 3, (lone + 2) % 3))
 }
 
+/// In-plane length of a face normal below which the face counts as parallel to the plane: its
+/// cuts' normals are then taken from the cut segments themselves.
+const MIN_PROJECTED: f64 = 1e-6;
+
+/// How a face meets a plane, and every plane parallel to it: the in-plane components of the
+/// face's outward unit normal and, unless the face is parallel to the planes, their unit
+/// vector — the outward normal of each of the face's cuts (a plane cuts a face along a line
+/// square to that projection), computed once for all of them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct FaceTrace {
+    /// In-plane components `(x, z)` of the face's outward unit normal.
+    pub projected: Vector2<f64>,
+    /// `projected` normalized; `None` when shorter than [`MIN_PROJECTED`].
+    unit: Option<Vector2<f64>>,
+}
+
+impl FaceTrace {
+    /// The trace of a face whose outward unit normal has in-plane components `projected`.
+    pub(super) fn new(projected: Vector2<f64>) -> Self {
+        let length = projected.norm();
+        Self {
+            projected,
+            unit: (length >= MIN_PROJECTED).then(|| projected / length),
+        }
+    }
+}
+
 /// The segment between a triangle's two crossings `qa`, `qb` (plane coordinates), oriented
 /// so that the solid lies on its right (its left normal, returned, points the way of the
-/// face's in-plane normal `projected`), clipped to `region`; `None` if nothing longer than
+/// face's in-plane normal), clipped to `region`; `None` if nothing longer than
 /// [`MIN_SEGMENT_LENGTH`] remains.
 pub(super) fn oriented_segment(
     qa: Point2<f64>,
     qb: Point2<f64>,
-    projected: &Vector2<f64>,
+    face: &FaceTrace,
     region: &CutRegion,
 ) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
+    const MIN_SQUARED: f64 = MIN_SEGMENT_LENGTH * MIN_SEGMENT_LENGTH;
     let dir = qb - qa;
-    let len = dir.norm();
-    if len.is_nan() || len < MIN_SEGMENT_LENGTH {
+    let length_squared = dir.norm_squared();
+    // Also rejects NaN.
+    if !(length_squared >= MIN_SQUARED) {
         return None;
     }
-    let left = Vector2::new(-dir.y, dir.x) / len;
-    let (a, b, n) = if left.dot(projected) >= 0.0 {
-        (qa, qb, left)
-    } else {
-        (qb, qa, -left)
-    };
+    let left = Vector2::new(-dir.y, dir.x);
+    let forward = left.dot(&face.projected) >= 0.0;
+    let (a, b) = if forward { (qa, qb) } else { (qb, qa) };
+    let n = face.unit.unwrap_or_else(|| {
+        let unit = left / length_squared.sqrt();
+        if forward {
+            unit
+        } else {
+            -unit
+        }
+    });
     let (a, b) = clip_to_region(a, b, region)?;
-    ((b - a).norm() >= MIN_SEGMENT_LENGTH).then_some((a, b, n))
+    ((b - a).norm_squared() >= MIN_SQUARED).then_some((a, b, n))
 }
 
 /// Liang–Barsky clip of segment `a → b` to the rectangle; `None` if nothing remains.

@@ -11,7 +11,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::cut::{lone_vertex, oriented_segment};
+use super::cut::{lone_vertex, oriented_segment, FaceTrace};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
 /// One candidate triangle in the slab's frame.
@@ -21,8 +21,8 @@ struct SlabTriangle {
     points: [Point2<f64>; 3],
     /// Signed distance of each vertex from the slab's mid-plane along its normal, m.
     depth: [f64; 3],
-    /// In-plane components `(x, z)` of the face's outward unit normal.
-    projected_normal: Vector2<f64>,
+    /// The face's in-plane normal and its cuts' unit normal.
+    face: FaceTrace,
     /// Component of the face's outward unit normal along the slab's normal.
     lateral: f64,
     material: MaterialId,
@@ -77,7 +77,7 @@ impl SlabTriangles {
             self.triangles.push(SlabTriangle {
                 points,
                 depth,
-                projected_normal: plane.vector_to_plane(&n),
+                face: FaceTrace::new(plane.vector_to_plane(&n)),
                 lateral: n.dot(&normal).clamp(-1.0, 1.0),
                 material: materials[i],
                 triangle: t,
@@ -154,5 +154,5 @@ fn cut_triangle(
         let s = d[lone] / (d[lone] - d[other]);
         p[lone] + (p[other] - p[lone]) * s
     };
-    oriented_segment(cross(j), cross(k), &t.projected_normal, region)
+    oriented_segment(cross(j), cross(k), &t.face, region)
 }

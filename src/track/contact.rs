@@ -231,7 +231,7 @@ pub fn evaluate_plane(
         let (ca, cb) = (circles[run.from].center, circles[run.to].center);
         let region = Bounds::of(&[run.start, run.end, ca, cb]);
         for seg in segments {
-            if seg.normal.dot(&run.outward) >= 0.0 || !region.meets_segment(seg) {
+            if (seg.normal.dot(&run.outward) >= 0.0) | !region.meets_segment(seg) {
                 continue; // the face looks away from this run, or lies beside it
             }
             let Some(piece) = run_piece(outline, run, seg) else {
@@ -413,18 +413,19 @@ impl Bounds {
 
     /// Whether the box around the segment `a → b` meets this box.
     fn meets_segment(&self, seg: &CutSegment) -> bool {
-        seg.a.x.max(seg.b.x) >= self.min.x
-            && seg.a.x.min(seg.b.x) <= self.max.x
-            && seg.a.y.max(seg.b.y) >= self.min.y
-            && seg.a.y.min(seg.b.y) <= self.max.y
+        // `&`, not `&&`: four compares are cheaper than the branches between them.
+        (seg.a.x.max(seg.b.x) >= self.min.x)
+            & (seg.a.x.min(seg.b.x) <= self.max.x)
+            & (seg.a.y.max(seg.b.y) >= self.min.y)
+            & (seg.a.y.min(seg.b.y) <= self.max.y)
     }
 
     /// Whether this box meets the box around the disk `c`.
     fn meets_disk(&self, c: &Circle) -> bool {
-        self.max.x >= c.center.x - c.radius
-            && self.min.x <= c.center.x + c.radius
-            && self.max.y >= c.center.y - c.radius
-            && self.min.y <= c.center.y + c.radius
+        (self.max.x >= c.center.x - c.radius)
+            & (self.min.x <= c.center.x + c.radius)
+            & (self.max.y >= c.center.y - c.radius)
+            & (self.min.y <= c.center.y + c.radius)
     }
 }
 
@@ -555,21 +556,12 @@ fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPi
         return None;
     }
     let (t0, t1) = (n0 / d0, n1 / d1);
-    // min(depth past the run line, distance outside either end wheel), at least 0; a wheel's
-    // distance (a square root) is taken only where it may be the smaller.
+    // min(depth past the run line, distance outside either end wheel), at least 0. Without
+    // branches: both square roots cost less than mispredicting which one is needed.
     let depth_at = |p: Point2<f64>| {
-        let mut depth = line_depth(p);
-        if depth <= 0.0 {
-            return 0.0;
-        }
-        for c in [ca, cb] {
-            let reach = depth + c.radius;
-            let q = (p - c.center).norm_squared();
-            if q < reach * reach {
-                depth = q.sqrt() - c.radius;
-            }
-        }
-        depth.max(0.0)
+        let beside_a = (p - ca.center).norm() - ca.radius;
+        let beside_b = (p - cb.center).norm() - cb.radius;
+        line_depth(p).min(beside_a).min(beside_b).max(0.0)
     };
     let axis = (run.end - run.start) / run.length;
     let (p0, p1) = (seg.a + d * t0, seg.a + d * t1);
