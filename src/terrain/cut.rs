@@ -86,8 +86,13 @@ impl CutPlane {
 
     /// Plane coordinates `(x, z)` of a world point, m (its distance from the plane is dropped).
     pub fn to_plane(&self, p: &Point3<f64>) -> Point2<f64> {
-        let d = p - self.origin;
-        Point2::new(d.dot(&self.x_axis), d.dot(&self.z_axis))
+        self.offset_to_plane(&(p - self.origin))
+    }
+
+    /// Plane coordinates `(x, z)` of the world point `origin + offset`, m, given its `offset`
+    /// from the plane's origin (world frame): for callers that also need its depth.
+    pub fn offset_to_plane(&self, offset: &Vector3<f64>) -> Point2<f64> {
+        Point2::new(offset.dot(&self.x_axis), offset.dot(&self.z_axis))
     }
 
     /// World point of plane coordinates `(x, z)`, m.
@@ -257,14 +262,15 @@ fn clip_to_region(
     b: Point2<f64>,
     r: &CutRegion,
 ) -> Option<(Point2<f64>, Point2<f64>)> {
-    if a.x >= r.min.x
-        && a.x <= r.max.x
-        && b.x >= r.min.x
-        && b.x <= r.max.x
-        && a.y >= r.min.y
-        && a.y <= r.max.y
-        && b.y >= r.min.y
-        && b.y <= r.max.y
+    // `&`, not `&&`: the compares cost less than the branches between them.
+    if (a.x >= r.min.x)
+        & (a.x <= r.max.x)
+        & (b.x >= r.min.x)
+        & (b.x <= r.max.x)
+        & (a.y >= r.min.y)
+        & (a.y <= r.max.y)
+        & (b.y >= r.min.y)
+        & (b.y <= r.max.y)
     {
         return Some((a, b));
     }

@@ -55,20 +55,23 @@ impl SlabTriangles {
             if i >= normals.len() {
                 continue;
             }
+            // Each vertex relative to the plane's origin once, for its depth and its plane
+            // coordinates alike.
             let p = terrain.triangle_points(i);
+            let rel = [p[0] - origin, p[1] - origin, p[2] - origin];
             let depth = [
-                (p[0] - origin).dot(&normal),
-                (p[1] - origin).dot(&normal),
-                (p[2] - origin).dot(&normal),
+                rel[0].dot(&normal),
+                rel[1].dot(&normal),
+                rel[2].dot(&normal),
             ];
             let (lo, hi) = min_max(&depth);
             if lo > half || hi < -half {
                 continue;
             }
             let points = [
-                plane.to_plane(&p[0]),
-                plane.to_plane(&p[1]),
-                plane.to_plane(&p[2]),
+                plane.offset_to_plane(&rel[0]),
+                plane.offset_to_plane(&rel[1]),
+                plane.offset_to_plane(&rel[2]),
             ];
             if !overlaps(&points, &region) {
                 continue;
