@@ -187,6 +187,11 @@ enum Command {
         /// Spawn point name (default: the scene's first).
         #[arg(long)]
         spawn: Option<String>,
+        /// How the picture is drawn: "full" (PBR shading and shadows, what a station on a
+        /// GPU shows) or "fast" (flat Lambert shading, no shadows, what a station on a
+        /// software renderer shows).
+        #[arg(long, default_value = "full")]
+        render_path: treadsim::viewer::render_path::RenderPath,
     },
 }
 
@@ -281,6 +286,7 @@ fn main() -> ExitCode {
             width,
             height,
             spawn,
+            render_path,
         } => shot(treadsim::viewer::shot::ShotArgs {
             scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
             robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
@@ -291,6 +297,7 @@ fn main() -> ExitCode {
             at,
             width,
             height,
+            render_path,
         }),
     };
     match result {

@@ -95,3 +95,45 @@ fn shot_refuses_unknown_cameras_and_bad_sizes() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("16..="), "{err}");
 }
+
+/// `--render-path fast` draws the picture a station on a software renderer shows; an unknown
+/// path is refused, naming the ones there are.
+#[test]
+fn shot_draws_by_the_render_path_asked_for() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_png = dir.path().join("fast.png");
+    let out = treadsim()
+        .args([
+            "shot",
+            "--camera",
+            "chase",
+            "--width",
+            "160",
+            "--height",
+            "90",
+            "--render-path",
+            "fast",
+            "--out",
+        ])
+        .arg(&out_png)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("treadsim runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = image::open(&out_png).expect("a PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (160, 90));
+    let out = treadsim()
+        .args(["shot", "--render-path", "shiny", "--out", "x.png"])
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("'shiny'") && err.contains("full or fast"),
+        "{err}"
+    );
+}

@@ -198,6 +198,9 @@ pub struct ShotArgs {
     pub width: u32,
     /// Image height, pixels.
     pub height: u32,
+    /// How the picture is drawn: [`RenderPath::Full`] shows what a GPU station shows,
+    /// [`RenderPath::Fast`] what a station on a software renderer shows.
+    pub render_path: RenderPath,
 }
 
 /// What a shot did.
@@ -244,7 +247,8 @@ pub fn shot(a: &ShotArgs) -> Result<ShotSummary, ViewerError> {
     let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
     let id = session.robot();
     let start = Instant::now();
-    let mut renderer = HeadlessRenderer::new(session.sim(), id, a.width, a.height)?;
+    let mut renderer =
+        HeadlessRenderer::with_path(session.sim(), id, a.width, a.height, a.render_path)?;
     let setup_seconds = start.elapsed().as_secs_f64();
     // The robot follows the script (stands still without one) up to `at`, as `treadsim run`.
     let steps = (a.at / session.sim().config().dt).round().max(0.0) as u64;
