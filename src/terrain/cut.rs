@@ -237,8 +237,7 @@ pub(super) fn oriented_segment(
     const MIN_SQUARED: f64 = MIN_SEGMENT_LENGTH * MIN_SEGMENT_LENGTH;
     let dir = qb - qa;
     let length_squared = dir.norm_squared();
-    // Also rejects NaN.
-    if !(length_squared >= MIN_SQUARED) {
+    if length_squared.is_nan() || length_squared < MIN_SQUARED {
         return None;
     }
     let left = Vector2::new(-dir.y, dir.x);
