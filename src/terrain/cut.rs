@@ -208,7 +208,7 @@ const MIN_PROJECTED: f64 = 1e-6;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct FaceTrace {
     /// In-plane components `(x, z)` of the face's outward unit normal.
-    pub projected: Vector2<f64>,
+    projected: Vector2<f64>,
     /// `projected` normalized; `None` when shorter than [`MIN_PROJECTED`].
     unit: Option<Vector2<f64>>,
 }

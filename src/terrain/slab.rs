@@ -89,8 +89,9 @@ impl SlabTriangles {
     }
 
     /// Cuts the projected triangles with the plane `offset` m from the mid-plane (within the
-    /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as [`Terrain::cut_candidates`] fills it for that plane
-    /// (same segments, orientation and order, up to rounding).
+    /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
+    /// [`Terrain::cut_candidates`] fills it for that plane (same segments, orientation and
+    /// order, up to rounding).
     pub fn cut(&self, offset: f64, out: &mut Vec<CutSegment>) {
         out.clear();
         let Some(region) = self.region else {

@@ -326,9 +326,10 @@ async fn station_loop(
     };
     let mut pip_surface = OffscreenSurface::new(pip_size.0, pip_size.1).await;
     configure(pip_surface.window_mut());
-    if software || path == RenderPath::Fast {
+    path.configure(pip_surface.window_mut());
+    if software {
         // Shadow maps cost a fixed ~25 ms per view on a CPU; the small second view can do
-        // without them.
+        // without them even on the full path.
         pip_surface.window_mut().set_shadows_enabled(false);
     }
     let pip_texture =
