@@ -51,13 +51,14 @@ run: build station-deps
 	fi; \
 	exit $$status
 
-# Every check: formatting, lints (with the viewer), the headless core on its own, all core
-# tests and benches (as tests), the scene library, and the viewer's tests (headless rendering
-# through Mesa, no display needed).
+# Every check: formatting, lints (with the viewer), the headless core on its own and its API
+# docs' links, all core tests and benches (as tests), the scene library, and the viewer's tests
+# (headless rendering through Mesa, no display needed).
 test: deps station-deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) build --no-default-features
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-default-features --no-deps --quiet
 	$(CARGO) test --no-default-features --all-targets
 	$(CARGO) run --no-default-features --quiet -- check scenes/*.toml scenes/exercises/*.toml > /dev/null
 	$(CARGO) test --test viewer_logic --test viewer_cli --test viewer_render

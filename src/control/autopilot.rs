@@ -137,7 +137,7 @@ pub struct Channels {
 impl Channels {
     /// The channels of the robot in `spec`: top speed the slowest motor's, largest turn rate
     /// a pivot at that speed gives after skid slip, the drive's acceleration as the speed
-    /// channel's bound, and a heading lag of 1/[`HEADING_GAIN`].
+    /// channel's bound, and a heading lag of 1/`HEADING_GAIN`.
     pub fn of(spec: &RobotSpec) -> Self {
         let gauge = spec.track_gauge().max(0.1);
         // The slowest motor's figure: the robot drives straight only within it.

@@ -20,7 +20,7 @@
 //! - [`header`]: the header and the files it carries.
 //! - [`writer`]: the recorder draining a session's journal into the file.
 //! - [`reader`]: reading a log back, truncated or not.
-//! - [`replay`]: re-simulating a log from its inputs and checking every snapshot.
+//! - [`replay`](mod@replay): re-simulating a log from its inputs and checking every snapshot.
 //! - [`report`]: the after-action report (HTML with plots).
 //! - [`progress`]: a progress bar on the terminal.
 

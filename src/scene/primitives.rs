@@ -254,7 +254,7 @@ pub fn prism_xz(profile: &[[f64; 2]], width: f64) -> MeshData {
 // ---------------------------------------------------------------------------------------------
 
 /// A box of `size = [x, y, z]` metres in its local frame: centred on the origin in x and y,
-/// bottom face at z = 0, top face at z = size[2]. 8 vertices, 12 triangles.
+/// bottom face at z = 0, top face at z = `size[2]`. 8 vertices, 12 triangles.
 pub fn cuboid(size: [f64; 3]) -> MeshData {
     let (hx, sz) = (0.5 * size[0], size[2]);
     prism_xz(&[[-hx, 0.0], [hx, 0.0], [hx, sz], [-hx, sz]], size[1])
@@ -515,7 +515,7 @@ fn rocks(c: &RubbleConfig) -> Vec<Rock> {
 }
 
 /// A field of `count` irregular, partially buried rocks in its local frame (metres), scattered
-/// uniformly over x ∈ [−area[0]/2, area[0]/2], y ∈ [−area[1]/2, area[1]/2].
+/// uniformly over x ∈ \[−`area[0]`/2, `area[0]`/2\], y ∈ \[−`area[1]`/2, `area[1]`/2\].
 ///
 /// Each rock is a box with random dimensions in [min_size, max_size] per axis, random yaw in
 /// [0, 2π) and random pitch and roll in ±20°, whose centre sits at z = 0.3·(its box height) above
@@ -549,7 +549,7 @@ pub fn rubble(c: &RubbleConfig) -> MeshData {
     mesh
 }
 
-/// A floor slab like [`cuboid`] (local frame, metres: centred in x and y, z from 0 to size[2])
+/// A floor slab like [`cuboid`] (local frame, metres: centred in x and y, z from 0 to `size[2]`)
 /// with a rectangular through-hole (e.g. a stairwell opening) spanning `hole_min` to `hole_max`
 /// in local (x, y). The hole is clipped to the slab; the slab is built from up to 4
 /// non-overlapping boxes around it (closed individually, with T-junctions between them).

@@ -133,7 +133,7 @@ impl BenchReport {
 const SLOT_WIDTH: f64 = 1.0;
 
 /// Where robot `i` of a bench starts: at spawn `i mod S` of the scene's `S` spawns, shifted
-/// sideways (across its heading) by [`SLOT_WIDTH`] slots 0, +1, −1, +2, … for the first,
+/// sideways (across its heading) by `SLOT_WIDTH` slots 0, +1, −1, +2, … for the first,
 /// second, … robot there. `None` without spawns.
 pub fn bench_spawn(spawns: &[Spawn], i: usize) -> Option<Spawn> {
     let spawn = spawns.get(i % spawns.len().max(1))?;

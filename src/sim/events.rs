@@ -30,7 +30,7 @@ pub enum SimEvent {
         /// Its centre of mass, world, m.
         position: Point3<f64>,
     },
-    /// A robot fell: it dropped more than [`SimConfig::fall_height`] while falling
+    /// A robot fell: it dropped more than [`SimConfig::fall_height`](super::SimConfig::fall_height) while falling
     /// (it is stopped and ignores commands), or sank below the scene (it is also frozen),
     /// until [`Simulation::reset_robot`](super::Simulation::reset_robot).
     Fell {
@@ -42,12 +42,12 @@ pub enum SimEvent {
         position: Point3<f64>,
         /// Height dropped since it was last supported, m.
         drop: f64,
-        /// Whether it went below the scene ([`SimConfig::fall_below`] under the lowest
+        /// Whether it went below the scene ([`SimConfig::fall_below`](super::SimConfig::fall_below) under the lowest
         /// terrain) and was frozen there.
         below_scene: bool,
     },
-    /// Repeated blow-ups ([`SimConfig::escalate_after`] within
-    /// [`SimConfig::escalate_window`]): the robot was put back at its spawn, at rest, command
+    /// Repeated blow-ups ([`SimConfig::escalate_after`](super::SimConfig::escalate_after) within
+    /// [`SimConfig::escalate_window`](super::SimConfig::escalate_window)): the robot was put back at its spawn, at rest, command
     /// stopped. Emitted instead of a [`SimEvent::BlowUp`] for the blow-up that escalated.
     Reset {
         /// Simulation time, s.
@@ -57,7 +57,7 @@ pub enum SimEvent {
         /// Why: the count and the last blow-up's reason.
         reason: String,
     },
-    /// A robot escalated to a spawn reset twice within [`DISABLE_WINDOW`] s: it is frozen at
+    /// A robot escalated to a spawn reset twice within [`DISABLE_WINDOW`](super::DISABLE_WINDOW) s: it is frozen at
     /// its spawn and ignores commands until [`Simulation::reset_robot`](super::Simulation::reset_robot) (never a loop).
     Disabled {
         /// Simulation time, s.

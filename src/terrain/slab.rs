@@ -113,7 +113,7 @@ impl SlabTriangles {
 
     /// Clears `out` and fills it with the side faces (|n · normal| ≥ [`SIDE_FACE_MIN_COS`])
     /// among the projected triangles that reach into the strip `offset ± half` m and overlap
-    /// the region: what [`Terrain::side_faces`] finds for the plane at `offset`.
+    /// the region: what `Terrain::side_faces` finds for the plane at `offset`.
     pub fn side_faces(&self, offset: f64, half: f64, out: &mut Vec<u32>) {
         out.clear();
         for t in &self.triangles {

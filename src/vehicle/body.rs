@@ -86,7 +86,7 @@ impl HullInertia {
 
 /// The share of a contact's force (elastic and viscous alike) that keeps the explicit step
 /// stable: 1 while its tangent stiffness `stiffness` (N/m) on the effective mass `mass` (kg)
-/// oscillates at ω·dt ≤ [`CONTACT_OMEGA_DT`], else the share that brings the contact's
+/// oscillates at ω·dt ≤ `CONTACT_OMEGA_DT`, else the share that brings the contact's
 /// stiffness down to that limit, `CONTACT_OMEGA_DT²·m/dt²`.
 ///
 /// The force law F = κ·S(δ) stiffens as a contact deepens (dF/dδ = κ·chord). In ordinary

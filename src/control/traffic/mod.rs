@@ -29,7 +29,7 @@
 //! check at the seed's 60 checks a second (30°/s), the other's motion ignored.
 //!
 //! Deterministic: the random numbers come from one stream of the crate's generator
-//! ([`crate::rng`]) seeded by the spec.
+//! (`crate::rng`) seeded by the spec.
 
 use nalgebra::Vector2;
 use thiserror::Error;

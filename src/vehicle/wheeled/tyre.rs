@@ -3,7 +3,7 @@
 //!
 //! **Steady state: the brush model** (Pacejka, *Tire and Vehicle Dynamics*, 2nd ed. 2006,
 //! §3.2, isotropic tread, equal stiffness both ways). The tread is a row of bristles of shear
-//! stiffness `c_p` per metre of contact length ([`TyreSpec::tread_stiffness`]) over a patch of
+//! stiffness `c_p` per metre of contact length ([`TyreSpec::tread_stiffness`](crate::vehicle::spec::TyreSpec::tread_stiffness)) over a patch of
 //! half-length `a`. At the theoretical slip `σ` (longitudinal `κ` and `tan α`) the force is
 //!
 //!   `F = μN·(3λ − 3λ² + λ³)` for `λ = θ|σ| < 1`, else `μN`, with `θ = 2c_p a² / (3μN)`,
