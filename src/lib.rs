@@ -1,6 +1,9 @@
 //! treadsim: a real-time simulator for training the operators of tracked and wheeled mobile
 //! robots. See `ARCHITECTURE.md` for the module map and the dependency rule.
 
+// Every public item says what it is, with units and frame (clippy denies warnings in CI).
+#![warn(missing_docs)]
+
 pub mod config;
 pub mod control;
 pub mod envelope;

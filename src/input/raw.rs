@@ -146,6 +146,8 @@ impl Button {
 
 named_enum! {
     /// A keyboard key, by its position on a US layout (the viewer translates its key codes).
+    // Each variant is the key it names.
+    #[allow(missing_docs)]
     pub enum Key {
         A = "A", B = "B", C = "C", D = "D", E = "E", F = "F", G = "G", H = "H", I = "I",
         J = "J", K = "K", L = "L", M = "M", N = "N", O = "O", P = "P", Q = "Q", R = "R",
