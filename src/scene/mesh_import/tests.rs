@@ -1,7 +1,5 @@
 //! Tests of the mesh importer: every format, validation, limits and hostile files.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use nalgebra::Vector3;
 use serde_json::{json, Value};
 
@@ -16,34 +14,22 @@ fn asset(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A scratch folder under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
+/// A scratch folder under the system temp dir, removed on drop (`tempfile`, as the scenario
+/// tests use), with files written into it.
+struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     fn new() -> Self {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "treadsim_mesh_import_{}_{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
+        TempDir(tempfile::tempdir().unwrap())
     }
 
     fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
-        let p = self.0.join(name);
+        let p = self.0.path().join(name);
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent).unwrap();
         }
         std::fs::write(&p, bytes).unwrap();
         p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
