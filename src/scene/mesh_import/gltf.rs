@@ -11,24 +11,15 @@ use super::{
     RawMesh, ReadError,
 };
 
+/// Reads a glTF or GLB file's triangles (see the parent module for what is taken): the
+/// primitives instanced by the scene's nodes, counted against the limits before any accessor
+/// is read, then placed in the file frame one by one.
 pub(super) fn load_gltf(
     path: &Path,
     bytes: &[u8],
     limits: &MeshLimits,
 ) -> Result<RawMesh, MeshImportError> {
-    if bytes.starts_with(b"glTF") {
-        // gltf 1.4 subtracts 12 from the declared length without checking it.
-        match le_u32(bytes, 8) {
-            None => return Err(parse_err(path, "GLB file shorter than its 12-byte header")),
-            Some(len) if len < 12 => {
-                return Err(parse_err(
-                    path,
-                    format!("GLB header declares a length of {len} bytes, less than the header"),
-                ))
-            }
-            Some(_) => {}
-        }
-    }
+    check_glb_header(path, bytes)?;
     let gltf =
         ::gltf::Gltf::from_slice(bytes).map_err(|e| parse_err(path, format!("glTF: {e}")))?;
     let buffers = load_buffers(path, &gltf, limits)?;
@@ -40,8 +31,57 @@ pub(super) fn load_gltf(
             path: path.to_path_buf(),
         });
     }
+    let (plans, total) = plan_primitives(path, instances)?;
+    if total > limits.max_triangles {
+        return Err(too_many(path, total, limits));
+    }
 
-    // Count the triangles before reading any accessor.
+    let max_elements = limits.max_triangles.saturating_mul(3);
+    let mut raw = RawMesh {
+        vertices: Vec::new(),
+        triangles: Vec::with_capacity(total),
+    };
+    for plan in &plans {
+        append_primitive(path, plan, &buffers, max_elements, &mut raw)?;
+    }
+    if raw.triangles.is_empty() {
+        return Err(MeshImportError::NoTriangles {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(raw)
+}
+
+/// Refuses a GLB whose header declares a length shorter than the header itself: gltf 1.4
+/// subtracts 12 from the declared length without checking it.
+fn check_glb_header(path: &Path, bytes: &[u8]) -> Result<(), MeshImportError> {
+    if !bytes.starts_with(b"glTF") {
+        return Ok(());
+    }
+    match le_u32(bytes, 8) {
+        None => Err(parse_err(path, "GLB file shorter than its 12-byte header")),
+        Some(len) if len < 12 => Err(parse_err(
+            path,
+            format!("GLB header declares a length of {len} bytes, less than the header"),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// One primitive to read: its positions, its indices (if indexed) and its node's world
+/// transform.
+type Plan<'a> = (
+    ::gltf::Accessor<'a>,
+    Option<::gltf::Accessor<'a>>,
+    Matrix4<f64>,
+);
+
+/// The primitives' accessors and the total triangle count, checked before any accessor is
+/// read: every primitive has positions and a whole number of triangles.
+fn plan_primitives<'a>(
+    path: &Path,
+    instances: Vec<Instance<'a>>,
+) -> Result<(Vec<Plan<'a>>, usize), MeshImportError> {
     let mut total = 0usize;
     let mut plans = Vec::with_capacity(instances.len());
     for (mesh_index, prim, world) in instances {
@@ -68,73 +108,68 @@ pub(super) fn load_gltf(
         total = total.saturating_add(corners / 3);
         plans.push((positions, indices, world));
     }
-    if total > limits.max_triangles {
-        return Err(too_many(path, total, limits));
-    }
+    Ok((plans, total))
+}
 
-    let max_elements = limits.max_triangles.saturating_mul(3);
-    let mut raw = RawMesh {
-        vertices: Vec::new(),
-        triangles: Vec::with_capacity(total),
+/// Reads one primitive and appends its vertices (placed by its node's transform) and its
+/// triangles (indices range-checked, winding kept outward under a mirroring transform) to
+/// `raw`.
+fn append_primitive(
+    path: &Path,
+    (positions, indices, world): &Plan,
+    buffers: &[Cow<[u8]>],
+    max_elements: usize,
+    raw: &mut RawMesh,
+) -> Result<(), MeshImportError> {
+    let local = read_positions(positions, buffers, max_elements).map_err(|e| parse_err(path, e))?;
+    let base = raw.vertices.len();
+    if base.saturating_add(local.len()) > u32::MAX as usize {
+        return Err(parse_err(path, "more than 2^32 vertices"));
+    }
+    // glTF node transforms are affine: the bottom row of the matrix is ignored.
+    let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
+    let shift: Vector3<f64> = world.fixed_view::<3, 1>(0, 3).into_owned();
+    raw.vertices.extend(
+        local
+            .iter()
+            .map(|p| Point3::from(linear * p.coords + shift)),
+    );
+    // A mirroring transform turns the winding inside out (glTF 2.0 spec, 3.7.2.1).
+    let mirrored = linear.determinant() < 0.0;
+
+    let local_tris: Vec<[u32; 3]> = match indices {
+        Some(acc) => {
+            let idx = read_indices(acc, buffers, max_elements).map_err(|e| parse_err(path, e))?;
+            idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
+        }
+        None => (0..local.len() / 3)
+            .map(|t| {
+                let t = t as u32 * 3;
+                [t, t + 1, t + 2]
+            })
+            .collect(),
     };
-    for (positions, indices, world) in plans {
-        let local =
-            read_positions(&positions, &buffers, max_elements).map_err(|e| parse_err(path, e))?;
-        let base = raw.vertices.len();
-        if base.saturating_add(local.len()) > u32::MAX as usize {
-            return Err(parse_err(path, "more than 2^32 vertices"));
+    for tri in local_tris {
+        let triangle = raw.triangles.len();
+        let mut out = [0u32; 3];
+        for (o, &i) in out.iter_mut().zip(&tri) {
+            if i as usize >= local.len() {
+                return Err(MeshImportError::IndexOutOfRange {
+                    path: path.to_path_buf(),
+                    triangle,
+                    index: u64::from(i),
+                    vertex_count: local.len(),
+                });
+            }
+            // Fits: base + local.len() <= u32::MAX was checked above.
+            *o = (base + i as usize) as u32;
         }
-        // glTF node transforms are affine: the bottom row of the matrix is ignored.
-        let linear: Matrix3<f64> = world.fixed_view::<3, 3>(0, 0).into_owned();
-        let shift: Vector3<f64> = world.fixed_view::<3, 1>(0, 3).into_owned();
-        raw.vertices.extend(
-            local
-                .iter()
-                .map(|p| Point3::from(linear * p.coords + shift)),
-        );
-        // A mirroring transform turns the winding inside out (glTF 2.0 spec, 3.7.2.1).
-        let mirrored = linear.determinant() < 0.0;
-
-        let local_tris: Vec<[u32; 3]> = match &indices {
-            Some(acc) => {
-                let idx =
-                    read_indices(acc, &buffers, max_elements).map_err(|e| parse_err(path, e))?;
-                idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect()
-            }
-            None => (0..local.len() / 3)
-                .map(|t| {
-                    let t = t as u32 * 3;
-                    [t, t + 1, t + 2]
-                })
-                .collect(),
-        };
-        for tri in local_tris {
-            let triangle = raw.triangles.len();
-            let mut out = [0u32; 3];
-            for (o, &i) in out.iter_mut().zip(&tri) {
-                if i as usize >= local.len() {
-                    return Err(MeshImportError::IndexOutOfRange {
-                        path: path.to_path_buf(),
-                        triangle,
-                        index: u64::from(i),
-                        vertex_count: local.len(),
-                    });
-                }
-                // Fits: base + local.len() <= u32::MAX was checked above.
-                *o = (base + i as usize) as u32;
-            }
-            if mirrored {
-                out.swap(1, 2);
-            }
-            raw.triangles.push(out);
+        if mirrored {
+            out.swap(1, 2);
         }
+        raw.triangles.push(out);
     }
-    if raw.triangles.is_empty() {
-        return Err(MeshImportError::NoTriangles {
-            path: path.to_path_buf(),
-        });
-    }
-    Ok(raw)
+    Ok(())
 }
 
 /// A mesh primitive placed in the file frame: (mesh index, primitive, node world transform).
