@@ -20,14 +20,7 @@ use treadsim::vehicle::robot_file::load_robot;
 fn seg(a: (f64, f64), b: (f64, f64)) -> CutSegment {
     let (a, b) = (Point2::new(a.0, a.1), Point2::new(b.0, b.1));
     let d = (b - a).normalize();
-    CutSegment {
-        a,
-        b,
-        normal: Vector2::new(-d.y, d.x),
-        lateral: 0.0,
-        material: MaterialId(0),
-        triangle: 0,
-    }
+    CutSegment::new(a, b, Vector2::new(-d.y, d.x), 0.0, MaterialId(0), 0)
 }
 
 /// Four 180/280 mm steps with 2 cm nosing lips, in the plane of a track lying on them.

@@ -356,6 +356,9 @@ impl BoxFilter {
 }
 
 /// One piece of the terrain's intersection with a plane, in plane coordinates.
+///
+/// Built by [`CutSegment::new`], which also derives what every contact law asks of a segment
+/// (its in-plane factor and bounding box) once; build a new segment rather than changing one.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CutSegment {
     /// Start point `(x, z)`, plane frame, m.
@@ -373,4 +376,47 @@ pub struct CutSegment {
     pub material: MaterialId,
     /// Index of the triangle in the terrain.
     pub triangle: u32,
+    /// `√(1 − lateral²)`: the in-plane length of the face's unit normal.
+    in_plane: f64,
+    /// Lower corner of the segment's bounding box, plane frame, m.
+    min: Point2<f64>,
+    /// Upper corner of the segment's bounding box, plane frame, m.
+    max: Point2<f64>,
+}
+
+impl CutSegment {
+    /// The segment `a → b` (plane frame, m; solid on its right) of a face with outward unit
+    /// normal `normal` in the plane and component `lateral` along the plane's normal, of
+    /// `material`, from terrain triangle `triangle`.
+    pub fn new(
+        a: Point2<f64>,
+        b: Point2<f64>,
+        normal: Vector2<f64>,
+        lateral: f64,
+        material: MaterialId,
+        triangle: u32,
+    ) -> Self {
+        Self {
+            a,
+            b,
+            normal,
+            lateral,
+            material,
+            triangle,
+            in_plane: (1.0 - lateral * lateral).max(0.0).sqrt(),
+            min: a.inf(&b),
+            max: a.sup(&b),
+        }
+    }
+
+    /// In-plane length of the face's unit normal, `√(1 − lateral²)`: a face oblique to the
+    /// plane is met at this fraction of the depth measured in the plane.
+    pub fn in_plane(&self) -> f64 {
+        self.in_plane
+    }
+
+    /// Lower and upper corners of the segment's bounding box, plane frame, m.
+    pub fn bounds(&self) -> (Point2<f64>, Point2<f64>) {
+        (self.min, self.max)
+    }
 }

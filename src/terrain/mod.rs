@@ -306,14 +306,14 @@ impl Terrain {
     fn cut_triangle(&self, plane: &CutPlane, i: usize, out: &mut Vec<CutSegment>) {
         let p = self.triangle_points(i);
         if let Some((a, b, normal)) = plane.cut_triangle(&p, &self.normals[i]) {
-            out.push(CutSegment {
+            out.push(CutSegment::new(
                 a,
                 b,
                 normal,
-                lateral: self.normals[i].dot(&plane.normal()).clamp(-1.0, 1.0),
-                material: self.triangle_materials[i],
-                triangle: i as u32,
-            });
+                self.normals[i].dot(&plane.normal()).clamp(-1.0, 1.0),
+                self.triangle_materials[i],
+                i as u32,
+            ));
         }
     }
 }

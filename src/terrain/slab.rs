@@ -99,14 +99,9 @@ impl SlabTriangles {
         };
         for t in &self.triangles {
             if let Some((a, b, normal)) = cut_triangle(t, offset, &region) {
-                out.push(CutSegment {
-                    a,
-                    b,
-                    normal,
-                    lateral: t.lateral,
-                    material: t.material,
-                    triangle: t.triangle,
-                });
+                out.push(CutSegment::new(
+                    a, b, normal, t.lateral, t.material, t.triangle,
+                ));
             }
         }
     }

@@ -29,7 +29,7 @@
 use nalgebra::{Point2, Vector2};
 
 use super::area::CircularSegment;
-use super::outline::{BeltOutline, Circle, Run};
+use super::outline::{BeltOutline, Circle, Run, RunRegion};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 
 use super::grouser::{interlock_friction_sine, Grousers};
@@ -225,20 +225,25 @@ pub fn evaluate_plane(
     );
     // Each run's bump (the factitious irregularity of the terrain crossing it), pressed by its
     // end wheels through the belt.
-    for (j, run) in runs.iter().enumerate() {
+    for (j, (run, region)) in runs.iter().zip(outline.run_regions()).enumerate() {
+        if run.length <= 1e-9 {
+            continue;
+        }
         let mut b = Bump::default();
         // The run's region (tangent points to wheel centres) bounds every piece it takes.
-        let (ca, cb) = (circles[run.from].center, circles[run.to].center);
-        let region = Bounds::of(&[run.start, run.end, ca, cb]);
+        let bounds = Bounds {
+            min: region.min,
+            max: region.max,
+        };
         for seg in segments {
-            if (seg.normal.dot(&run.outward) >= 0.0) | !region.meets_segment(seg) {
+            if (seg.normal.dot(&run.outward) >= 0.0) | !bounds.meets_segment(seg) {
                 continue; // the face looks away from this run, or lies beside it
             }
-            let Some(piece) = run_piece(outline, run, seg) else {
+            let Some(piece) = run_piece(run, region, seg) else {
                 continue;
             };
             // As for wheels: depth into an oblique face is the in-plane depth times this.
-            let in_plane = (1.0 - seg.lateral * seg.lateral).max(0.0).sqrt();
+            let in_plane = seg.in_plane();
             let face_weight = in_plane_weight(in_plane);
             if face_weight <= 0.0 {
                 continue;
@@ -273,7 +278,7 @@ pub fn evaluate_plane(
         let mean_depth = b.depth_square_integral / b.depth_integral;
         let along = b.moment / b.depth_integral;
         let s = along / run.length;
-        let (ra, rb) = (circles[run.from].radius, circles[run.to].radius);
+        let (ra, rb) = (region.from_radius, region.to_radius);
         let radius = ra + (rb - ra) * s.clamp(0.0, 1.0);
         let kappa = b.kappa / b.depth_integral;
         let fade = b.fade / b.depth_integral;
@@ -281,8 +286,7 @@ pub fn evaluate_plane(
         let segment = CircularSegment::new(radius, mean_depth);
         let f = k * segment.area;
         if f > 0.0 {
-            let axis = (run.end - run.start) / run.length;
-            let p = run.start + axis * along;
+            let p = run.start + region.axis * along;
             let mu = ContactFriction {
                 surface: b.friction / b.depth_integral,
                 along: b.grip / b.depth_integral,
@@ -320,12 +324,13 @@ fn add_wheel_loads(
         let dir = (seg.b - seg.a) / len;
         // A face oblique to the plane (normal partly along the plane normal) is met at a depth
         // `in_plane` times the depth measured in the plane, and pushes along its own normal.
-        let in_plane = (1.0 - seg.lateral * seg.lateral).max(0.0).sqrt();
+        let in_plane = seg.in_plane();
         let face_weight = in_plane_weight(in_plane);
         if face_weight <= 0.0 {
             continue;
         }
-        let reach = Bounds::of(&[seg.a, seg.b]);
+        let (min, max) = seg.bounds();
+        let reach = Bounds { min, max };
         for (i, c) in circles.iter().enumerate() {
             // A wheel meets only what comes within its radius of its centre.
             if !reach.meets_disk(c) {
@@ -398,26 +403,11 @@ struct Bounds {
 }
 
 impl Bounds {
-    /// The box around `points` (at least one).
-    fn of(points: &[Point2<f64>]) -> Self {
-        let mut b = Self {
-            min: points[0],
-            max: points[0],
-        };
-        for p in &points[1..] {
-            b.min = b.min.inf(p);
-            b.max = b.max.sup(p);
-        }
-        b
-    }
-
     /// Whether the box around the segment `a → b` meets this box.
     fn meets_segment(&self, seg: &CutSegment) -> bool {
+        let (lo, hi) = seg.bounds();
         // `&`, not `&&`: four compares are cheaper than the branches between them.
-        (seg.a.x.max(seg.b.x) >= self.min.x)
-            & (seg.a.x.min(seg.b.x) <= self.max.x)
-            & (seg.a.y.max(seg.b.y) >= self.min.y)
-            & (seg.a.y.min(seg.b.y) <= self.max.y)
+        (hi.x >= self.min.x) & (lo.x <= self.max.x) & (hi.y >= self.min.y) & (lo.y <= self.max.y)
     }
 
     /// Whether this box meets the box around the disk `c`.
@@ -516,28 +506,23 @@ fn edge_in_patch(
     near_a.flatten().or(near_b.flatten())
 }
 
-fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPiece> {
-    if run.length <= 1e-9 {
-        return None;
-    }
-    let (ca, cb) = (outline.circles()[run.from], outline.circles()[run.to]);
+/// The piece of `seg` inside the region of `run` (of length > 0), if it reaches past the run
+/// line.
+fn run_piece(run: &Run, region: &RunRegion, seg: &CutSegment) -> Option<RunPiece> {
+    let [_, _, cb, ca] = region.corners;
     // Quick reject: both segment ends outside the run line.
     let line_depth = |p: Point2<f64>| -(p - run.start).dot(&run.outward);
     if line_depth(seg.a) <= 0.0 && line_depth(seg.b) <= 0.0 {
         return None;
     }
     // Clip the segment to the quad (counter-clockwise) with Liang–Barsky.
-    let quad = [run.start, run.end, cb.center, ca.center];
     let d = seg.b - seg.a;
     // The parameter bounds t0 = n0/d0 and t1 = n1/d1 are kept as fractions with positive
     // denominators, compared by cross-multiplying and divided once at the end.
     let (mut n0, mut d0, mut n1, mut d1) = (0.0f64, 1.0f64, 1.0f64, 1.0f64);
-    for i in 0..4 {
-        let (p, q) = (quad[i], quad[(i + 1) % 4]);
-        let e = q - p;
-        let out = Vector2::new(e.y, -e.x); // right of a CCW edge = outside
-        let den = d.dot(&out);
-        let num = -(seg.a - p).dot(&out); // inside when (x − p)·out ≤ 0
+    for (&p, out) in region.corners.iter().zip(&region.edge_outward) {
+        let den = d.dot(out);
+        let num = -(seg.a - p).dot(out); // inside when (x − p)·out ≤ 0
         if den == 0.0 {
             if num < 0.0 {
                 return None;
@@ -559,11 +544,11 @@ fn run_piece(outline: &BeltOutline, run: &Run, seg: &CutSegment) -> Option<RunPi
     // min(depth past the run line, distance outside either end wheel), at least 0. Without
     // branches: both square roots cost less than mispredicting which one is needed.
     let depth_at = |p: Point2<f64>| {
-        let beside_a = (p - ca.center).norm() - ca.radius;
-        let beside_b = (p - cb.center).norm() - cb.radius;
+        let beside_a = (p - ca).norm() - region.from_radius;
+        let beside_b = (p - cb).norm() - region.to_radius;
         line_depth(p).min(beside_a).min(beside_b).max(0.0)
     };
-    let axis = (run.end - run.start) / run.length;
+    let axis = region.axis;
     let (p0, p1) = (seg.a + d * t0, seg.a + d * t1);
     let pm = Point2::from((p0.coords + p1.coords) * 0.5);
     let (x0, x1) = ((p0 - run.start).dot(&axis), (p1 - run.start).dot(&axis));
@@ -604,14 +589,7 @@ mod tests {
     fn seg(a: (f64, f64), b: (f64, f64)) -> CutSegment {
         let (a, b) = (Point2::new(a.0, a.1), Point2::new(b.0, b.1));
         let d = (b - a).normalize();
-        CutSegment {
-            a,
-            b,
-            normal: Vector2::new(-d.y, d.x),
-            lateral: 0.0,
-            material: MaterialId(0),
-            triangle: 0,
-        }
+        CutSegment::new(a, b, Vector2::new(-d.y, d.x), 0.0, MaterialId(0), 0)
     }
 
     /// Flat ground `z = h` from x = -10 to 10 (solid below).
@@ -657,13 +635,15 @@ mod tests {
     /// deeper than the sliver is wide; over a 0.2 m thick floor the half-plane law holds.
     #[test]
     fn a_wheel_sinks_no_deeper_than_the_solid_is_thick() {
-        let seg = |a: (f64, f64), b: (f64, f64), n: (f64, f64)| CutSegment {
-            a: Point2::new(a.0, a.1),
-            b: Point2::new(b.0, b.1),
-            normal: Vector2::new(n.0, n.1),
-            material: crate::terrain::MaterialId(0),
-            lateral: 0.0,
-            triangle: 0,
+        let seg = |a: (f64, f64), b: (f64, f64), n: (f64, f64)| {
+            CutSegment::new(
+                Point2::new(a.0, a.1),
+                Point2::new(b.0, b.1),
+                Vector2::new(n.0, n.1),
+                0.0,
+                crate::terrain::MaterialId(0),
+                0,
+            )
         };
         let sliver = [
             seg((0.344, 0.04), (0.344, 0.15), (-1.0, 0.0)),

@@ -29,6 +29,54 @@ pub struct Run {
     pub length: f64,
 }
 
+/// The region a run carries terrain in (seed 004's factitious irregularity): the quad from
+/// its tangent points to its end wheels' centres, with what the contact law needs of it
+/// computed once per pose of the outline instead of once per terrain segment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunRegion {
+    /// Corners, counter-clockwise: the run's start and end, the centre of the circle it
+    /// reaches, the centre of the circle it leaves, m.
+    pub corners: [Point2<f64>; 4],
+    /// Per edge `corners[i] → corners[i + 1]`: its right-hand normal (outside the quad), as
+    /// long as the edge, m.
+    pub edge_outward: [Vector2<f64>; 4],
+    /// Lower corner of the quad's bounding box, m.
+    pub min: Point2<f64>,
+    /// Upper corner of the quad's bounding box, m.
+    pub max: Point2<f64>,
+    /// Unit direction from the run's start to its end.
+    pub axis: Vector2<f64>,
+    /// Radius of the circle the run leaves, m.
+    pub from_radius: f64,
+    /// Radius of the circle the run reaches, m.
+    pub to_radius: f64,
+}
+
+impl RunRegion {
+    /// The region of `run` between its circles `from` and `to`.
+    fn new(run: &Run, from: &Circle, to: &Circle) -> Self {
+        let corners = [run.start, run.end, to.center, from.center];
+        let edge_outward = std::array::from_fn(|i| {
+            let e = corners[(i + 1) % 4] - corners[i];
+            Vector2::new(e.y, -e.x)
+        });
+        let (mut min, mut max) = (corners[0], corners[0]);
+        for p in &corners[1..] {
+            min = min.inf(p);
+            max = max.sup(p);
+        }
+        Self {
+            corners,
+            edge_outward,
+            min,
+            max,
+            axis: (run.end - run.start) / run.length,
+            from_radius: from.radius,
+            to_radius: to.radius,
+        }
+    }
+}
+
 /// Why a set of circles is not a belt.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OutlineError {
@@ -51,6 +99,10 @@ const HULL_EPS: f64 = 1e-9;
 pub struct BeltOutline {
     circles: Vec<Circle>,
     runs: Vec<Run>,
+    /// One per run, derived from the circles and runs (kept in step by every pose change).
+    regions: Vec<RunRegion>,
+    /// `(x_min, x_max, z_min, z_max)` of the circles, m (kept in step likewise).
+    bounds: (f64, f64, f64, f64),
     on_hull: Vec<bool>,
 }
 
@@ -111,11 +163,15 @@ impl BeltOutline {
             let (j, run) = best.ok_or(OutlineError::NoLoop)?;
             runs.push(run);
             if j == start {
-                return Ok(Self {
+                let mut outline = Self {
+                    bounds: circle_bounds(&circles),
                     circles,
                     runs,
+                    regions: Vec::new(),
                     on_hull,
-                });
+                };
+                outline.regions = outline.compute_regions().collect();
+                return Ok(outline);
             }
             i = j;
         }
@@ -130,6 +186,17 @@ impl BeltOutline {
     /// The runs, counter-clockwise starting from the lowest circle.
     pub fn runs(&self) -> &[Run] {
         &self.runs
+    }
+
+    /// The region of each run (same order as [`Self::runs`]).
+    pub fn run_regions(&self) -> &[RunRegion] {
+        &self.regions
+    }
+
+    fn compute_regions(&self) -> impl Iterator<Item = RunRegion> + '_ {
+        self.runs
+            .iter()
+            .map(|r| RunRegion::new(r, &self.circles[r.from], &self.circles[r.to]))
     }
 
     /// Whether circle `i` is on the belt's hull.
@@ -163,22 +230,7 @@ impl BeltOutline {
 
     /// `(x_min, x_max, z_min, z_max)` of the loop, m.
     pub fn bounds(&self) -> (f64, f64, f64, f64) {
-        self.circles.iter().fold(
-            (
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-                f64::INFINITY,
-                f64::NEG_INFINITY,
-            ),
-            |(x0, x1, z0, z1), c| {
-                (
-                    x0.min(c.center.x - c.radius),
-                    x1.max(c.center.x + c.radius),
-                    z0.min(c.center.y - c.radius),
-                    z1.max(c.center.y + c.radius),
-                )
-            },
-        )
+        self.bounds
     }
 
     /// The same loop moved rigidly: every point `p` becomes `rotation·(p − pivot) + pivot`
@@ -196,7 +248,31 @@ impl BeltOutline {
             o.end = mv(i.end);
             o.outward = rot(i.outward);
         }
+        for (k, run) in out.runs.iter().enumerate() {
+            out.regions[k] = RunRegion::new(run, &out.circles[run.from], &out.circles[run.to]);
+        }
+        out.bounds = circle_bounds(&out.circles);
     }
+}
+
+/// `(x_min, x_max, z_min, z_max)` of `circles`, m.
+fn circle_bounds(circles: &[Circle]) -> (f64, f64, f64, f64) {
+    circles.iter().fold(
+        (
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ),
+        |(x0, x1, z0, z1), c| {
+            (
+                x0.min(c.center.x - c.radius),
+                x1.max(c.center.x + c.radius),
+                z0.min(c.center.y - c.radius),
+                z1.max(c.center.y + c.radius),
+            )
+        },
+    )
 }
 
 /// The outer tangent from circle `i` to circle `j` with the loop on its left (the outward
