@@ -64,8 +64,7 @@ impl SlabTriangles {
                 rel[1].dot(&normal),
                 rel[2].dot(&normal),
             ];
-            let (lo, hi) = min_max(&depth);
-            if lo > half || hi < -half {
+            if all_above(&depth, half) | all_below(&depth, -half) {
                 continue;
             }
             let points = [
@@ -115,23 +114,34 @@ impl SlabTriangles {
             if t.lateral.abs() < SIDE_FACE_MIN_COS {
                 continue;
             }
-            let (lo, hi) = min_max(&t.depth);
-            if lo - offset <= half && hi - offset >= -half {
+            let d = t.depth.map(|d| d - offset);
+            if !(all_above(&d, half) | all_below(&d, -half)) {
                 out.push(t.triangle);
             }
         }
     }
 }
 
-fn min_max(v: &[f64; 3]) -> (f64, f64) {
-    (v[0].min(v[1]).min(v[2]), v[0].max(v[1]).max(v[2]))
+/// Whether every value exceeds `limit`.
+fn all_above(v: &[f64; 3], limit: f64) -> bool {
+    (v[0] > limit) & (v[1] > limit) & (v[2] > limit)
 }
 
-/// Whether the triangle's bounding box in plane coordinates meets the region.
+/// Whether every value is below `limit`.
+fn all_below(v: &[f64; 3], limit: f64) -> bool {
+    (v[0] < limit) & (v[1] < limit) & (v[2] < limit)
+}
+
+/// Whether the triangle's bounding box in plane coordinates meets the region: no side of the
+/// region has all three vertices beyond it. Compares only (a NaN-aware `min`/`max` costs
+/// several instructions each, and this runs for every candidate triangle every step).
 fn overlaps(points: &[Point2<f64>; 3], region: &CutRegion) -> bool {
-    let (x0, x1) = min_max(&[points[0].x, points[1].x, points[2].x]);
-    let (z0, z1) = min_max(&[points[0].y, points[1].y, points[2].y]);
-    x0 <= region.max.x && x1 >= region.min.x && z0 <= region.max.y && z1 >= region.min.y
+    let xs = [points[0].x, points[1].x, points[2].x];
+    let zs = [points[0].y, points[1].y, points[2].y];
+    !(all_above(&xs, region.max.x)
+        | all_below(&xs, region.min.x)
+        | all_above(&zs, region.max.y)
+        | all_below(&zs, region.min.y))
 }
 
 /// The cut of one projected triangle by the plane `offset` from the mid-plane: the rule of
