@@ -138,6 +138,29 @@ fn region_clips_and_prunes() {
     assert!((total_length(&segs) - 1.0f64.hypot(0.1)).abs() < 1e-12);
 }
 
+/// A segment carries its box and in-plane factor from construction: for a wall at 60° to the
+/// plane (lateral = sin 60°), the in-plane part of its normal is cos 60° = ½.
+#[test]
+fn cut_segment_derives_its_box_and_in_plane_factor() {
+    let lateral = 60f64.to_radians().sin();
+    let seg = CutSegment::new(
+        Point2::new(0.4, -0.1),
+        Point2::new(-0.2, 0.3),
+        Vector2::new(0.0, 1.0),
+        lateral,
+        MaterialId(0),
+        7,
+    );
+    assert_eq!(
+        seg.bounds(),
+        (Point2::new(-0.2, -0.1), Point2::new(0.4, 0.3))
+    );
+    assert!((seg.in_plane() - 0.5).abs() < 1e-15);
+    // |lateral| = 1 (a face parallel to the plane): nothing of the normal is in the plane.
+    let flat = CutSegment::new(seg.a, seg.b, seg.normal, -1.0, MaterialId(0), 7);
+    assert_eq!(flat.in_plane(), 0.0);
+}
+
 #[test]
 fn rejects_bad_triangles() {
     let v = vec![

@@ -44,7 +44,8 @@ pub struct RunRegion {
     pub min: Point2<f64>,
     /// Upper corner of the quad's bounding box, m.
     pub max: Point2<f64>,
-    /// Unit direction from the run's start to its end.
+    /// Unit direction from the run's start to its end (NaN for a run of zero length, which
+    /// carries nothing).
     pub axis: Vector2<f64>,
     /// Radius of the circle the run leaves, m.
     pub from_radius: f64,
@@ -164,13 +165,13 @@ impl BeltOutline {
             runs.push(run);
             if j == start {
                 let mut outline = Self {
-                    bounds: circle_bounds(&circles),
+                    regions: Vec::with_capacity(runs.len()),
+                    bounds: (0.0, 0.0, 0.0, 0.0),
                     circles,
                     runs,
-                    regions: Vec::new(),
                     on_hull,
                 };
-                outline.regions = outline.compute_regions().collect();
+                outline.derive();
                 return Ok(outline);
             }
             i = j;
@@ -193,10 +194,16 @@ impl BeltOutline {
         &self.regions
     }
 
-    fn compute_regions(&self) -> impl Iterator<Item = RunRegion> + '_ {
-        self.runs
-            .iter()
-            .map(|r| RunRegion::new(r, &self.circles[r.from], &self.circles[r.to]))
+    /// Recomputes what is derived from the circles and runs (run regions, bounds) after they
+    /// were built or moved; no allocation once the regions have their length.
+    fn derive(&mut self) {
+        self.regions.clear();
+        let (circles, runs) = (&self.circles, &self.runs);
+        self.regions.extend(
+            runs.iter()
+                .map(|r| RunRegion::new(r, &circles[r.from], &circles[r.to])),
+        );
+        self.bounds = circle_bounds(circles);
     }
 
     /// Whether circle `i` is on the belt's hull.
@@ -248,10 +255,7 @@ impl BeltOutline {
             o.end = mv(i.end);
             o.outward = rot(i.outward);
         }
-        for (k, run) in out.runs.iter().enumerate() {
-            out.regions[k] = RunRegion::new(run, &out.circles[run.from], &out.circles[run.to]);
-        }
-        out.bounds = circle_bounds(&out.circles);
+        out.derive();
     }
 }
 
@@ -382,6 +386,52 @@ mod tests {
             BeltOutline::new(vec![c(0.0, 0.0, 0.1), c(0.01, 0.0, 0.02)]),
             Err(OutlineError::NoLoop)
         );
+    }
+
+    /// The run regions and bounds follow the circles through a rotation: each region is
+    /// the quad from the run's tangent points to its wheels' centres, its edge normals point
+    /// out of it, and the bounds hold every circle.
+    #[test]
+    fn derived_geometry_follows_a_rotation() {
+        let o = BeltOutline::new(vec![
+            c(-0.2, 0.06, 0.06),
+            c(0.0, 0.04, 0.04),
+            c(0.25, 0.08, 0.03),
+        ])
+        .unwrap();
+        let mut r = o.clone();
+        o.rotated_into(Point2::new(-0.2, 0.06), 0.7, &mut r);
+        for outline in [&o, &r] {
+            assert_eq!(outline.run_regions().len(), outline.runs().len());
+            for (run, region) in outline.runs().iter().zip(outline.run_regions()) {
+                let (from, to) = (outline.circles()[run.from], outline.circles()[run.to]);
+                assert_eq!(region.corners, [run.start, run.end, to.center, from.center]);
+                assert_eq!(
+                    (region.from_radius, region.to_radius),
+                    (from.radius, to.radius)
+                );
+                assert!((region.axis - (run.end - run.start) / run.length).norm() < 1e-15);
+                let middle = region
+                    .corners
+                    .iter()
+                    .fold(Vector2::zeros(), |m, p| m + p.coords)
+                    / 4.0;
+                for (corner, out) in region.corners.iter().zip(&region.edge_outward) {
+                    assert!(
+                        (middle - corner.coords).dot(out) < 0.0,
+                        "edge normal points in"
+                    );
+                }
+            }
+            let (x0, x1, z0, z1) = outline.bounds();
+            for k in outline.circles() {
+                assert!(k.center.x - k.radius >= x0 && k.center.x + k.radius <= x1);
+                assert!(k.center.y - k.radius >= z0 && k.center.y + k.radius <= z1);
+            }
+            let lowest = outline.circles().iter().map(|k| k.center.y - k.radius);
+            assert_eq!(lowest.fold(f64::INFINITY, f64::min), z0);
+        }
+        assert_ne!(o.bounds(), r.bounds());
     }
 
     #[test]
