@@ -53,6 +53,12 @@ enum Command {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Instead of timing: drive the full world alone for --steps steps from the start and
+        /// print a digest of every robot's pose after every step (a fixed workload to profile,
+        /// e.g. under `valgrind --tool=callgrind`; equal digests mean bit-identical
+        /// trajectories).
+        #[arg(long)]
+        digest: bool,
     },
     /// Run a robot headless on a scene with a drive script and write telemetry as CSV; prints
     /// every event (blow-ups, resets, out of bounds, falls). Writes a log (MCAP) unless
@@ -205,7 +211,8 @@ fn main() -> ExitCode {
             robots,
             steps,
             json,
-        } => bench(scene.as_deref(), &robot, robots, steps, json),
+            digest,
+        } => bench(scene.as_deref(), &robot, robots, steps, json, digest),
         Command::Run(args) if args.exercise.is_some() => {
             return match run_exercise(&args) {
                 Ok(true) => ExitCode::SUCCESS,
@@ -550,6 +557,7 @@ fn bench(
     robots: usize,
     steps: usize,
     json: bool,
+    digest: bool,
 ) -> anyhow::Result<()> {
     if !(1..=256).contains(&robots) {
         bail!("--robots must be between 1 and 256, got {robots}");
@@ -564,6 +572,22 @@ fn bench(
     };
     let scene = Scene::load(&scene)?;
     let spec = load_robot(robot)?;
+    if digest {
+        let driver = treadsim::sim::bench::StairDriver::default();
+        let d = treadsim::sim::bench::trace_digest(scene, &spec, robots, steps, driver)?;
+        if json {
+            println!(
+                "{{\"digest\":\"{:016x}\",\"steps\":{},\"lowest_robot_z\":{:.4}}}",
+                d.digest, d.steps, d.lowest_robot_z
+            );
+        } else {
+            println!(
+                "digest {:016x} after {} steps of {} robot(s) '{}'; the lowest ended at z = {:.4} m",
+                d.digest, d.steps, robots, spec.name, d.lowest_robot_z
+            );
+        }
+        return Ok(());
+    }
     let config = treadsim::sim::bench::BenchConfig {
         robots,
         steps,

@@ -225,6 +225,115 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The full world of a bench: the robots at their bench spawns, each driven up its flight by
+/// the bench's [`StairDriver`].
+struct DrivenField {
+    sim: Simulation,
+    ids: Vec<super::RobotId>,
+    on_flight: Vec<bool>,
+    driver: StairDriver,
+}
+
+impl DrivenField {
+    /// `robots` robots `spec` on `scene` at the bench's spawns ([`bench_spawn`]).
+    fn new(
+        scene: Scene,
+        spec: &RobotSpec,
+        spawns: &[Spawn],
+        driver: StairDriver,
+    ) -> Result<Self, SimError> {
+        let mut sim = Simulation::new(scene, SimConfig::default())?;
+        let ids = spawns
+            .iter()
+            .map(|spawn| sim.add_robot(spec.clone(), spawn))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            sim,
+            on_flight: vec![false; ids.len()],
+            ids,
+            driver,
+        })
+    }
+
+    /// Commands every robot from its pitch, then steps the world once.
+    fn step(&mut self) {
+        for (k, &id) in self.ids.iter().enumerate() {
+            let (_, pitch, _) = self.sim.body_state(id).pose.rotation.euler_angles();
+            let cmd = self.driver.command(-pitch, &mut self.on_flight[k]);
+            self.sim.set_command(id, cmd);
+        }
+        self.sim.step();
+    }
+
+    /// Height of the lowest robot, m.
+    fn lowest_z(&self) -> f64 {
+        self.ids
+            .iter()
+            .map(|&id| self.sim.body_state(id).pose.translation.z)
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// What [`trace_digest`] found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TraceDigest {
+    /// FNV-1a hash of the bits of every robot's pose (translation and rotation) after every
+    /// step: equal digests mean bit-identical trajectories.
+    pub digest: u64,
+    /// Steps simulated.
+    pub steps: usize,
+    /// Height of the lowest robot at the end, m.
+    pub lowest_robot_z: f64,
+}
+
+/// Drives the bench's full world alone, untimed, for `steps` steps from the start (no warm-up,
+/// no bare world) and hashes every robot's pose after every step. A fixed workload to count
+/// instructions under a profiler (timing on a shared machine is noisy), and the check that a
+/// change meant to make the step faster leaves the simulation bit for bit the same.
+pub fn trace_digest(
+    scene: Scene,
+    spec: &RobotSpec,
+    robots: usize,
+    steps: usize,
+    driver: StairDriver,
+) -> Result<TraceDigest, SimError> {
+    let spawns = bench_spawns(&scene, robots.max(1))?;
+    let mut field = DrivenField::new(scene, spec, &spawns, driver)?;
+    let mut digest = Fnv1a::default();
+    for _ in 0..steps {
+        field.step();
+        for &id in &field.ids {
+            let pose = field.sim.body_state(id).pose;
+            let (t, q) = (pose.translation.vector, pose.rotation.coords);
+            for v in t.iter().chain(q.iter()) {
+                digest.write(v.to_bits());
+            }
+        }
+    }
+    Ok(TraceDigest {
+        digest: digest.0,
+        steps,
+        lowest_robot_z: field.lowest_z(),
+    })
+}
+
+/// The 64-bit FNV-1a hash, fed 64-bit words byte by byte (little-endian).
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    fn write(&mut self, word: u64) {
+        for byte in word.to_le_bytes() {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
 /// Measures the full and the bare world for `config.robots` robots `spec` on `scene`, placed
 /// by [`bench_spawn`].
 pub fn run_bench(
@@ -232,35 +341,21 @@ pub fn run_bench(
     spec: &RobotSpec,
     config: &BenchConfig,
 ) -> Result<BenchReport, SimError> {
-    let sim_config = SimConfig::default();
-    let dt = sim_config.dt;
+    let dt = SimConfig::default().dt;
     let robots = config.robots.max(1);
     let triangles = scene.terrain.num_triangles();
     let spawns = bench_spawns(&scene, robots)?;
     let mut bare = bare_world(&scene, spec, &spawns, dt)?;
-    let mut full = Simulation::new(scene, sim_config)?;
-    let mut ids = Vec::with_capacity(robots);
-    for spawn in &spawns {
-        ids.push(full.add_robot(spec.clone(), spawn)?);
-    }
-    let mut on_flight = vec![false; robots];
-    let mut drive = |sim: &mut Simulation| {
-        for (k, &id) in ids.iter().enumerate() {
-            let (_, pitch, _) = sim.body_state(id).pose.rotation.euler_angles();
-            let cmd = config.driver.command(-pitch, &mut on_flight[k]);
-            sim.set_command(id, cmd);
-        }
-        sim.step();
-    };
+    let mut field = DrivenField::new(scene, spec, &spawns, config.driver)?;
     for _ in 0..config.warmup {
-        drive(&mut full);
+        field.step();
         bare.step();
     }
     let (mut full_times, mut bare_times) = (Vec::new(), Vec::new());
     for _ in 0..config.rounds.max(1) {
         let t0 = Instant::now();
         for _ in 0..config.steps {
-            drive(&mut full);
+            field.step();
         }
         full_times.push(t0.elapsed().as_secs_f64() * 1e6 / config.steps as f64);
         let t0 = Instant::now();
@@ -270,11 +365,9 @@ pub fn run_bench(
         bare_times.push(t0.elapsed().as_secs_f64() * 1e6 / config.steps as f64);
     }
     let (full_us, bare_us) = (median(full_times), median(bare_times));
+    let (full, ids) = (&field.sim, &field.ids);
     let contacts = ids.iter().map(|&id| full.robot(id).contacts().len()).sum();
-    let climbed = ids
-        .iter()
-        .map(|&id| full.body_state(id).pose.translation.z)
-        .fold(f64::INFINITY, f64::min);
+    let climbed = field.lowest_z();
     // On the ground: still active (no fall, not out of bounds) and carried by its tracks.
     let on_ground = ids
         .iter()
@@ -321,6 +414,29 @@ mod tests {
             .iter()
             .map(|s| s.position.y - (s.position.y / 12.0).round() * 12.0);
         assert!(lateral.fold(0.0f64, |m, y| m.max(y.abs())) <= 5.0);
+    }
+
+    /// The trace digest is a fingerprint of the trajectory: the same drive gives the same
+    /// digest bit for bit, a belt 1 mm/s slower a different one, and so does one step more.
+    #[test]
+    fn the_trace_digest_repeats_and_tells_trajectories_apart() {
+        let path = format!("{}/scenes/robots/scout.toml", env!("CARGO_MANIFEST_DIR"));
+        let spec = crate::vehicle::robot_file::load_robot(Path::new(&path)).expect("robot");
+        let driver = StairDriver::default();
+        let run = |steps, driver| {
+            trace_digest(scene("public_stairs"), &spec, 1, steps, driver).expect("digest")
+        };
+        let first = run(400, driver);
+        assert_eq!(first, run(400, driver));
+        assert_eq!(first.steps, 400);
+        let slower = StairDriver {
+            speed: driver.speed - 0.001,
+            ..driver
+        };
+        assert_ne!(first.digest, run(400, slower).digest);
+        assert_ne!(first.digest, run(401, driver).digest);
+        // Standing on the floor at the foot of the flight, not fallen through it.
+        assert!(first.lowest_robot_z.abs() < 0.05, "{first:?}");
     }
 
     /// On the public stairs (one spawn, a 12 m wide floor) robots beside the spawn stand on
