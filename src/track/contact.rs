@@ -315,27 +315,26 @@ fn add_wheel_loads(
 ) {
     let grousers = stiffness.grousers;
     for seg in segments {
-        let mat = &materials[seg.material.0 as usize];
-        let kappa = series(stiffness.kappa, mat.stiffness);
-        let len = (seg.b - seg.a).norm();
-        if len <= 0.0 {
-            continue;
-        }
-        let dir = (seg.b - seg.a) / len;
-        // A face oblique to the plane (normal partly along the plane normal) is met at a depth
-        // `in_plane` times the depth measured in the plane, and pushes along its own normal.
-        let in_plane = seg.in_plane();
-        let face_weight = in_plane_weight(in_plane);
-        if face_weight <= 0.0 {
-            continue;
-        }
         let (min, max) = seg.bounds();
         let reach = Bounds { min, max };
+        // Worked out at the first wheel near the segment (most segments have none).
+        let mut face = None;
         for (i, c) in circles.iter().enumerate() {
             // A wheel meets only what comes within its radius of its centre.
             if !reach.meets_disk(c) {
                 continue;
             }
+            let Some(WheelFace {
+                mat,
+                kappa,
+                len,
+                dir,
+                in_plane,
+                face_weight,
+            }) = *face.get_or_insert_with(|| WheelFace::of(seg, stiffness, materials))
+            else {
+                break; // a face no wheel can be pushed by
+            };
             if let Some(w) = wheel_contact(c.center, c.radius, seg, dir, len) {
                 if w.at_vertex && vertex_is_covered(c.center, w.point, segments) {
                     continue;
@@ -371,6 +370,49 @@ fn add_wheel_loads(
                 loads[i].stiffness += kappa * weight * segment.chord;
             }
         }
+    }
+}
+
+/// What the wheel law needs of one terrain segment, whichever wheel it meets.
+#[derive(Clone, Copy)]
+struct WheelFace<'a> {
+    mat: &'a SurfaceMaterial,
+    /// The plane's κ in series with the surface's, N/m².
+    kappa: f64,
+    /// Length, m.
+    len: f64,
+    /// Unit direction from `a` to `b`.
+    dir: Vector2<f64>,
+    /// A face oblique to the plane (normal partly along the plane normal) is met at a depth
+    /// `in_plane` times the depth measured in the plane, and pushes along its own normal.
+    in_plane: f64,
+    /// [`in_plane_weight`] of `in_plane`.
+    face_weight: f64,
+}
+
+impl<'a> WheelFace<'a> {
+    /// The face of `seg`, or `None` for one of zero length or too nearly parallel to the plane
+    /// to push.
+    fn of(
+        seg: &CutSegment,
+        stiffness: PlaneStiffness,
+        materials: &'a [SurfaceMaterial],
+    ) -> Option<Self> {
+        let mat = &materials[seg.material.0 as usize];
+        let len = (seg.b - seg.a).norm();
+        if len <= 0.0 {
+            return None;
+        }
+        let in_plane = seg.in_plane();
+        let face_weight = in_plane_weight(in_plane);
+        (face_weight > 0.0).then(|| Self {
+            mat,
+            kappa: series(stiffness.kappa, mat.stiffness),
+            len,
+            dir: (seg.b - seg.a) / len,
+            in_plane,
+            face_weight,
+        })
     }
 }
 

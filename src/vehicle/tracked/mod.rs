@@ -43,6 +43,9 @@ struct BeltPlane {
     stiffness: PlaneStiffness,
     base: BeltOutline,
     posed: BeltOutline,
+    /// The flipper angle `posed` was turned to from `base`, rad (`None` before the first
+    /// posing, and for main-track planes): a parked flipper is not turned again every step.
+    posed_angle: Option<f64>,
     /// Index of this plane's first element in the robot's element arrays.
     first: usize,
 }
@@ -239,6 +242,7 @@ impl TrackedRobot {
                     grousers: belt.grousers,
                 },
                 posed: outline.clone(),
+                posed_angle: None,
                 base: outline,
                 first,
             };
@@ -534,7 +538,11 @@ impl TrackedRobot {
                 let spec = &self.spec.flippers[f];
                 let pivot = Point2::new(spec.axis_x, spec.axis_z);
                 let plane = &mut self.planes[i];
-                plane.base.rotated_into(pivot, angle, &mut plane.posed);
+                // The pose is a function of the angle alone (same base, same pivot).
+                if plane.posed_angle.map(f64::to_bits) != Some(angle.to_bits()) {
+                    plane.base.rotated_into(pivot, angle, &mut plane.posed);
+                    plane.posed_angle = Some(angle);
+                }
             }
         }
     }
@@ -763,5 +771,48 @@ impl TrackedRobot {
             }
         }
         wrench
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scout() -> RobotSpec {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/robots/scout.toml");
+        crate::vehicle::robot_file::load_robot(std::path::Path::new(path)).expect("scout")
+    }
+
+    /// The flipper planes' posed outlines always match the flipper angles, though a parked
+    /// flipper is not turned again: restoring a state with another angle turns them (as a
+    /// robot built at that state has them), restoring the first state turns them back.
+    #[test]
+    fn flipper_outlines_follow_the_angle_through_restores() {
+        let spec = scout();
+        let flipper_planes: Vec<usize> = {
+            let robot = TrackedRobot::new(spec.clone()).expect("robot");
+            (0..robot.plane_count())
+                .filter(|&i| robot.planes[i].flipper.is_some())
+                .collect()
+        };
+        assert!(!flipper_planes.is_empty());
+        let mut robot = TrackedRobot::new(spec.clone()).expect("robot");
+        let first = robot.drive_state().clone();
+        let outlines = |r: &TrackedRobot| -> Vec<BeltOutline> {
+            flipper_planes
+                .iter()
+                .map(|&i| r.plane_outline(i).0.clone())
+                .collect()
+        };
+        let at_first = outlines(&robot);
+        let mut raised = first.clone();
+        raised.flipper_angle.iter_mut().for_each(|a| *a += 0.5);
+        robot.restore(&raised);
+        let mut fresh = TrackedRobot::new(spec).expect("robot");
+        fresh.restore(&raised);
+        assert_eq!(outlines(&robot), outlines(&fresh));
+        assert_ne!(outlines(&robot), at_first);
+        robot.restore(&first);
+        assert_eq!(outlines(&robot), at_first);
     }
 }
