@@ -36,6 +36,9 @@ pub struct SlabTriangles {
     /// The cut region of the slab's planes (plane coordinates); empty before the first fill.
     region: Option<CutRegion>,
     triangles: Vec<SlabTriangle>,
+    /// Whether any projected triangle is a side face (most slabs have none: then
+    /// [`Self::side_faces`] has nothing to look for).
+    any_side_face: bool,
 }
 
 impl SlabTriangles {
@@ -44,6 +47,7 @@ impl SlabTriangles {
     /// mid-plane; every later cut is a plane parallel to it, within the slab.
     pub fn fill(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64, candidates: &[u32]) {
         self.triangles.clear();
+        self.any_side_face = false;
         let region = plane.region();
         self.region = Some(region);
         let normal = plane.normal();
@@ -76,11 +80,13 @@ impl SlabTriangles {
                 continue;
             }
             let n = normals[i];
+            let lateral = n.dot(&normal).clamp(-1.0, 1.0);
+            self.any_side_face |= lateral.abs() >= SIDE_FACE_MIN_COS;
             self.triangles.push(SlabTriangle {
                 points,
                 depth,
                 face: FaceTrace::new(plane.vector_to_plane(&n)),
-                lateral: n.dot(&normal).clamp(-1.0, 1.0),
+                lateral,
                 material: materials[i],
                 triangle: t,
             });
@@ -110,6 +116,9 @@ impl SlabTriangles {
     /// the region: what `Terrain::side_faces` finds for the plane at `offset`.
     pub fn side_faces(&self, offset: f64, half: f64, out: &mut Vec<u32>) {
         out.clear();
+        if !self.any_side_face {
+            return;
+        }
         for t in &self.triangles {
             if t.lateral.abs() < SIDE_FACE_MIN_COS {
                 continue;
