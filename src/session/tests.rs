@@ -5,13 +5,12 @@ use std::path::Path;
 use super::*;
 use crate::config::SourceFile;
 use crate::exercise::{Exercise, ExerciseSpec, FaultKind};
-use crate::vehicle::robot_file::load_robot;
 
 const FLOOR: &str = "[[element]]\ntype = \"box\"\nsize = [20, 20, 0.2]\nposition = [0, 0, -0.2]\n\
     [[spawn]]\nname = \"start\"\nposition = [0, 0, 0]\n";
 
 fn scout() -> RobotSpec {
-    load_robot(Path::new("scenes/robots/scout.toml")).expect("scout")
+    crate::vehicle::robot_file::test_preset("scout")
 }
 
 fn floor() -> Scene {

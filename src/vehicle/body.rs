@@ -112,8 +112,7 @@ mod tests {
     use nalgebra::{Translation3, UnitQuaternion};
 
     fn scout() -> RobotSpec {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/robots/scout.toml");
-        crate::vehicle::robot_file::load_robot(std::path::Path::new(path)).expect("scout")
+        crate::vehicle::robot_file::test_preset("scout")
     }
 
     /// A push through the centre of mass meets the whole mass; one at a lever r square to a

@@ -76,6 +76,13 @@ pub fn load_robot(path: &Path) -> Result<RobotSpec, ConfigError> {
     robot_from_source(&file)
 }
 
+/// The robot preset `scenes/robots/<name>.toml`: what unit tests drive.
+#[cfg(test)]
+pub(crate) fn test_preset(name: &str) -> RobotSpec {
+    let path = format!("{}/scenes/robots/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    load_robot(Path::new(&path)).expect("robot preset")
+}
+
 /// Builds a robot from file text already in memory.
 pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
     let root = file.parse()?;

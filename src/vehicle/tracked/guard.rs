@@ -104,13 +104,8 @@ pub fn belt_guards(spec: &RobotSpec) -> Vec<BeltGuard> {
 mod tests {
     use super::*;
     use crate::config::SourceFile;
-    use crate::vehicle::robot_file::robot_from_source;
+    use crate::vehicle::robot_file::{robot_from_source, test_preset};
     use std::path::Path;
-
-    fn preset(name: &str) -> RobotSpec {
-        let path = format!("{}/scenes/robots/{name}.toml", env!("CARGO_MANIFEST_DIR"));
-        crate::vehicle::robot_file::load_robot(Path::new(&path)).expect("preset")
-    }
 
     /// Every guard lies inside its belt: across the width flush with the belt's sides, and in
     /// the loop's plane at least `inset·(1 − MIN_KEPT)`… inside every circle it came from, so
@@ -118,7 +113,7 @@ mod tests {
     #[test]
     fn guards_sit_inside_their_belts_with_flush_sides() {
         for name in ["scout", "tracker55", "heavy250"] {
-            let spec = preset(name);
+            let spec = test_preset(name);
             let guards = belt_guards(&spec);
             assert_eq!(guards.len(), spec.tracks.len() + spec.flippers.len());
             for (t, track) in spec.tracks.iter().enumerate() {

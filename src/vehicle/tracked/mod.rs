@@ -778,17 +778,12 @@ impl TrackedRobot {
 mod tests {
     use super::*;
 
-    fn scout() -> RobotSpec {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/robots/scout.toml");
-        crate::vehicle::robot_file::load_robot(std::path::Path::new(path)).expect("scout")
-    }
-
     /// The flipper planes' posed outlines always match the flipper angles, though a parked
     /// flipper is not turned again: restoring a state with another angle turns them (as a
     /// robot built at that state has them), restoring the first state turns them back.
     #[test]
     fn flipper_outlines_follow_the_angle_through_restores() {
-        let spec = scout();
+        let spec = crate::vehicle::robot_file::test_preset("scout");
         let flipper_planes: Vec<usize> = {
             let robot = TrackedRobot::new(spec.clone()).expect("robot");
             (0..robot.plane_count())
