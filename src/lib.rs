@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod control;
+mod digest;
 pub mod envelope;
 pub mod exercise;
 pub mod input;

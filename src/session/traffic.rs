@@ -7,6 +7,7 @@
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector2};
 
 use crate::control::traffic::{Avoidance, Obstacle, Traffic, TrafficScratch};
+use crate::digest::BitDigest;
 use crate::scene::TrafficSpec;
 use crate::sim::{MoverId, RobotId, SimError, Simulation, StateSnapshot};
 
@@ -118,7 +119,7 @@ impl SessionTraffic {
     /// thousand values per second in the log.
     pub fn capture_state(&self, out: &mut StateSnapshot) {
         for (g, group) in self.groups.iter().enumerate() {
-            let mut digest: u64 = 0xcbf2_9ce4_8422_2325;
+            let mut fingerprint = BitDigest::default();
             for a in group.traffic.agents() {
                 for x in [
                     a.state.position.x,
@@ -126,10 +127,10 @@ impl SessionTraffic {
                     a.state.yaw,
                     a.state.speed,
                 ] {
-                    // FNV-1a over the bits.
-                    digest = (digest ^ x.to_bits()).wrapping_mul(0x0100_0000_01b3);
+                    fingerprint.add(x);
                 }
             }
+            let digest = fingerprint.value();
             out.push(format!("traffic{g}.agents"), group.movers.len() as f64);
             out.push(format!("traffic{g}.digest_hi"), (digest >> 32) as f64);
             out.push(

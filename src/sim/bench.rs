@@ -13,6 +13,7 @@ use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
 use super::{insert_hull, pose_of, terrain_collider, RobotStatus, SimConfig, SimError, Simulation};
+use crate::digest::BitDigest;
 use crate::scene::{Scene, Spawn};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -277,8 +278,8 @@ impl DrivenField {
 /// What [`trace_digest`] found.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TraceDigest {
-    /// FNV-1a hash of the bits of every robot's pose (translation and rotation) after every
-    /// step: equal digests mean bit-identical trajectories.
+    /// FNV-1a fingerprint (the crate's `BitDigest`) of the bits of every robot's pose (translation and rotation)
+    /// after every step: equal digests mean bit-identical trajectories.
     pub digest: u64,
     /// Steps simulated.
     pub steps: usize,
@@ -299,39 +300,20 @@ pub fn trace_digest(
 ) -> Result<TraceDigest, SimError> {
     let spawns = bench_spawns(&scene, robots.max(1))?;
     let mut field = DrivenField::new(scene, spec, &spawns, driver)?;
-    let mut digest = Fnv1a::default();
+    let mut digest = BitDigest::default();
     for _ in 0..steps {
         field.step();
         for &id in &field.ids {
             let pose = field.sim.body_state(id).pose;
             let (t, q) = (pose.translation.vector, pose.rotation.coords);
-            for v in t.iter().chain(q.iter()) {
-                digest.write(v.to_bits());
-            }
+            t.iter().chain(q.iter()).for_each(|&v| digest.add(v));
         }
     }
     Ok(TraceDigest {
-        digest: digest.0,
+        digest: digest.value(),
         steps,
         lowest_robot_z: field.lowest_z(),
     })
-}
-
-/// The 64-bit FNV-1a hash, fed 64-bit words byte by byte (little-endian).
-struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv1a {
-    fn write(&mut self, word: u64) {
-        for byte in word.to_le_bytes() {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
 }
 
 /// Measures the full and the bare world for `config.robots` robots `spec` on `scene`, placed
