@@ -784,14 +784,11 @@ mod tests {
     #[test]
     fn flipper_outlines_follow_the_angle_through_restores() {
         let spec = crate::vehicle::robot_file::test_preset("scout");
-        let flipper_planes: Vec<usize> = {
-            let robot = TrackedRobot::new(spec.clone()).expect("robot");
-            (0..robot.plane_count())
-                .filter(|&i| robot.planes[i].flipper.is_some())
-                .collect()
-        };
-        assert!(!flipper_planes.is_empty());
         let mut robot = TrackedRobot::new(spec.clone()).expect("robot");
+        let flipper_planes: Vec<usize> = (0..robot.plane_count())
+            .filter(|&i| robot.planes[i].flipper.is_some())
+            .collect();
+        assert!(!flipper_planes.is_empty());
         let first = robot.drive_state().clone();
         let outlines = |r: &TrackedRobot| -> Vec<BeltOutline> {
             flipper_planes
