@@ -70,7 +70,11 @@ pub fn friction(
     bristle: Vector2<f64>,
     dt: f64,
 ) -> FrictionForce {
-    if normal <= 0.0 || mu.x <= 0.0 || mu.y <= 0.0 {
+    let limit = mu * normal;
+    // μx N · μy N: the limit test below is scaled by its square. A load so small that the
+    // square underflows (N below ≈ 1e-77 N) carries no friction, as no load does.
+    let reach = limit.x * limit.y;
+    if normal <= 0.0 || mu.x <= 0.0 || mu.y <= 0.0 || reach * reach < f64::MIN_POSITIVE {
         return FrictionForce {
             force: Vector2::zeros(),
             bristle: Vector2::zeros(),
@@ -78,14 +82,15 @@ pub fn friction(
             longitudinal_damping: 0.0,
         };
     }
-    let limit = mu * normal;
     let k = stiffness;
     let c = k * config.stick_damping_time;
     let z = bristle + slip * dt;
     let trial = -(z * k + slip * c);
-    // Elliptic friction limit: (Fx/μx N)² + (Fy/μy N)² ≤ 1.
-    let ratio = Vector2::new(trial.x / limit.x, trial.y / limit.y).norm();
-    if ratio <= 1.0 {
+    // Elliptic friction limit: (Fx/μx N)² + (Fy/μy N)² ≤ 1, tested multiplied through by
+    // (μx N · μy N)² so a sticking contact (the common case) costs no division or root.
+    let scaled = Vector2::new(trial.x * limit.y, trial.y * limit.x);
+    let excess = scaled.norm_squared();
+    if excess <= reach * reach {
         FrictionForce {
             force: trial,
             bristle: z,
@@ -93,7 +98,7 @@ pub fn friction(
             longitudinal_damping: k * dt + c,
         }
     } else {
-        let force = trial / ratio;
+        let force = trial * (reach / excess.sqrt());
         // The bristle rests at the deflection that the sliding force stretches it to.
         FrictionForce {
             force,
@@ -146,6 +151,39 @@ mod tests {
         assert_eq!(a.force, b.force);
         let c = friction(&cfg, K, 20.0, mu, Vector2::zeros(), z, DT);
         assert!(!c.sticking && (c.force.norm() - 16.0).abs() < 1e-9);
+    }
+
+    /// The limit test is scaled to need no division: a load whose scale underflows gives no
+    /// force (never NaN), and a trial force just inside or just outside the ellipse sticks or
+    /// slides as the unscaled test `(Fx/μxN)² + (Fy/μyN)² ≤ 1` says.
+    #[test]
+    fn limit_test_without_division_matches_the_ellipse() {
+        let cfg = FrictionConfig::default();
+        let mu = Vector2::new(0.8, 0.4);
+        let tiny = friction(
+            &cfg,
+            K,
+            1e-100,
+            mu,
+            Vector2::new(1.0, 0.0),
+            Vector2::zeros(),
+            DT,
+        );
+        assert_eq!(tiny.force, Vector2::zeros());
+        assert!(!tiny.sticking);
+        // A still contact (no slip) whose bristle pulls at 99.9 % and 100.1 % of the limit
+        // along the ellipse direction (0.6, 0.8) in units of μN.
+        let n = 100.0;
+        for (scale, sticks) in [(0.999, true), (1.001, false)] {
+            let want = Vector2::new(0.6 * mu.x * n, 0.8 * mu.y * n) * scale;
+            let f = friction(&cfg, K, n, mu, Vector2::zeros(), -want / K, DT);
+            assert_eq!(f.sticking, sticks, "{scale}");
+            let on_ellipse = (f.force.x / (mu.x * n)).hypot(f.force.y / (mu.y * n));
+            assert!(
+                (on_ellipse - scale.min(1.0)).abs() < 1e-12,
+                "{scale}: {on_ellipse}"
+            );
+        }
     }
 
     #[test]
