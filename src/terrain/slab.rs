@@ -1,57 +1,70 @@
-//! One belt's candidate triangles expressed once per step in the frame of the slab that holds
-//! its parallel track planes, so that each plane of the belt (and each edge of its strips) is
-//! cut in 2D.
+//! A robot's candidate triangles expressed once per step in the frame its track planes share,
+//! so that each plane (and each edge of its strips) is cut in 2D.
 //!
-//! Why: the planes of one belt are parallel and share their in-plane axes, so a terrain vertex
-//! has the same plane coordinates `(x, z)` in all of them and only its distance along the
-//! normal differs, by the plane's offset. Projecting every candidate vertex once (three dot
-//! products) and cutting each plane with one subtraction per vertex and 2D interpolation
-//! replaces the 3D cut of every triangle for every plane. Triangles that no plane of the slab
-//! can meet, or that lie outside the cut region, are dropped while projecting.
+//! Why: every track plane of a robot is square to the body's y axis — the parallel planes of
+//! one belt, the other belt's, the flippers' (they turn about axes along body y) — so a
+//! terrain vertex has the same plane coordinates `(x, z)` in all of them and only its distance
+//! along the normal differs, by the plane's offset. Projecting every candidate vertex once per
+//! step (three dot products) serves every belt: a belt's slab (its planes with their strips)
+//! then picks the projected triangles that reach into it and overlap its region, and each of
+//! its planes is cut with one subtraction per vertex and 2D interpolation. The belts of a
+//! robot mostly see the same triangles (a stair tread spans both), so this replaces a
+//! projection per belt, and the 3D cut of every triangle for every plane.
 
 use nalgebra::{Point2, Vector2};
 
 use super::cut::{lone_vertex, oriented_segment, FaceTrace};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
-/// One candidate triangle in the slab's frame.
+/// One candidate triangle in the shared frame.
 #[derive(Debug, Clone, Copy)]
 struct SlabTriangle {
     /// Vertices in plane coordinates `(x, z)`, m.
     points: [Point2<f64>; 3],
-    /// Signed distance of each vertex from the slab's mid-plane along its normal, m.
+    /// Signed distance of each vertex from the frame's origin along its normal, m.
     depth: [f64; 3],
     /// The face's in-plane normal and its cuts' unit normal.
     face: FaceTrace,
-    /// Component of the face's outward unit normal along the slab's normal.
+    /// Component of the face's outward unit normal along the frame's normal.
     lateral: f64,
+    /// Smallest and largest of `depth`, m.
+    depth_range: (f64, f64),
+    /// Lower and upper corner of the box round `points`, m.
+    bounds: (Point2<f64>, Point2<f64>),
     material: MaterialId,
     triangle: u32,
 }
 
-/// The candidate triangles of one slab (a belt's parallel planes), projected into its frame.
-/// Scratch owned by the caller: refilled every step, no allocation once it has grown.
+/// Candidate triangles projected into a frame shared by parallel planes, and the slab of them
+/// (one belt's planes) selected for cutting. Scratch owned by the caller: projected and
+/// selected every step, no allocation once it has grown.
 #[derive(Debug, Clone, Default)]
 pub struct SlabTriangles {
-    /// The cut region of the slab's planes (plane coordinates); empty before the first fill.
-    region: Option<CutRegion>,
+    /// Every projected candidate.
     triangles: Vec<SlabTriangle>,
-    /// Whether any projected triangle is a side face (most slabs have none: then
+    /// Indices into `triangles` of those the selected slab holds.
+    selected: Vec<u32>,
+    /// The cut region of the selected slab's planes (plane coordinates); empty before the
+    /// first selection.
+    region: Option<CutRegion>,
+    /// Offset of the selected slab's mid-plane from the frame's origin along its normal, m.
+    mid: f64,
+    /// Whether any selected triangle is a side face (most slabs have none: then
     /// [`Self::side_faces`] has nothing to look for).
     any_side_face: bool,
 }
 
 impl SlabTriangles {
-    /// Projects those `candidates` (triangle indices of `terrain`) that reach into the slab of
-    /// half-thickness `half` m around `plane` and overlap its region. `plane` is the slab's
-    /// mid-plane; every later cut is a plane parallel to it, within the slab.
-    pub fn fill(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64, candidates: &[u32]) {
+    /// Projects `candidates` (triangle indices of `terrain`; indices beyond it are skipped)
+    /// into the frame of `frame` (its origin, axes and normal; its region is not used), and
+    /// clears the selection. Every later slab is parallel to `frame`.
+    pub fn project(&mut self, terrain: &Terrain, frame: &CutPlane, candidates: &[u32]) {
         self.triangles.clear();
+        self.selected.clear();
+        self.region = None;
         self.any_side_face = false;
-        let region = plane.region();
-        self.region = Some(region);
-        let normal = plane.normal();
-        let origin = plane.origin();
+        let normal = frame.normal();
+        let origin = frame.origin();
         let normals = terrain.normals();
         let materials = terrain.triangle_materials();
         for &t in candidates {
@@ -59,51 +72,87 @@ impl SlabTriangles {
             if i >= normals.len() {
                 continue;
             }
-            // Each vertex relative to the plane's origin once, for its depth and its plane
+            // Each vertex relative to the frame's origin once, for its depth and its plane
             // coordinates alike.
             let p = terrain.triangle_points(i);
             let rel = [p[0] - origin, p[1] - origin, p[2] - origin];
+            let n = normals[i];
+            let points = [
+                frame.offset_to_plane(&rel[0]),
+                frame.offset_to_plane(&rel[1]),
+                frame.offset_to_plane(&rel[2]),
+            ];
             let depth = [
                 rel[0].dot(&normal),
                 rel[1].dot(&normal),
                 rel[2].dot(&normal),
             ];
-            if all_above(&depth, half) | all_below(&depth, -half) {
-                continue;
-            }
-            let points = [
-                plane.offset_to_plane(&rel[0]),
-                plane.offset_to_plane(&rel[1]),
-                plane.offset_to_plane(&rel[2]),
-            ];
-            if !overlaps(&points, &region) {
-                continue;
-            }
-            let n = normals[i];
-            let lateral = n.dot(&normal).clamp(-1.0, 1.0);
-            self.any_side_face |= lateral.abs() >= SIDE_FACE_MIN_COS;
             self.triangles.push(SlabTriangle {
                 points,
                 depth,
-                face: FaceTrace::new(plane.vector_to_plane(&n)),
-                lateral,
+                face: FaceTrace::new(frame.vector_to_plane(&n)),
+                lateral: n.dot(&normal).clamp(-1.0, 1.0),
+                depth_range: (smallest(depth), largest(depth)),
+                bounds: (
+                    Point2::new(smallest(points.map(|p| p.x)), smallest(points.map(|p| p.y))),
+                    Point2::new(largest(points.map(|p| p.x)), largest(points.map(|p| p.y))),
+                ),
                 material: materials[i],
                 triangle: t,
             });
         }
     }
 
-    /// Cuts the projected triangles with the plane `offset` m from the mid-plane (within the
-    /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
-    /// [`Terrain::cut_candidates`] fills it for that plane (same segments, orientation and
-    /// order, up to rounding).
+    /// Selects the slab of half-thickness `half` m around the plane `mid` m from the frame
+    /// along its normal, limited to `region` (plane coordinates): the projected triangles
+    /// that reach into it and overlap the region. Later cuts are planes within this slab.
+    pub fn select(&mut self, mid: f64, half: f64, region: CutRegion) {
+        self.selected.clear();
+        self.region = Some(region);
+        self.mid = mid;
+        self.any_side_face = false;
+        for (k, t) in self.triangles.iter().enumerate() {
+            // Compares only: this runs for every candidate of every belt every step.
+            let (lo, hi) = t.bounds;
+            let apart = (t.depth_range.0 - mid > half)
+                | (t.depth_range.1 - mid < -half)
+                | (lo.x > region.max.x)
+                | (hi.x < region.min.x)
+                | (lo.y > region.max.y)
+                | (hi.y < region.min.y);
+            if apart {
+                continue;
+            }
+            self.any_side_face |= t.lateral.abs() >= SIDE_FACE_MIN_COS;
+            self.selected.push(k as u32);
+        }
+    }
+
+    /// Projects those `candidates` that reach into the slab of half-thickness `half` m
+    /// around `plane` and overlap its region: [`Self::project`] into `plane`'s frame, then
+    /// [`Self::select`] the slab around it.
+    pub fn fill(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64, candidates: &[u32]) {
+        self.project(terrain, plane, candidates);
+        self.select(0.0, half, plane.region());
+    }
+
+    /// The selected triangles, in projection order.
+    fn slab(&self) -> impl Iterator<Item = &SlabTriangle> {
+        self.selected.iter().map(|&k| &self.triangles[k as usize])
+    }
+
+    /// Cuts the selected triangles with the plane `offset` m from the slab's mid-plane
+    /// (within the slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
+    /// [`Terrain::cut_candidates`] fills it for that plane (same segments and orientation, in
+    /// projection order, up to rounding).
     pub fn cut(&self, offset: f64, out: &mut Vec<CutSegment>) {
         out.clear();
         let Some(region) = self.region else {
             return;
         };
-        for t in &self.triangles {
-            if let Some((a, b, normal)) = cut_triangle(t, offset, &region) {
+        let shift = self.mid + offset;
+        for t in self.slab() {
+            if let Some((a, b, normal)) = cut_triangle(t, shift, &region) {
                 out.push(CutSegment::new(
                     a, b, normal, t.lateral, t.material, t.triangle,
                 ));
@@ -112,48 +161,48 @@ impl SlabTriangles {
     }
 
     /// Clears `out` and fills it with the side faces (|n · normal| ≥ [`SIDE_FACE_MIN_COS`])
-    /// among the projected triangles that reach into the strip `offset ± half` m and overlap
-    /// the region: what `Terrain::side_faces` finds for the plane at `offset`.
+    /// among the selected triangles that reach into the strip `offset ± half` m (from the
+    /// slab's mid-plane): what `Terrain::side_faces` finds for the plane at `offset`.
     pub fn side_faces(&self, offset: f64, half: f64, out: &mut Vec<u32>) {
         out.clear();
         if !self.any_side_face {
             return;
         }
-        for t in &self.triangles {
+        let shift = self.mid + offset;
+        for t in self.slab() {
             if t.lateral.abs() < SIDE_FACE_MIN_COS {
                 continue;
             }
-            let d = t.depth.map(|d| d - offset);
-            if !(all_above(&d, half) | all_below(&d, -half)) {
+            let (lo, hi) = t.depth_range;
+            if (lo - shift <= half) & (hi - shift >= -half) {
                 out.push(t.triangle);
             }
         }
     }
 }
 
-/// Whether every value exceeds `limit`.
-fn all_above(v: &[f64; 3], limit: f64) -> bool {
-    (v[0] > limit) & (v[1] > limit) & (v[2] > limit)
+/// The smallest of three values (by compares: NaN-aware `f64::min` costs more, and a NaN
+/// vertex cuts nothing anyway).
+fn smallest(v: [f64; 3]) -> f64 {
+    let low = if v[1] < v[0] { v[1] } else { v[0] };
+    if v[2] < low {
+        v[2]
+    } else {
+        low
+    }
 }
 
-/// Whether every value is below `limit`.
-fn all_below(v: &[f64; 3], limit: f64) -> bool {
-    (v[0] < limit) & (v[1] < limit) & (v[2] < limit)
+/// The largest of three values (by compares, as [`smallest`]).
+fn largest(v: [f64; 3]) -> f64 {
+    let high = if v[1] > v[0] { v[1] } else { v[0] };
+    if v[2] > high {
+        v[2]
+    } else {
+        high
+    }
 }
 
-/// Whether the triangle's bounding box in plane coordinates meets the region: no side of the
-/// region has all three vertices beyond it. Compares only (a NaN-aware `min`/`max` costs
-/// several instructions each, and this runs for every candidate triangle every step).
-fn overlaps(points: &[Point2<f64>; 3], region: &CutRegion) -> bool {
-    let xs = [points[0].x, points[1].x, points[2].x];
-    let zs = [points[0].y, points[1].y, points[2].y];
-    !(all_above(&xs, region.max.x)
-        | all_below(&xs, region.min.x)
-        | all_above(&zs, region.max.y)
-        | all_below(&zs, region.min.y))
-}
-
-/// The cut of one projected triangle by the plane `offset` from the mid-plane: the rule of
+/// The cut of one projected triangle by the plane `offset` m from the frame's origin: the rule of
 /// [`CutPlane`]'s cut (vertices on the plane count as on its positive side, solid on the
 /// segment's right, clipped to the region), in 2D.
 fn cut_triangle(

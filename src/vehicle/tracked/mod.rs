@@ -3,23 +3,19 @@
 //! apply to the hull in one step.
 
 pub mod guard;
+mod stages;
 mod strip;
 #[cfg(test)]
 mod tests;
 
-use nalgebra::{Isometry3, Point2, Point3, Translation3, Vector2, Vector3};
+use nalgebra::{Isometry3, Point2, Point3, Vector2, Vector3};
 
-use super::body::{stable_share, BodyState, HullInertia, Wrench, CONTACT_DAMPING_DT};
-use super::candidates::CandidateCache;
-use super::drive::{step_belt, DriveCommand};
+use super::drive::DriveCommand;
 use super::robot_file::{flipper_direction, flipper_motion};
-use super::spec::{BeltSpec, CircleSpec, FlipperSpec, RobotSpec};
-use crate::terrain::{CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
-use crate::track::contact::{evaluate_plane, PlaneStiffness};
-use crate::track::friction::{bristle_stiffness, friction, FrictionConfig};
-use crate::track::load::{normal_damping_factor, ElementLoad};
+use super::spec::{BeltSpec, CircleSpec, RobotSpec};
+use crate::track::contact::PlaneStiffness;
 use crate::track::outline::{BeltOutline, Circle, OutlineError};
-use strip::{split_load, StripLoads};
+use stages::TrackScratch;
 
 /// Margin around a belt loop's outline in which terrain is cut, m.
 const CUT_MARGIN: f64 = 0.02;
@@ -79,75 +75,6 @@ pub struct ContactInfo {
     pub sticking: bool,
 }
 
-/// A contact found in pass 1, finished in pass 2.
-#[derive(Debug, Clone, Copy)]
-struct Contact {
-    plane: usize,
-    element: usize,
-    track: usize,
-    point: Point3<f64>,
-    normal: Vector3<f64>,
-    /// Direction the belt surface moves relative to the hull at the contact (for positive
-    /// belt speed), world.
-    tau: Vector3<f64>,
-    lateral: Vector3<f64>,
-    normal_force: f64,
-    friction_load: f64,
-    mu: Vector2<f64>,
-    v_along: f64,
-    v_lateral: f64,
-    rolling_resistance: f64,
-}
-
-/// The friction of contact `c` at the belt speeds and bristles of `state`.
-fn contact_friction(
-    c: &Contact,
-    state: &DriveState,
-    config: &FrictionConfig,
-    sigma0: f64,
-    dt: f64,
-) -> crate::track::friction::FrictionForce {
-    let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
-    friction(
-        config,
-        sigma0,
-        c.friction_load,
-        c.mu,
-        slip,
-        state.bristles[c.element],
-        dt,
-    )
-}
-
-/// The terrain's torque on a flipper from one contact `c` on one of its planes, in the direction of increasing flipper angle, N·m, and its stiffness (how much it falls per
-/// radian of further rotation into the terrain), N·m/rad. `depth` is the contact's penetration,
-/// m.
-///
-/// Only the normal force counts: the belt's tangential force runs round the flipper belt to
-/// the drive pulley on the flipper axis and loads the track's motor, not the flipper's. The
-/// contact stiffness is estimated as 1.5·N/δ, the slope of the wheel law N ∝ δ^1.5 (runs, N ∝ δ,
-/// are stiffer by this estimate, which only slows the motor's approach to its stall).
-fn flipper_contact_torque(
-    flipper: &FlipperSpec,
-    body: &BodyState,
-    c: &Contact,
-    depth: f64,
-) -> (f64, f64) {
-    let p = body.pose.inverse_transform_point(&c.point);
-    let (rx, rz) = (p.x - flipper.axis_x, p.z - flipper.axis_z);
-    // Velocity of the contact point per radian of flipper angle, body frame: the flipper turns
-    // counter-clockwise in (x, z) for a front flipper, clockwise for a rear one.
-    let dir = flipper_direction(flipper);
-    let u = body.pose.rotation * Vector3::new(-dir * rz, 0.0, dir * rx);
-    let lever = c.normal.dot(&u);
-    let stiffness = if depth > 1e-9 {
-        2.0 * c.normal_force / depth * lever * lever
-    } else {
-        0.0
-    };
-    (c.normal_force * lever, stiffness)
-}
-
 /// State of one robot's drive train that a blow-up recovery restores.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DriveState {
@@ -191,24 +118,10 @@ pub struct TrackedRobot {
     flipper_stalled: Vec<bool>,
     /// Support elements carrying the robot on flat ground (sizes the bristle stiffness).
     flat_contacts: usize,
-    // Scratch, reused every step.
-    loads: Vec<ElementLoad>,
-    contacts: Vec<Contact>,
-    caches: Vec<CandidateCache>,
-    /// The current belt's candidate triangles in its slab's frame.
-    slab: SlabTriangles,
+    /// Per-step scratch of the stages (`stages`).
+    scratch: Box<TrackScratch>,
+    /// Every contact of the last step, world frame (for displays and tests).
     last_contacts: Vec<ContactInfo>,
-    /// Side faces inside the current plane's strip.
-    side_faces: Vec<u32>,
-    /// Cut at a strip edge.
-    edge_segments: Vec<CutSegment>,
-    /// Loads from the cuts at the current plane's strip edges `y − half`, `y + half`.
-    edge_low: Vec<ElementLoad>,
-    edge_high: Vec<ElementLoad>,
-    /// Lateral offset of each element's point of application from its plane, m.
-    offsets: Vec<f64>,
-    f0: Vec<f64>,
-    d: Vec<f64>,
 }
 
 fn circle(c: &CircleSpec) -> Circle {
@@ -314,18 +227,13 @@ impl TrackedRobot {
             flipper_stiffness: vec![0.0; spec.flippers.len()],
             flipper_stalled: vec![false; spec.flippers.len()],
             flat_contacts: 0,
-            loads: vec![ElementLoad::default(); elements],
-            contacts: Vec::with_capacity(elements),
-            caches: vec![CandidateCache::default(); spec.tracks.len() + spec.flippers.len()],
-            slab: SlabTriangles::default(),
+            scratch: Box::new(TrackScratch::new(
+                elements,
+                widest,
+                spec.tracks.len() + spec.flippers.len(),
+                tracks,
+            )),
             last_contacts: Vec::with_capacity(elements),
-            side_faces: Vec::new(),
-            edge_segments: Vec::new(),
-            edge_low: vec![ElementLoad::default(); widest],
-            edge_high: vec![ElementLoad::default(); widest],
-            offsets: vec![0.0; elements],
-            f0: vec![0.0; tracks],
-            d: vec![0.0; tracks],
             spec,
         };
         robot.flat_contacts = robot.count_flat_contacts();
@@ -438,7 +346,10 @@ impl TrackedRobot {
     /// Belts are numbered as [`crate::vehicle::tracked::guard::belt_guards`] numbers them: main tracks,
     /// then flippers.
     pub fn side_faces_near(&self, belt: usize) -> bool {
-        self.caches.get(belt).is_some_and(|c| c.side_faces_near)
+        self.scratch
+            .caches
+            .get(belt)
+            .is_some_and(|c| c.side_faces_near)
     }
 
     /// The rigid motion of flipper `f`'s belt from angle 0 to its current angle, body frame
@@ -547,231 +458,5 @@ impl TrackedRobot {
                 }
             }
         }
-    }
-
-    /// One step of the track model: moves the flippers, cuts the terrain with every plane,
-    /// computes normal loads, updates belt speeds implicitly, finishes friction and returns
-    /// the wrench on the hull. `segments` is scratch.
-    pub fn step(
-        &mut self,
-        terrain: &Terrain,
-        body: &BodyState,
-        friction_config: &FrictionConfig,
-        dt: f64,
-        segments: &mut Vec<CutSegment>,
-    ) -> Wrench {
-        self.step_flippers(dt);
-
-        // Pass 1: geometry and normal forces of every plane.
-        self.contacts.clear();
-        self.elastic_energy = 0.0;
-        let materials = terrain.materials();
-        let hull = HullInertia::new(&self.spec, body);
-        let mut group: Option<(usize, CutPlane)> = None;
-        for (plane_index, plane) in self.planes.iter().enumerate() {
-            // The planes of one belt are parallel and consecutive: one BVH search of the slab
-            // holding them all serves each of them.
-            let key = plane.group;
-            if group.as_ref().is_none_or(|(k, _)| *k != key) {
-                let half = plane.slab_half;
-                let (x0, x1, z0, z1) = plane.posed.bounds();
-                let region = CutRegion::new(
-                    x0 - CUT_MARGIN,
-                    x1 + CUT_MARGIN,
-                    z0 - CUT_MARGIN,
-                    z1 + CUT_MARGIN,
-                );
-                let slab = CutPlane::from_pose(
-                    &(body.pose * Translation3::new(0.0, plane.slab_mid, 0.0)),
-                    region,
-                );
-                let candidates = self.caches[key].refresh(terrain, &slab, half);
-                self.slab.fill(terrain, &slab, half, candidates);
-                group = Some((key, slab));
-            }
-            let Some((_, slab)) = group else {
-                continue;
-            };
-            let offset = plane.y - plane.slab_mid;
-            let cut = slab.shifted(offset);
-            self.slab.cut(offset, segments);
-            let range = plane.first..plane.first + plane.elements();
-            let loads = &mut self.loads[range.clone()];
-            evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
-            // Side contact (see `strip`): where a steep face crosses this plane's strip,
-            // split the strip at the face.
-            let offsets = &mut self.offsets[range.clone()];
-            offsets.iter_mut().for_each(|o| *o = 0.0);
-            self.slab
-                .side_faces(offset, plane.half, &mut self.side_faces);
-
-            if !self.side_faces.is_empty() {
-                let n = range.len();
-                let low = cut.shifted(-plane.half);
-                for (edge, out) in [
-                    (offset - plane.half, &mut self.edge_low[..n]),
-                    (offset + plane.half, &mut self.edge_high[..n]),
-                ] {
-                    self.slab.cut(edge, &mut self.edge_segments);
-                    evaluate_plane(
-                        &plane.posed,
-                        plane.stiffness,
-                        &self.edge_segments,
-                        materials,
-                        out,
-                    );
-                }
-                let wheels = plane.posed.circles().len();
-                for (k, (load, offset)) in loads.iter_mut().zip(offsets.iter_mut()).enumerate() {
-                    let strip = StripLoads {
-                        centre: load,
-                        low: &self.edge_low[k],
-                        high: &self.edge_high[k],
-                        wheel: k < wheels,
-                    };
-                    if let Some((split, lateral)) =
-                        split_load(strip, terrain, &self.side_faces, &low, plane.half)
-                    {
-                        *load = split;
-                        *offset = lateral;
-                    }
-                }
-            }
-            self.elastic_energy += loads.iter().map(|l| l.energy).sum::<f64>();
-            let across = cut.normal();
-            for (k, load) in loads.iter().enumerate() {
-                let element = range.start + k;
-                if !load.is_active() {
-                    self.state.bristles[element] = Vector2::zeros();
-                    continue;
-                }
-                // The push: in-plane part plus the part across the plane from oblique faces.
-                let push = cut.vector_to_world(&load.force) + across * load.lateral;
-                let fnorm = push.norm();
-                if fnorm <= 1e-12 * load.magnitude {
-                    self.state.bristles[element] = Vector2::zeros();
-                    continue;
-                }
-                let normal = push / fnorm;
-                let in_plane = load.force.norm();
-                let n2 = if in_plane > 0.0 {
-                    load.force / in_plane
-                } else {
-                    Vector2::new(0.0, 1.0)
-                };
-                let point = cut.to_world(&load.point) + across * offsets[k];
-                // Belt direction: in the plane, square to the in-plane push (so also to the
-                // whole push); the lateral friction direction completes the frame.
-                let tau = cut.vector_to_world(&Vector2::new(-n2.y, n2.x));
-                let lateral = normal.cross(&tau);
-                let lateral = if lateral.dot(&across) < 0.0 {
-                    -lateral
-                } else {
-                    lateral
-                };
-                let v = body.point_velocity(&point);
-                let mass = hull.effective_mass(&point, &normal);
-                let stable = stable_share(load.stiffness, mass, dt);
-                // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with
-                // the penetration rate and never pulls. A rubber belt is lossy, so β is large;
-                // it also removes, within the step, the energy that an explicit step adds when
-                // a wheel first moves v·dt into the ground before any force acts. Plus the
-                // rubber's Kelvin–Voigt damping τ·k·δ̇, which does not fade with the load
-                // (see `normal_damping_factor`).
-                let factor = normal_damping_factor(
-                    load,
-                    plane.belt.damping,
-                    plane.belt.relaxation_time,
-                    -v.dot(&normal),
-                    CONTACT_DAMPING_DT * mass / dt,
-                );
-                if factor == 0.0 {
-                    self.state.bristles[element] = Vector2::zeros();
-                    continue;
-                }
-                self.contacts.push(Contact {
-                    plane: plane_index,
-                    element,
-                    track: plane.track,
-                    point,
-                    normal,
-                    tau,
-                    lateral,
-                    normal_force: fnorm * factor * stable,
-                    friction_load: load.magnitude * factor * stable,
-                    mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
-                    v_along: v.dot(&tau),
-                    v_lateral: v.dot(&lateral),
-                    rolling_resistance: plane.belt.rolling_resistance,
-                });
-            }
-        }
-
-        let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
-        // Linearise the ground's pull on each belt around the current belt speed.
-        self.f0.iter_mut().for_each(|x| *x = 0.0);
-        self.d.iter_mut().for_each(|x| *x = 0.0);
-        for c in &self.contacts {
-            let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
-            self.f0[c.track] += f.force.x;
-            self.d[c.track] += f.longitudinal_damping;
-        }
-        for t in 0..self.spec.tracks.len() {
-            let command = self.track_command(t);
-            let track = &self.spec.tracks[t];
-            let (v, force) = step_belt(
-                &track.motor,
-                track.sprocket.radius,
-                self.state.belt_speed[t],
-                command,
-                self.f0[t],
-                self.d[t],
-                dt,
-            );
-            self.state.belt_speed[t] = v;
-            self.motor_force[t] = force;
-        }
-
-        // Pass 2: friction at the new belt speeds; sum the wrench on the hull.
-        let mut wrench = Wrench::default();
-        self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
-        self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
-        self.track_normal.iter_mut().for_each(|x| *x = 0.0);
-        self.last_contacts.clear();
-        for c in &self.contacts {
-            let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
-            self.state.bristles[c.element] = f.bristle;
-            // The ground's friction on the belt reaches the hull through the belt (massless).
-            let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
-            // Motion resistance opposes the hull's travel over the ground along the belt.
-            let travel = -c.v_along;
-            let fade = (travel / ROLLING_SPEED_EPS).clamp(-1.0, 1.0);
-            tangential += c.tau * (c.rolling_resistance * c.friction_load * fade);
-            let force = c.normal * c.normal_force + tangential;
-            self.last_contacts.push(ContactInfo {
-                track: c.track,
-                plane: c.plane,
-                element: c.element - self.planes[c.plane].first,
-                point: c.point,
-                normal: c.normal,
-                normal_force: c.normal_force,
-                friction: tangential,
-                sticking: f.sticking,
-            });
-            wrench.force += force;
-            wrench.torque += (c.point - body.com).cross(&force);
-            self.track_normal[c.track] += c.normal_force;
-            if let Some(f) = self.planes[c.plane].flipper {
-                let (torque, stiffness) = flipper_contact_torque(
-                    &self.spec.flippers[f],
-                    body,
-                    c,
-                    self.loads[c.element].depth,
-                );
-                self.flipper_ground_torque[f] += torque;
-                self.flipper_stiffness[f] += stiffness;
-            }
-        }
-        wrench
     }
 }

@@ -1,0 +1,453 @@
+//! One step of the track model, in named stages, and the scratch it reuses every step.
+//!
+//! Stages, in order ([`TrackedRobot::step`]):
+//! 1. **flippers** — the flipper motors turn their planes (`step_flippers`);
+//! 2. **slabs** — each belt's slab round its posed outline, its candidate triangles (BVH
+//!    search only when the belt has left the searched volume) and their union, projected once
+//!    into the frame every plane shares (`find_slabs`);
+//! 3. **planes** — per plane: its cut, seed 004's normal loads of its wheels and runs, the
+//!    strip split where a side face crosses it (`plane_loads`), and each loaded element as a
+//!    contact with its point, frame, normal force and damping (`add_contacts`);
+//! 4. **belts** — the ground's pull on each belt linearised at the current belt speed, and the
+//!    belt speeds stepped implicitly against their motors (`step_belts`);
+//! 5. **wrench** — friction at the new belt speeds, the bristles, the flippers' ground torques,
+//!    the contacts for display, and the wrench on the hull (`finish_contacts`).
+
+use nalgebra::{Point3, Translation3, Vector2, Vector3};
+
+use super::strip::{split_load, StripLoads};
+use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS};
+use crate::terrain::{CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
+use crate::track::contact::evaluate_plane;
+use crate::track::friction::{bristle_stiffness, friction, FrictionConfig, FrictionForce};
+use crate::track::load::{normal_damping_factor, ElementLoad};
+use crate::vehicle::body::{stable_share, BodyState, HullInertia, Wrench, CONTACT_DAMPING_DT};
+use crate::vehicle::candidates::CandidateCache;
+use crate::vehicle::drive::step_belt;
+use crate::vehicle::robot_file::flipper_direction;
+use crate::vehicle::spec::FlipperSpec;
+
+/// A contact found in the plane stage, finished in the wrench stage.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Contact {
+    plane: usize,
+    element: usize,
+    track: usize,
+    point: Point3<f64>,
+    normal: Vector3<f64>,
+    /// Direction the belt surface moves relative to the hull at the contact (for positive
+    /// belt speed), world.
+    tau: Vector3<f64>,
+    lateral: Vector3<f64>,
+    normal_force: f64,
+    friction_load: f64,
+    mu: Vector2<f64>,
+    v_along: f64,
+    v_lateral: f64,
+    rolling_resistance: f64,
+}
+
+/// What one robot's track model reuses from step to step without it being state: cleared or
+/// overwritten every step (the candidate caches only save BVH searches), no allocation once
+/// grown. Boxed by the robot, so the robot stays small.
+#[derive(Debug, Clone)]
+pub(super) struct TrackScratch {
+    /// Each element's load this step (circles then runs, plane after plane).
+    loads: Vec<ElementLoad>,
+    contacts: Vec<Contact>,
+    /// Each belt's (group's) candidate triangles.
+    pub(super) caches: Vec<CandidateCache>,
+    /// Every belt's candidates, each once, sorted (rebuilt when a belt's candidates change).
+    candidates: Vec<u32>,
+    /// This step's slab of each belt (group), its region round the posed outline.
+    slabs: Vec<CutPlane>,
+    /// The candidates in the frame the planes share, and the current belt's slab of them.
+    slab: SlabTriangles,
+    /// Side faces inside the current plane's strip.
+    side_faces: Vec<u32>,
+    /// Cut at a strip edge.
+    edge_segments: Vec<CutSegment>,
+    /// Loads from the cuts at the current plane's strip edges `y − half`, `y + half`.
+    edge_low: Vec<ElementLoad>,
+    edge_high: Vec<ElementLoad>,
+    /// Lateral offset of each element's point of application from its plane, m.
+    offsets: Vec<f64>,
+    /// Per track: the ground's pull on the belt at the current belt speed, N, and its
+    /// derivative against the belt speed, N·s/m (the belt stage's linearisation).
+    pull: Vec<f64>,
+    pull_damping: Vec<f64>,
+}
+
+impl TrackScratch {
+    /// Scratch for `elements` support elements in all, at most `widest` in one plane, `groups`
+    /// belts (slabs) and `tracks` drives.
+    pub(super) fn new(elements: usize, widest: usize, groups: usize, tracks: usize) -> Self {
+        Self {
+            loads: vec![ElementLoad::default(); elements],
+            contacts: Vec::with_capacity(elements),
+            caches: vec![CandidateCache::default(); groups],
+            candidates: Vec::new(),
+            slabs: Vec::with_capacity(groups),
+            slab: SlabTriangles::default(),
+            side_faces: Vec::new(),
+            edge_segments: Vec::new(),
+            edge_low: vec![ElementLoad::default(); widest],
+            edge_high: vec![ElementLoad::default(); widest],
+            offsets: vec![0.0; elements],
+            pull: vec![0.0; tracks],
+            pull_damping: vec![0.0; tracks],
+        }
+    }
+}
+
+/// The friction of contact `c` at the belt speeds and bristles of `state`.
+fn contact_friction(
+    c: &Contact,
+    state: &DriveState,
+    config: &FrictionConfig,
+    sigma0: f64,
+    dt: f64,
+) -> FrictionForce {
+    let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
+    friction(
+        config,
+        sigma0,
+        c.friction_load,
+        c.mu,
+        slip,
+        state.bristles[c.element],
+        dt,
+    )
+}
+
+/// The terrain's torque on a flipper from one contact `c` on one of its planes, in the
+/// direction of increasing flipper angle, N·m, and its stiffness (how much it falls per radian
+/// of further rotation into the terrain), N·m/rad. `depth` is the contact's penetration, m.
+///
+/// Only the normal force counts: the belt's tangential force runs round the flipper belt to
+/// the drive pulley on the flipper axis and loads the track's motor, not the flipper's. The
+/// contact stiffness is estimated as 1.5·N/δ, the slope of the wheel law N ∝ δ^1.5 (runs, N ∝ δ,
+/// are stiffer by this estimate, which only slows the motor's approach to its stall).
+fn flipper_contact_torque(
+    flipper: &FlipperSpec,
+    body: &BodyState,
+    c: &Contact,
+    depth: f64,
+) -> (f64, f64) {
+    let p = body.pose.inverse_transform_point(&c.point);
+    let (rx, rz) = (p.x - flipper.axis_x, p.z - flipper.axis_z);
+    // Velocity of the contact point per radian of flipper angle, body frame: the flipper turns
+    // counter-clockwise in (x, z) for a front flipper, clockwise for a rear one.
+    let dir = flipper_direction(flipper);
+    let u = body.pose.rotation * Vector3::new(-dir * rz, 0.0, dir * rx);
+    let lever = c.normal.dot(&u);
+    let stiffness = if depth > 1e-9 {
+        2.0 * c.normal_force / depth * lever * lever
+    } else {
+        0.0
+    };
+    (c.normal_force * lever, stiffness)
+}
+
+impl TrackedRobot {
+    /// One step of the track model (the stages of the module docs): moves the flippers, cuts
+    /// the terrain with every plane, computes normal loads, updates belt speeds implicitly,
+    /// finishes friction and returns the wrench on the hull. `segments` is scratch.
+    pub fn step(
+        &mut self,
+        terrain: &Terrain,
+        body: &BodyState,
+        friction_config: &FrictionConfig,
+        dt: f64,
+        segments: &mut Vec<CutSegment>,
+    ) -> Wrench {
+        self.step_flippers(dt);
+        self.find_slabs(terrain, body);
+        self.scratch.contacts.clear();
+        self.elastic_energy = 0.0;
+        let hull = HullInertia::new(&self.spec, body);
+        for plane in 0..self.planes.len() {
+            let cut = self.plane_loads(plane, terrain, segments);
+            self.add_contacts(plane, &cut, body, &hull, dt);
+        }
+        let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
+        self.step_belts(friction_config, sigma0, dt);
+        self.finish_contacts(body, friction_config, sigma0, dt)
+    }
+
+    /// Slabs stage: the slab of every belt this step (its planes with their strips, the
+    /// region round its posed outline) into `slabs`, each belt's candidate triangles
+    /// refreshed, their union (sorted, each once) into `candidates`, rebuilt only when a
+    /// belt's candidates changed, and the union projected into the frame of the hull: every
+    /// plane is square to body y, so one projection serves every belt.
+    fn find_slabs(&mut self, terrain: &Terrain, body: &BodyState) {
+        let scratch = &mut *self.scratch;
+        scratch.slabs.clear();
+        let mut changed = false;
+        for plane in &self.planes {
+            // Planes of one belt are consecutive and share its slab.
+            if scratch.slabs.len() > plane.group {
+                continue;
+            }
+            let (x0, x1, z0, z1) = plane.posed.bounds();
+            let region = CutRegion::new(
+                x0 - CUT_MARGIN,
+                x1 + CUT_MARGIN,
+                z0 - CUT_MARGIN,
+                z1 + CUT_MARGIN,
+            );
+            let slab = CutPlane::from_pose(
+                &(body.pose * Translation3::new(0.0, plane.slab_mid, 0.0)),
+                region,
+            );
+            changed |= scratch.caches[plane.group].refresh(terrain, &slab, plane.slab_half);
+            scratch.slabs.push(slab);
+        }
+        if changed {
+            scratch.candidates.clear();
+            for cache in &scratch.caches {
+                scratch.candidates.extend_from_slice(&cache.triangles);
+            }
+            scratch.candidates.sort_unstable();
+            scratch.candidates.dedup();
+        }
+        // The region plays no part in a projection.
+        let frame = CutPlane::from_pose(&body.pose, CutRegion::new(0.0, 0.0, 0.0, 0.0));
+        scratch.slab.project(terrain, &frame, &scratch.candidates);
+    }
+
+    /// Plane stage, loads: the cut of plane `index` (its belt's slab selected at the belt's
+    /// first plane), the normal loads of its elements into `loads`, and where a steep face
+    /// crosses the plane's strip, the strip split at the face (see `strip`), the lateral
+    /// offsets into `offsets`. Returns the plane (world pose, region of its belt).
+    fn plane_loads(
+        &mut self,
+        index: usize,
+        terrain: &Terrain,
+        segments: &mut Vec<CutSegment>,
+    ) -> CutPlane {
+        let scratch = &mut *self.scratch;
+        let plane = &self.planes[index];
+        let slab = scratch.slabs[plane.group];
+        // The planes of one belt are parallel and consecutive: one selection of the projected
+        // triangles reaching into the slab holding them all serves each of them.
+        if index == 0 || self.planes[index - 1].group != plane.group {
+            scratch
+                .slab
+                .select(plane.slab_mid, plane.slab_half, slab.region());
+        }
+        let offset = plane.y - plane.slab_mid;
+        let cut = slab.shifted(offset);
+        scratch.slab.cut(offset, segments);
+        let materials = terrain.materials();
+        let range = plane.first..plane.first + plane.elements();
+        let loads = &mut scratch.loads[range.clone()];
+        evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
+        let offsets = &mut scratch.offsets[range.clone()];
+        offsets.iter_mut().for_each(|o| *o = 0.0);
+        scratch
+            .slab
+            .side_faces(offset, plane.half, &mut scratch.side_faces);
+        if !scratch.side_faces.is_empty() {
+            let n = range.len();
+            let low = cut.shifted(-plane.half);
+            for (edge, out) in [
+                (offset - plane.half, &mut scratch.edge_low[..n]),
+                (offset + plane.half, &mut scratch.edge_high[..n]),
+            ] {
+                scratch.slab.cut(edge, &mut scratch.edge_segments);
+                evaluate_plane(
+                    &plane.posed,
+                    plane.stiffness,
+                    &scratch.edge_segments,
+                    materials,
+                    out,
+                );
+            }
+            let wheels = plane.posed.circles().len();
+            for (k, (load, offset)) in loads.iter_mut().zip(offsets.iter_mut()).enumerate() {
+                let strip = StripLoads {
+                    centre: load,
+                    low: &scratch.edge_low[k],
+                    high: &scratch.edge_high[k],
+                    wheel: k < wheels,
+                };
+                if let Some((split, lateral)) =
+                    split_load(strip, terrain, &scratch.side_faces, &low, plane.half)
+                {
+                    *load = split;
+                    *offset = lateral;
+                }
+            }
+        }
+        self.elastic_energy += loads.iter().map(|l| l.energy).sum::<f64>();
+        cut
+    }
+
+    /// Plane stage, contacts: each loaded element of plane `index` (cut by `cut`) as a
+    /// contact — point, unit normal, belt and lateral directions, the hull's velocity there,
+    /// the normal force with its damping and its share that keeps the explicit step stable —
+    /// into `contacts`; an unloaded element's bristle relaxes.
+    fn add_contacts(
+        &mut self,
+        index: usize,
+        cut: &CutPlane,
+        body: &BodyState,
+        hull: &HullInertia,
+        dt: f64,
+    ) {
+        let scratch = &mut *self.scratch;
+        let plane = &self.planes[index];
+        let range = plane.first..plane.first + plane.elements();
+        let across = cut.normal();
+        for (k, load) in scratch.loads[range.clone()].iter().enumerate() {
+            let element = range.start + k;
+            if !load.is_active() {
+                self.state.bristles[element] = Vector2::zeros();
+                continue;
+            }
+            // The push: in-plane part plus the part across the plane from oblique faces.
+            let push = cut.vector_to_world(&load.force) + across * load.lateral;
+            let fnorm = push.norm();
+            if fnorm <= 1e-12 * load.magnitude {
+                self.state.bristles[element] = Vector2::zeros();
+                continue;
+            }
+            let normal = push / fnorm;
+            let in_plane = load.force.norm();
+            let n2 = if in_plane > 0.0 {
+                load.force / in_plane
+            } else {
+                Vector2::new(0.0, 1.0)
+            };
+            let point = cut.to_world(&load.point) + across * scratch.offsets[element];
+            // Belt direction: in the plane, square to the in-plane push (so also to the whole
+            // push); the lateral friction direction completes the frame.
+            let tau = cut.vector_to_world(&Vector2::new(-n2.y, n2.x));
+            let lateral = normal.cross(&tau);
+            let lateral = if lateral.dot(&across) < 0.0 {
+                -lateral
+            } else {
+                lateral
+            };
+            let v = body.point_velocity(&point);
+            let mass = hull.effective_mass(&point, &normal);
+            let stable = stable_share(load.stiffness, mass, dt);
+            // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with the
+            // penetration rate and never pulls. A rubber belt is lossy, so β is large; it also
+            // removes, within the step, the energy that an explicit step adds when a wheel
+            // first moves v·dt into the ground before any force acts. Plus the rubber's
+            // Kelvin–Voigt damping τ·k·δ̇, which does not fade with the load (see
+            // `normal_damping_factor`).
+            let factor = normal_damping_factor(
+                load,
+                plane.belt.damping,
+                plane.belt.relaxation_time,
+                -v.dot(&normal),
+                CONTACT_DAMPING_DT * mass / dt,
+            );
+            if factor == 0.0 {
+                self.state.bristles[element] = Vector2::zeros();
+                continue;
+            }
+            scratch.contacts.push(Contact {
+                plane: index,
+                element,
+                track: plane.track,
+                point,
+                normal,
+                tau,
+                lateral,
+                normal_force: fnorm * factor * stable,
+                friction_load: load.magnitude * factor * stable,
+                mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
+                v_along: v.dot(&tau),
+                v_lateral: v.dot(&lateral),
+                rolling_resistance: plane.belt.rolling_resistance,
+            });
+        }
+    }
+
+    /// Belts stage: the ground's pull on each belt, linearised around the current belt speed
+    /// (friction at that speed and its derivative), and each belt's speed stepped implicitly
+    /// against its motor ([`step_belt`]).
+    fn step_belts(&mut self, friction_config: &FrictionConfig, sigma0: f64, dt: f64) {
+        let scratch = &mut *self.scratch;
+        scratch.pull.iter_mut().for_each(|x| *x = 0.0);
+        scratch.pull_damping.iter_mut().for_each(|x| *x = 0.0);
+        for c in &scratch.contacts {
+            let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
+            scratch.pull[c.track] += f.force.x;
+            scratch.pull_damping[c.track] += f.longitudinal_damping;
+        }
+        let scratch = &*self.scratch;
+        for t in 0..self.spec.tracks.len() {
+            let command = self.track_command(t);
+            let track = &self.spec.tracks[t];
+            let (v, force) = step_belt(
+                &track.motor,
+                track.sprocket.radius,
+                self.state.belt_speed[t],
+                command,
+                scratch.pull[t],
+                scratch.pull_damping[t],
+                dt,
+            );
+            self.state.belt_speed[t] = v;
+            self.motor_force[t] = force;
+        }
+    }
+
+    /// Wrench stage: friction of every contact at the new belt speeds (the bristles keep its
+    /// deflection), motion resistance, the flippers' ground torques, the contacts for display
+    /// (`last_contacts`), and the sum of every contact's force and torque on the hull.
+    fn finish_contacts(
+        &mut self,
+        body: &BodyState,
+        friction_config: &FrictionConfig,
+        sigma0: f64,
+        dt: f64,
+    ) -> Wrench {
+        let scratch = &*self.scratch;
+        let mut wrench = Wrench::default();
+        self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
+        self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
+        self.track_normal.iter_mut().for_each(|x| *x = 0.0);
+        self.last_contacts.clear();
+        for c in &scratch.contacts {
+            let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
+            self.state.bristles[c.element] = f.bristle;
+            // The ground's friction on the belt reaches the hull through the belt (massless).
+            let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
+            // Motion resistance opposes the hull's travel over the ground along the belt.
+            let travel = -c.v_along;
+            let fade = (travel / ROLLING_SPEED_EPS).clamp(-1.0, 1.0);
+            tangential += c.tau * (c.rolling_resistance * c.friction_load * fade);
+            let force = c.normal * c.normal_force + tangential;
+            self.last_contacts.push(ContactInfo {
+                track: c.track,
+                plane: c.plane,
+                element: c.element - self.planes[c.plane].first,
+                point: c.point,
+                normal: c.normal,
+                normal_force: c.normal_force,
+                friction: tangential,
+                sticking: f.sticking,
+            });
+            wrench.force += force;
+            wrench.torque += (c.point - body.com).cross(&force);
+            self.track_normal[c.track] += c.normal_force;
+            if let Some(f) = self.planes[c.plane].flipper {
+                let (torque, stiffness) = flipper_contact_torque(
+                    &self.spec.flippers[f],
+                    body,
+                    c,
+                    scratch.loads[c.element].depth,
+                );
+                self.flipper_ground_torque[f] += torque;
+                self.flipper_stiffness[f] += stiffness;
+            }
+        }
+        wrench
+    }
+}
