@@ -98,11 +98,12 @@ pub fn friction(
             longitudinal_damping: k * dt + c,
         }
     } else {
-        let force = trial * (reach / excess.sqrt());
-        // The bristle rests at the deflection that the sliding force stretches it to.
+        let scale = reach / excess.sqrt();
+        // The bristle rests at the deflection that the sliding force stretches it to,
+        // −force/k = (z + slip·c/k)·scale with c/k the damping time: no second division.
         FrictionForce {
-            force,
-            bristle: -force / k,
+            force: trial * scale,
+            bristle: (z + slip * config.stick_damping_time) * scale,
             sticking: false,
             longitudinal_damping: 0.0,
         }

@@ -98,9 +98,12 @@ impl HullInertia {
 /// amplitude (the blow-ups `treadsim soak` found with selfright20). Softened there, the
 /// contact sinks a little deeper instead.
 pub fn stable_share(stiffness: f64, mass: f64, dt: f64) -> f64 {
-    let limit = CONTACT_OMEGA_DT * CONTACT_OMEGA_DT * mass / (dt * dt);
-    if stiffness > limit && stiffness.is_finite() && limit > 0.0 {
-        limit / stiffness
+    // Compared as k·dt² against the limit times dt², so the common case (no cap) costs no
+    // division.
+    let limit_dt2 = CONTACT_OMEGA_DT * CONTACT_OMEGA_DT * mass;
+    let stiffness_dt2 = stiffness * (dt * dt);
+    if stiffness_dt2 > limit_dt2 && stiffness.is_finite() && limit_dt2 > 0.0 {
+        limit_dt2 / stiffness_dt2
     } else {
         1.0
     }
