@@ -202,9 +202,9 @@ fn largest(v: [f64; 3]) -> f64 {
     }
 }
 
-/// The cut of one projected triangle by the plane `offset` m from the frame's origin: the rule of
-/// [`CutPlane`]'s cut (vertices on the plane count as on its positive side, solid on the
-/// segment's right, clipped to the region), in 2D.
+/// The cut of one projected triangle by the plane `offset` m from the frame's origin: the
+/// rule of [`CutPlane`]'s cut (vertices on the plane count as on its positive side, solid on
+/// the segment's right, clipped to the region), in 2D.
 fn cut_triangle(
     t: &SlabTriangle,
     offset: f64,

@@ -88,6 +88,7 @@ impl CandidateCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::SplitMix64;
     use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 
     /// The slab inside the volume by its eight corners, each taken to the volume's frame (the
@@ -127,13 +128,8 @@ mod tests {
         };
         let (mut inside, mut outside) = (0, 0);
         // Poses round the start, deterministic: moves of up to 4 cm and 0.05 rad.
-        let mut seed = 12345u64;
-        let mut unit = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
-        };
+        let mut rng = SplitMix64(12345);
+        let mut unit = || rng.range(-1.0, 1.0);
         for _ in 0..2000 {
             let moved = start
                 * Isometry3::from_parts(

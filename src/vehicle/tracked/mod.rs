@@ -49,8 +49,14 @@ struct BeltPlane {
 }
 
 impl BeltPlane {
+    /// Support elements of this plane: its circles, then its runs.
     fn elements(&self) -> usize {
         self.base.circles().len() + self.base.runs().len()
+    }
+
+    /// Indices of this plane's elements in the robot's element arrays (loads, bristles).
+    fn element_range(&self) -> std::ops::Range<usize> {
+        self.first..self.first + self.elements()
     }
 }
 

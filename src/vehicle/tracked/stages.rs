@@ -240,7 +240,7 @@ impl TrackedRobot {
         let cut = slab.shifted(offset);
         scratch.slab.cut(offset, segments);
         let materials = terrain.materials();
-        let range = plane.first..plane.first + plane.elements();
+        let range = plane.element_range();
         let loads = &mut scratch.loads[range.clone()];
         evaluate_plane(&plane.posed, plane.stiffness, segments, materials, loads);
         let offsets = &mut scratch.offsets[range.clone()];
@@ -298,7 +298,7 @@ impl TrackedRobot {
     ) {
         let scratch = &mut *self.scratch;
         let plane = &self.planes[index];
-        let range = plane.first..plane.first + plane.elements();
+        let range = plane.element_range();
         let across = cut.normal();
         for (k, load) in scratch.loads[range.clone()].iter().enumerate() {
             let element = range.start + k;
