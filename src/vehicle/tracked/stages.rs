@@ -300,23 +300,39 @@ impl TrackedRobot {
         let plane = &self.planes[index];
         let range = plane.element_range();
         let across = cut.normal();
+        // The damping cap's factor, 1/s (see `normal_damping_factor`).
+        let damping_per_mass = CONTACT_DAMPING_DT / dt;
         for (k, load) in scratch.loads[range.clone()].iter().enumerate() {
             let element = range.start + k;
             if !load.is_active() {
                 self.state.bristles[element] = Vector2::zeros();
                 continue;
             }
-            // The push: in-plane part plus the part across the plane from oblique faces.
-            let push = cut.vector_to_world(&load.force) + across * load.lateral;
-            let fnorm = push.norm();
+            // The push: in-plane part plus the part across the plane from oblique faces. The
+            // plane's axes and `across` are orthonormal, so |push|² = |force|² + lateral², and
+            // without a part across (the common case) one root and one division serve both
+            // unit vectors.
+            let in_plane_squared = load.force.norm_squared();
+            let in_plane = in_plane_squared.sqrt();
+            let fnorm = if load.lateral == 0.0 {
+                in_plane
+            } else {
+                (in_plane_squared + load.lateral * load.lateral).sqrt()
+            };
             if fnorm <= 1e-12 * load.magnitude {
                 self.state.bristles[element] = Vector2::zeros();
                 continue;
             }
-            let normal = push / fnorm;
-            let in_plane = load.force.norm();
+            let per_in_plane = 1.0 / in_plane;
+            let per_norm = if load.lateral == 0.0 {
+                per_in_plane
+            } else {
+                1.0 / fnorm
+            };
+            let push = cut.vector_to_world(&load.force) + across * load.lateral;
+            let normal = push * per_norm;
             let n2 = if in_plane > 0.0 {
-                load.force / in_plane
+                load.force * per_in_plane
             } else {
                 Vector2::new(0.0, 1.0)
             };
@@ -344,7 +360,7 @@ impl TrackedRobot {
                 plane.belt.damping,
                 plane.belt.relaxation_time,
                 -v.dot(&normal),
-                CONTACT_DAMPING_DT * mass / dt,
+                mass * damping_per_mass,
             );
             if factor == 0.0 {
                 self.state.bristles[element] = Vector2::zeros();
