@@ -17,6 +17,14 @@ pub(crate) const CONTACT_OMEGA_DT: f64 = 0.5;
 /// contact.
 pub(crate) const CONTACT_DAMPING_DT: f64 = 0.5;
 
+/// The cap on one contact's damping coefficient, N·s/m: [`CONTACT_DAMPING_DT`]·m/dt for the
+/// effective mass `mass` kg it pushes at step `dt` s. Written as a product with
+/// `CONTACT_DAMPING_DT / dt`, which a contact loop works out once.
+#[inline]
+pub(crate) fn contact_damping_limit(mass: f64, dt: f64) -> f64 {
+    mass * (CONTACT_DAMPING_DT / dt)
+}
+
 /// The hull's rigid-body state, world frame, in `f64`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct BodyState {

@@ -21,7 +21,7 @@ use crate::terrain::{CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
 use crate::track::contact::evaluate_plane;
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig, FrictionForce};
 use crate::track::load::{normal_damping_factor, ElementLoad};
-use crate::vehicle::body::{stable_share, BodyState, HullInertia, Wrench, CONTACT_DAMPING_DT};
+use crate::vehicle::body::{contact_damping_limit, stable_share, BodyState, HullInertia, Wrench};
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::robot_file::flipper_direction;
@@ -303,8 +303,6 @@ impl TrackedRobot {
         let plane = &self.planes[index];
         let range = plane.element_range();
         let across = cut.normal();
-        // The damping cap's factor, 1/s (see `normal_damping_factor`).
-        let damping_per_mass = CONTACT_DAMPING_DT / dt;
         for (k, load) in scratch.loads[range.clone()].iter().enumerate() {
             let element = range.start + k;
             if !load.is_active() {
@@ -363,7 +361,7 @@ impl TrackedRobot {
                 plane.belt.damping,
                 plane.belt.relaxation_time,
                 -v.dot(&normal),
-                mass * damping_per_mass,
+                contact_damping_limit(mass, dt),
             );
             if factor == 0.0 {
                 self.state.bristles[element] = Vector2::zeros();

@@ -24,7 +24,7 @@ use nalgebra::{Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
 
 use self::steering::AckermannGeometry;
 use self::tyre::{tyre_force, TyreContact};
-use super::body::{stable_share, BodyState, HullInertia, Wrench, CONTACT_DAMPING_DT};
+use super::body::{contact_damping_limit, stable_share, BodyState, HullInertia, Wrench};
 use super::candidates::CandidateCache;
 use super::drive::{speed_after, step_belt, DriveCommand};
 use super::spec::{Differential, MotorSpec, RobotSpec, Steering, SuspensionSpec};
@@ -558,7 +558,7 @@ impl WheeledRobot {
             wheel.tyre.damping,
             wheel.tyre.relaxation_time,
             -v.dot(&normal) - rise,
-            CONTACT_DAMPING_DT * mass / dt,
+            contact_damping_limit(mass, dt),
         );
         if factor == 0.0 {
             return;
