@@ -281,18 +281,17 @@ fn clip_to_region(
         (-d.y, a.y - r.min.y),
         (d.y, r.max.y - a.y),
     ] {
-        // Divided only where the side cuts the segment: q/p ≤ 0 cannot raise t0 and
-        // q/p ≥ 1 cannot lower t1, so a side both ends are inside of costs no division.
         if p == 0.0 {
             if q < 0.0 {
                 return None;
             }
-        } else if p < 0.0 {
-            if q < 0.0 {
-                t0 = t0.max(q / p);
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
             }
-        } else if q < p {
-            t1 = t1.min(q / p);
         }
     }
     (t0 <= t1).then(|| (a + d * t0, a + d * t1))
