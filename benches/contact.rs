@@ -1,5 +1,6 @@
 //! Cost of the track model's pieces: one plane's contact evaluation on a stair profile, the
-//! friction law, and the scout's track model and whole step climbing the public stairs.
+//! circular segment of a pressed-in wheel, the friction law, and the scout's track model and
+//! whole step climbing the public stairs.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -10,6 +11,7 @@ use treadsim::scene::Scene;
 use treadsim::sim::bench::StairDriver;
 use treadsim::sim::{SimConfig, Simulation};
 use treadsim::terrain::{CutSegment, MaterialId, SurfaceMaterial};
+use treadsim::track::area::CircularSegment;
 use treadsim::track::contact::{evaluate_plane, PlaneStiffness};
 use treadsim::track::friction::{friction, FrictionConfig};
 use treadsim::track::grouser::Grousers;
@@ -81,6 +83,20 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+
+    // A road wheel (r = 35 mm) at its static sinkage on concrete (0.6 mm: the series), and
+    // pressed in by half its radius (the closed form with `acos`).
+    for (name, depth) in [
+        ("circular segment (35 mm wheel, 0.6 mm deep)", 0.0006),
+        ("circular segment (35 mm wheel, 17.5 mm deep)", 0.0175),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let s = CircularSegment::new(0.035, std::hint::black_box(depth));
+                s.area + s.chord + s.area_integral
+            })
+        });
+    }
 
     let cfg = FrictionConfig::default();
     c.bench_function("friction (one contact)", |b| {
