@@ -161,9 +161,9 @@ mod tests {
 
     /// Against the area, its integral and the chord worked out to 40 digits (mpmath: acos for
     /// the area, quadrature of it for the integral) at depths from 1e-6 r to 1.2 r, on both
-    /// sides of the switch from the series to the closed form: the series is exact to a few
-    /// rounding errors (6.7e-16 relative: three) where the closed form loses digits to cancellation,
-    /// and the closed form beyond it to 1e-13.
+    /// sides of the switch from the series to the closed form: the series within three
+    /// rounding errors (6.7e-16 relative), where the closed form loses digits to
+    /// cancellation; the closed form beyond the switch within 1e-13.
     #[test]
     fn segment_matches_high_precision_references() {
         // ε = δ/r; S/r², ∫S dδ / r³, chord/r.
