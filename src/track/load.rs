@@ -130,14 +130,16 @@ impl ElementLoad {
     }
 }
 
-/// The factor by which a contact's damping scales its elastic force: the normal force is
-/// `load.magnitude · normal_damping_factor(..)`, never negative (a contact does not pull).
+/// The damping of one contact's normal force: the normal force is the elastic force F =
+/// `load.magnitude` times [`NormalDamping::factor`], never negative (a contact does not pull).
 ///
-/// `beta` is the Hunt–Crossley damping β, s/m; `relaxation_time` the Kelvin–Voigt time τ of
-/// the belt's rubber, s; `rate` the penetration rate δ̇ (> 0 pressing in), m/s. With F = κ·S
-/// the elastic force and k = κ·dS/dδ its tangent stiffness (`load.stiffness`), the force is
+/// With F = κ·S the elastic force and k = κ·dS/dδ its tangent stiffness (`load.stiffness`),
+/// the force is
 ///
-/// F·(1 + β·δ̇) + τ·k·δ̇.
+/// F·(1 + β·δ̇) + τ·k·δ̇,
+///
+/// β the Hunt–Crossley damping, s/m, τ the Kelvin–Voigt relaxation time of the belt's rubber,
+/// s, and δ̇ the penetration rate (> 0 pressing in), m/s.
 ///
 /// The elastic law F = κ·S is a Winkler bed (force per penetrated area of the plane). If that
 /// bed is Kelvin–Voigt rubber, pressure κ·(u + τ·u̇) at each point, its viscous force is
@@ -147,12 +149,57 @@ impl ElementLoad {
 /// slope) keeps almost none of it, and one landing again after lifting off is nearly elastic
 /// at low speed.
 ///
-/// The damping coefficient c = β·F + τ·k (N·s/m) is capped at `max_damping`: an explicit
+/// The damping coefficient c = β·F + τ·k (N·s/m) is capped at a `max_damping`: an explicit
 /// step integrates a damper stably only while c·dt is below twice the mass it pushes, and
 /// β·F grows with the load — a flipper pressed deep into a corner carries thousands of
 /// newtons, c of ~10⁴ N·s/m, on a few kilograms of effective mass, and the step would
 /// alternate between pushing and letting go with growing amplitude. In ordinary contacts c
-/// is far below the cap and the factor is exactly as without it.
+/// is far below the cap and the factor is exactly as without it. The robot may scale the
+/// damping of all its contacts down further (`vehicle::body::hull_damping_scale`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NormalDamping {
+    /// c/F after the cap: the damping coefficient per newton of elastic force, s/m.
+    pub per_load: f64,
+    /// (c/F)·δ̇: the damping's force per newton of elastic force, dimensionless.
+    pub term: f64,
+}
+
+impl NormalDamping {
+    /// The damping of a contact carrying `load` and pressed in at `rate` m/s, with
+    /// Hunt–Crossley `beta` (s/m), Kelvin–Voigt `relaxation_time` (s) and its coefficient
+    /// capped at `max_damping` N·s/m.
+    pub fn new(
+        load: &ElementLoad,
+        beta: f64,
+        relaxation_time: f64,
+        rate: f64,
+        max_damping: f64,
+    ) -> Self {
+        let viscous = if load.magnitude > 0.0 {
+            relaxation_time * load.stiffness / load.magnitude
+        } else {
+            0.0
+        };
+        let mut per_load = beta + viscous;
+        if load.magnitude > 0.0 && per_load * load.magnitude > max_damping {
+            per_load = max_damping.max(0.0) / load.magnitude;
+        }
+        Self {
+            per_load,
+            term: per_load * rate,
+        }
+    }
+
+    /// The factor by which the damping, scaled by `scale` (1: as it is), multiplies the
+    /// elastic force; never negative.
+    #[inline]
+    pub fn factor(&self, scale: f64) -> f64 {
+        (1.0 + scale * self.term).max(0.0)
+    }
+}
+
+/// The factor by which a contact's damping scales its elastic force ([`NormalDamping`]
+/// unscaled): the normal force is `load.magnitude · normal_damping_factor(..)`.
 pub fn normal_damping_factor(
     load: &ElementLoad,
     beta: f64,
@@ -160,16 +207,7 @@ pub fn normal_damping_factor(
     rate: f64,
     max_damping: f64,
 ) -> f64 {
-    let viscous = if load.magnitude > 0.0 {
-        relaxation_time * load.stiffness / load.magnitude
-    } else {
-        0.0
-    };
-    let mut per_load = beta + viscous;
-    if load.magnitude > 0.0 && per_load * load.magnitude > max_damping {
-        per_load = max_damping.max(0.0) / load.magnitude;
-    }
-    (1.0 + per_load * rate).max(0.0)
+    NormalDamping::new(load, beta, relaxation_time, rate, max_damping).factor(1.0)
 }
 
 #[cfg(test)]

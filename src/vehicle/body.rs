@@ -2,9 +2,10 @@
 //! ground puts on it (world frame), the mass a contact pushes, and the share of a contact's
 //! force that keeps the explicit step stable.
 
-use nalgebra::{Isometry3, Matrix3, Point3, Vector3};
+use nalgebra::{Isometry3, Matrix3, Matrix6, Point3, Vector3, Vector6};
 
 use super::spec::RobotSpec;
+use crate::track::load::NormalDamping;
 
 /// Largest ω·dt one contact may give the hull's motion along its normal (see
 /// [`stable_share`]): a quarter of the explicit limit of 2, so even a few contacts pressing
@@ -16,6 +17,126 @@ pub(crate) const CONTACT_OMEGA_DT: f64 = 0.5;
 /// the Hunt–Crossley coefficient β·F grows with the load, to thousands of N·s/m in a deep
 /// contact.
 pub(crate) const CONTACT_DAMPING_DT: f64 = 0.5;
+
+/// Largest c·dt/m of the hull's most damped motion, all its contacts' dampers together (see
+/// [`hull_damping_scale`]).
+///
+/// At 1 the damping stops that motion within one step; beyond 1 it would reverse it, which no
+/// damper does, and beyond 2 the explicit step diverges. Each contact is held to
+/// [`CONTACT_DAMPING_DT`] on its own, but a track that lands flat presses 20–40 contacts at
+/// once along one normal: a heavy robot tipping over and landing on its side at 1.3 m/s
+/// reached Σ c·dt/m = 1.97 (`treadsim soak`, seed 4) and bounced off its own damping.
+pub(crate) const HULL_DAMPING_DT: f64 = 1.0;
+
+/// One contact's normal force and the damping in it, as the hull's damping cap needs them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Damper {
+    /// Where it acts, world, m.
+    pub point: Point3<f64>,
+    /// Unit normal along which it acts, world.
+    pub normal: Vector3<f64>,
+    /// The normal force, N: the elastic force times `factor`.
+    pub force: f64,
+    /// Its damping.
+    pub damping: NormalDamping,
+    /// `damping.factor(1.0)`, positive (a contact whose factor is 0 pushes nothing and is not
+    /// kept).
+    pub factor: f64,
+}
+
+impl Damper {
+    /// The damping coefficient, N·s/m: the normal force's derivative in the penetration rate,
+    /// (elastic force)·`per_load`.
+    fn coefficient(&self) -> f64 {
+        self.force / self.factor * self.damping.per_load
+    }
+}
+
+/// A drive train's contact as the hull's damping cap sees it.
+pub(crate) trait DampedContact {
+    /// Its normal force and damping.
+    fn damper(&self) -> Damper;
+    /// Multiplies its normal force (and whatever follows from it, such as friction) by
+    /// `ratio`.
+    fn scale_force(&mut self, ratio: f64);
+}
+
+/// Scales every contact's damping down together when the hull's most damped motion would
+/// pass [`HULL_DAMPING_DT`] (see [`hull_damping_scale`]; `trace_dt` is Σ c·dt/m over
+/// `contacts`, summed as they were found); in ordinary driving nothing changes.
+pub(crate) fn cap_hull_damping<C: DampedContact>(
+    spec: &RobotSpec,
+    body: &BodyState,
+    dt: f64,
+    trace_dt: f64,
+    contacts: &mut [C],
+) {
+    let dampers = contacts.iter().map(DampedContact::damper);
+    let scale = hull_damping_scale(spec, body, dt, trace_dt, dampers);
+    if scale == 1.0 {
+        return;
+    }
+    for contact in contacts {
+        let damper = contact.damper();
+        // The kept factor is positive, and a scale below 1 only brings it nearer 1.
+        contact.scale_force(damper.damping.factor(scale) / damper.factor);
+    }
+}
+
+/// The scale on every contact's damping that keeps the hull's most damped motion within
+/// [`HULL_DAMPING_DT`]: 1 when it is within it (ordinary driving), else the share that brings
+/// it down to it.
+///
+/// The contacts' dampers together damp the hull's motions by the matrix M⁻¹·Σ c·JᵀJ (J a
+/// damper's unit normal at its point as a row over the hull's six velocities, M the hull's
+/// mass and inertia); its largest eigenvalue λ times dt is what must stay within the limit.
+/// Its trace is Σ c/m (m the effective mass at each damper, [`HullInertia::effective_mass`]),
+/// which bounds λ from above and which the contact loop sums anyway: `trace_dt` is Σ c·dt/m.
+/// Only when the trace passes the limit is λ worked out from `dampers` (a 6×6 symmetric
+/// eigenproblem), so contacts spread over a footprint, whose trace shares out over heave,
+/// roll and pitch, are not scaled down for the sum alone.
+fn hull_damping_scale(
+    spec: &RobotSpec,
+    body: &BodyState,
+    dt: f64,
+    trace_dt: f64,
+    dampers: impl Iterator<Item = Damper>,
+) -> f64 {
+    if trace_dt <= HULL_DAMPING_DT {
+        return 1.0;
+    }
+    let largest_dt = largest_damping_rate(spec, body, dampers) * dt;
+    if largest_dt > HULL_DAMPING_DT {
+        HULL_DAMPING_DT / largest_dt
+    } else {
+        1.0
+    }
+}
+
+/// The largest eigenvalue of M⁻¹·Σ c·JᵀJ (see [`hull_damping_scale`]), 1/s, as that of the
+/// symmetric M^(−½)·Σ c·JᵀJ·M^(−½), each J written in the hull's principal axes.
+fn largest_damping_rate(
+    spec: &RobotSpec,
+    body: &BodyState,
+    dampers: impl Iterator<Item = Damper>,
+) -> f64 {
+    let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
+    let per_root_mass = 1.0 / spec.mass.max(1e-9).sqrt();
+    let per_root_moment = spec.inertia.map(|i| 1.0 / i.max(1e-9).sqrt());
+    let mut damping = Matrix6::zeros();
+    for damper in dampers {
+        let arm = rotation.transpose() * (damper.point - body.com).cross(&damper.normal);
+        let n = damper.normal * per_root_mass;
+        let coefficient = damper.coefficient();
+        let turn = arm.component_mul(&per_root_moment);
+        let row = Vector6::new(n.x, n.y, n.z, turn.x, turn.y, turn.z);
+        damping.syger(coefficient, &row, &row, 1.0);
+    }
+    damping
+        .symmetric_eigenvalues()
+        .iter()
+        .fold(0.0_f64, |largest, &value| largest.max(value))
+}
 
 /// The cap on one contact's damping coefficient, N·s/m: [`CONTACT_DAMPING_DT`]·m/dt for the
 /// effective mass `mass` kg it pushes at step `dt` s. Written as a product with
@@ -87,8 +208,14 @@ impl HullInertia {
     /// 1/(1/m + (r×n)ᵀ·I⁻¹·(r×n)) with r from the centre of mass — small for a push far from
     /// the centre of mass that mostly turns the hull (a flipper tip with the robot on end).
     pub fn effective_mass(&self, point: &Point3<f64>, normal: &Vector3<f64>) -> f64 {
+        1.0 / self.inverse_effective_mass(point, normal)
+    }
+
+    /// 1/[`HullInertia::effective_mass`], 1/kg: how much the hull's speed along the unit
+    /// `normal` at `point` (world) changes per newton-second pushed there.
+    pub fn inverse_effective_mass(&self, point: &Point3<f64>, normal: &Vector3<f64>) -> f64 {
         let arm = (point - self.com).cross(normal);
-        1.0 / (self.inverse_mass + arm.dot(&(self.inverse_inertia * arm)))
+        self.inverse_mass + arm.dot(&(self.inverse_inertia * arm))
     }
 }
 
@@ -163,5 +290,163 @@ mod tests {
         let share = stable_share(4.0 * limit, m, dt);
         assert!((share - 0.25).abs() < 1e-12);
         assert_eq!(stable_share(f64::NAN, m, dt), 1.0);
+    }
+
+    /// A hull at rest at the origin, level, for the damping cap's tests.
+    fn level(spec: &RobotSpec) -> BodyState {
+        BodyState {
+            pose: Isometry3::identity(),
+            com: Point3::from(spec.center_of_mass.coords),
+            linvel: Vector3::zeros(),
+            angvel: Vector3::zeros(),
+        }
+    }
+
+    impl DampedContact for Damper {
+        fn damper(&self) -> Damper {
+            *self
+        }
+        fn scale_force(&mut self, ratio: f64) {
+            self.force *= ratio;
+        }
+    }
+
+    /// A damper of coefficient `c` N·s/m pushing up at body `(x, y)` on the plane of the
+    /// centre of mass, pressed in at 1 m/s (unscaled factor 1 + c/F with F = 100 N).
+    fn damper_at(spec: &RobotSpec, x: f64, y: f64, c: f64) -> Damper {
+        let elastic = 100.0;
+        let damping = NormalDamping {
+            per_load: c / elastic,
+            term: c / elastic,
+        };
+        let factor = damping.factor(1.0);
+        Damper {
+            point: Point3::new(x, y, spec.center_of_mass.z),
+            normal: Vector3::z(),
+            force: elastic * factor,
+            damping,
+            factor,
+        }
+    }
+
+    /// The cap's eigenvalue against the hull's modes worked out by hand: four equal dampers
+    /// at the corners of a footprint damp heave at 4c/m, roll at 4c·y²/I_x and pitch at
+    /// 4c·x²/I_y; the largest is the cap's λ. One damper through the centre of mass: c/m.
+    #[test]
+    fn largest_damping_rate_is_the_stiffest_mode_of_the_footprint() {
+        let spec = scout();
+        let body = level(&spec);
+        let com = spec.center_of_mass;
+        let c = 300.0;
+        let one = [damper_at(&spec, com.x, com.y, c)];
+        let rate = largest_damping_rate(&spec, &body, one.into_iter());
+        assert!((rate - c / spec.mass).abs() < 1e-9 * rate, "{rate}");
+        let (x, y) = (0.2, 0.15);
+        let corners: Vec<Damper> = [(x, y), (x, -y), (-x, y), (-x, -y)]
+            .iter()
+            .map(|&(dx, dy)| damper_at(&spec, com.x + dx, com.y + dy, c))
+            .collect();
+        let expected = [
+            4.0 * c / spec.mass,
+            4.0 * c * y * y / spec.inertia.x,
+            4.0 * c * x * x / spec.inertia.y,
+        ]
+        .iter()
+        .fold(0.0_f64, |a, &b| a.max(b));
+        let rate = largest_damping_rate(&spec, &body, corners.iter().copied());
+        assert!(
+            (rate - expected).abs() < 1e-9 * expected,
+            "{rate} vs {expected}"
+        );
+        // The trace Σ c/m bounds it from above, and here by a wide margin.
+        let hull = HullInertia::new(&spec, &body);
+        let trace: f64 = corners
+            .iter()
+            .map(|d| c / hull.effective_mass(&d.point, &d.normal))
+            .sum();
+        assert!(trace > 1.5 * rate, "trace {trace} vs {rate}");
+    }
+
+    /// Dampers whose sum Σ c·dt/m passes the limit but whose modes stay within it are left
+    /// alone; dampers that all push one mode past it are scaled to exactly the limit.
+    #[test]
+    fn hull_damping_scale_caps_the_mode_not_the_sum() {
+        let spec = scout();
+        let body = level(&spec);
+        let com = spec.center_of_mass;
+        let dt = 0.002;
+        // Spread over a footprint: the stiffest of heave, roll and pitch at 0.9, their sum
+        // (the trace) above 1.
+        let (x, y) = (0.2, 0.15);
+        let modes_per_c = [
+            4.0 / spec.mass,
+            4.0 * y * y / spec.inertia.x,
+            4.0 * x * x / spec.inertia.y,
+        ];
+        let stiffest = modes_per_c.iter().fold(0.0_f64, |a, &b| a.max(b));
+        let c = 0.9 / (stiffest * dt);
+        let trace_dt = modes_per_c.iter().sum::<f64>() * c * dt;
+        assert!(trace_dt > 1.2 * HULL_DAMPING_DT, "{trace_dt}");
+        let corners: Vec<Damper> = [(x, y), (x, -y), (-x, y), (-x, -y)]
+            .iter()
+            .map(|&(dx, dy)| damper_at(&spec, com.x + dx, com.y + dy, c))
+            .collect();
+        let rate = largest_damping_rate(&spec, &body, corners.iter().copied());
+        assert!((rate * dt - 0.9).abs() < 1e-9, "{}", rate * dt);
+        let scale = hull_damping_scale(&spec, &body, dt, trace_dt, corners.iter().copied());
+        assert_eq!(scale, 1.0);
+        // Four dampers through the centre of mass, each at the single contact's cap: together
+        // c·dt/m = 2, the explicit step's limit.
+        let c = CONTACT_DAMPING_DT * spec.mass / dt;
+        let stacked = [damper_at(&spec, com.x, com.y, c); 4];
+        let scale = hull_damping_scale(&spec, &body, dt, 2.0, stacked.iter().copied());
+        assert!((scale - 0.5).abs() < 1e-12, "{scale}");
+        // Within the limit by the trace, the eigenproblem is not even asked.
+        assert_eq!(
+            hull_damping_scale(&spec, &body, dt, 1.0, stacked.iter().copied()),
+            1.0
+        );
+    }
+
+    /// A heave stopped by stacked dampers, stepped explicitly as the simulation steps the
+    /// hull: with their sum at the explicit limit (c·dt/m = 2) the speed flips sign every step
+    /// and never decays; capped, the first step brings it to rest without reversing it.
+    #[test]
+    fn capped_damping_stops_a_landing_without_reversing_it() {
+        let spec = scout();
+        let body = level(&spec);
+        let com = spec.center_of_mass;
+        let dt = 0.002;
+        let c = CONTACT_DAMPING_DT * spec.mass / dt;
+        let mut contacts = [damper_at(&spec, com.x, com.y, c); 4];
+        let landing = -1.0; // m/s, up positive: the dampers' rate
+        let damping_impulse = |contacts: &[Damper]| -> f64 {
+            contacts
+                .iter()
+                .map(|d| d.force / d.factor * d.damping.per_load * -landing * dt)
+                .sum::<f64>()
+        };
+        let uncapped = landing + damping_impulse(&contacts) / spec.mass;
+        assert!((uncapped + landing).abs() < 1e-9, "uncapped {uncapped} m/s");
+        let forces: Vec<f64> = contacts.iter().map(|d| d.force).collect();
+        let trace = 4.0 * c * dt / spec.mass;
+        cap_hull_damping(&spec, &body, dt, trace, &mut contacts);
+        // The scaled forces are each elastic·(1 + scale·c/F·rate).
+        for (d, before) in contacts.iter().zip(forces) {
+            let elastic = before / d.factor;
+            let expected = elastic * d.damping.factor(0.5);
+            assert!(
+                (d.force - expected).abs() < 1e-9 * expected,
+                "{} vs {expected}",
+                d.force
+            );
+        }
+        let elastic: f64 = contacts
+            .iter()
+            .map(|d| d.force / d.damping.factor(0.5))
+            .sum();
+        let total: f64 = contacts.iter().map(|d| d.force).sum();
+        let capped = landing + (total - elastic) * dt / spec.mass;
+        assert!(capped.abs() < 1e-9, "capped {capped} m/s");
     }
 }

@@ -7,7 +7,9 @@
 //!    into the frame every plane shares (`find_slabs`);
 //! 3. **planes** — per plane: its cut, seed 004's normal loads of its wheels and runs, the
 //!    strip split where a side face crosses it (`plane_loads`), and each loaded element as a
-//!    contact with its point, frame, normal force and damping (`add_contacts`);
+//!    contact with its point, frame, normal force and damping (`add_contacts`); then all
+//!    contacts' damping scaled down together if it would overdamp the hull
+//!    (`body::cap_hull_damping`);
 //! 4. **belts** — the ground's pull on each belt linearised at the current belt speed, and the
 //!    belt speeds stepped implicitly against their motors (`step_belts`);
 //! 5. **wrench** — friction at the new belt speeds, the bristles, the flippers' ground torques,
@@ -20,8 +22,11 @@ use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS
 use crate::terrain::{CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
 use crate::track::contact::evaluate_plane;
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig, FrictionForce};
-use crate::track::load::{normal_damping_factor, ElementLoad};
-use crate::vehicle::body::{contact_damping_limit, stable_share, BodyState, HullInertia, Wrench};
+use crate::track::load::{ElementLoad, NormalDamping};
+use crate::vehicle::body::{
+    cap_hull_damping, contact_damping_limit, stable_share, BodyState, DampedContact, Damper,
+    HullInertia, Wrench,
+};
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::robot_file::flipper_direction;
@@ -41,10 +46,31 @@ pub(super) struct Contact {
     lateral: Vector3<f64>,
     normal_force: f64,
     friction_load: f64,
+    /// The normal force's damping, and the factor it made of the elastic force, kept for the
+    /// hull's damping cap.
+    damping: NormalDamping,
+    damping_factor: f64,
     mu: Vector2<f64>,
     v_along: f64,
     v_lateral: f64,
     rolling_resistance: f64,
+}
+
+impl DampedContact for Contact {
+    fn damper(&self) -> Damper {
+        Damper {
+            point: self.point,
+            normal: self.normal,
+            force: self.normal_force,
+            damping: self.damping,
+            factor: self.damping_factor,
+        }
+    }
+
+    fn scale_force(&mut self, ratio: f64) {
+        self.normal_force *= ratio;
+        self.friction_load *= ratio;
+    }
 }
 
 /// What one robot's track model reuses from step to step without it being state: cleared or
@@ -76,6 +102,8 @@ pub(super) struct TrackScratch {
     /// derivative against the belt speed, N·s/m (the belt stage's linearisation).
     pull: Vec<f64>,
     pull_damping: Vec<f64>,
+    /// Σ c·dt/m over this step's contacts (`hull_damping_scale`).
+    damping_dt_per_mass: f64,
 }
 
 impl TrackScratch {
@@ -96,6 +124,7 @@ impl TrackScratch {
             offsets: vec![0.0; elements],
             pull: vec![0.0; tracks],
             pull_damping: vec![0.0; tracks],
+            damping_dt_per_mass: 0.0,
         }
     }
 }
@@ -167,12 +196,15 @@ impl TrackedRobot {
         self.step_flippers(dt);
         self.find_slabs(terrain, body);
         self.scratch.contacts.clear();
+        self.scratch.damping_dt_per_mass = 0.0;
         self.elastic_energy = 0.0;
         let hull = HullInertia::new(&self.spec, body);
         for plane in 0..self.planes.len() {
             let cut = self.plane_loads(plane, terrain, segments);
             self.add_contacts(plane, &cut, body, &hull, dt);
         }
+        let trace = self.scratch.damping_dt_per_mass;
+        cap_hull_damping(&self.spec, body, dt, trace, &mut self.scratch.contacts);
         let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
         self.step_belts(friction_config, sigma0, dt);
         self.finish_contacts(body, friction_config, sigma0, dt)
@@ -348,25 +380,29 @@ impl TrackedRobot {
                 lateral
             };
             let v = body.point_velocity(&point);
-            let mass = hull.effective_mass(&point, &normal);
+            let per_mass = hull.inverse_effective_mass(&point, &normal);
+            let mass = 1.0 / per_mass;
             let stable = stable_share(load.stiffness, mass, dt);
             // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with the
             // penetration rate and never pulls. A rubber belt is lossy, so β is large; it also
             // removes, within the step, the energy that an explicit step adds when a wheel
             // first moves v·dt into the ground before any force acts. Plus the rubber's
             // Kelvin–Voigt damping τ·k·δ̇, which does not fade with the load (see
-            // `normal_damping_factor`).
-            let factor = normal_damping_factor(
+            // `NormalDamping`).
+            let damping = NormalDamping::new(
                 load,
                 plane.belt.damping,
                 plane.belt.relaxation_time,
                 -v.dot(&normal),
                 contact_damping_limit(mass, dt),
             );
+            let factor = damping.factor(1.0);
             if factor == 0.0 {
                 self.state.bristles[element] = Vector2::zeros();
                 continue;
             }
+            // This contact's damping coefficient c is d(normal force)/d(rate).
+            scratch.damping_dt_per_mass += fnorm * stable * damping.per_load * dt * per_mass;
             scratch.contacts.push(Contact {
                 plane: index,
                 element,
@@ -377,6 +413,8 @@ impl TrackedRobot {
                 lateral,
                 normal_force: fnorm * factor * stable,
                 friction_load: load.magnitude * factor * stable,
+                damping,
+                damping_factor: factor,
                 mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),

@@ -24,7 +24,10 @@ use nalgebra::{Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
 
 use self::steering::AckermannGeometry;
 use self::tyre::{tyre_force, TyreContact};
-use super::body::{contact_damping_limit, stable_share, BodyState, HullInertia, Wrench};
+use super::body::{
+    cap_hull_damping, contact_damping_limit, stable_share, BodyState, DampedContact, Damper,
+    HullInertia, Wrench,
+};
 use super::candidates::CandidateCache;
 use super::drive::{speed_after, step_belt, DriveCommand};
 use super::spec::{Differential, MotorSpec, RobotSpec, Steering, SuspensionSpec};
@@ -33,7 +36,7 @@ use crate::terrain::{CutPlane, CutRegion, CutSegment, Terrain};
 use crate::track::contact::{evaluate_wheels, PlaneStiffness};
 use crate::track::friction::FrictionConfig;
 use crate::track::grouser::Grousers;
-use crate::track::load::{normal_damping_factor, ElementLoad};
+use crate::track::load::{ElementLoad, NormalDamping};
 use crate::track::outline::Circle;
 
 /// Margin around a wheel's circle in which terrain is cut, m.
@@ -89,10 +92,30 @@ struct WheelContact {
     /// Across the wheel in the contact plane, world (to its left).
     lateral: Vector3<f64>,
     normal_force: f64,
+    /// The normal force's damping, and the factor it made of the elastic force, kept for the
+    /// hull's damping cap.
+    damping: NormalDamping,
+    damping_factor: f64,
     mu: f64,
     half_length: f64,
     v_along: f64,
     v_lateral: f64,
+}
+
+impl DampedContact for WheelContact {
+    fn damper(&self) -> Damper {
+        Damper {
+            point: self.point,
+            normal: self.normal,
+            force: self.normal_force,
+            damping: self.damping,
+            factor: self.damping_factor,
+        }
+    }
+
+    fn scale_force(&mut self, ratio: f64) {
+        self.normal_force *= ratio;
+    }
 }
 
 /// A wheeled robot's drive train and contacts.
@@ -110,6 +133,8 @@ pub struct WheeledRobot {
     // Scratch, reused every step.
     loads: [ElementLoad; 1],
     contacts: Vec<WheelContact>,
+    /// Σ c·dt/m over this step's contacts (`hull_damping_scale`).
+    damping_dt_per_mass: f64,
     caches: Vec<CandidateCache>,
     last_contacts: Vec<ContactInfo>,
     f0: Vec<f64>,
@@ -148,6 +173,7 @@ impl WheeledRobot {
             elastic_energy: 0.0,
             loads: [ElementLoad::default()],
             contacts: Vec::with_capacity(n),
+            damping_dt_per_mass: 0.0,
             caches: vec![CandidateCache::default(); n],
             last_contacts: Vec::with_capacity(n),
             f0: vec![0.0; n],
@@ -335,11 +361,14 @@ impl WheeledRobot {
     ) -> Wrench {
         self.step_steering(dt);
         self.contacts.clear();
+        self.damping_dt_per_mass = 0.0;
         self.elastic_energy = 0.0;
         let hull = HullInertia::new(&self.spec, body);
         for w in 0..self.spec.wheels.len() {
             self.wheel_contact(w, terrain, body, &hull, dt, segments);
         }
+        let trace = self.damping_dt_per_mass;
+        cap_hull_damping(&self.spec, body, dt, trace, &mut self.contacts);
 
         // Linearise each tyre's forward force in its wheel's surface speed; step the motors.
         self.f0.iter_mut().for_each(|x| *x = 0.0);
@@ -545,7 +574,8 @@ impl WheeledRobot {
         let v = body.point_velocity(&point);
         // The wheel centre moved up by (s − s0) relative to the hull this step.
         let rise = (s - s0) / dt * cos;
-        let mass = hull.effective_mass(&point, &normal);
+        let per_mass = hull.inverse_effective_mass(&point, &normal);
+        let mass = 1.0 / per_mass;
         // The hull meets tyre and spring in series until the bump stop.
         let series = if s < susp.travel {
             k_tyre * susp.stiffness / (k_tyre + susp.stiffness).max(1e-300)
@@ -553,13 +583,14 @@ impl WheeledRobot {
             k_tyre
         };
         let stable = stable_share(series, mass, dt);
-        let factor = normal_damping_factor(
+        let damping = NormalDamping::new(
             &load,
             wheel.tyre.damping,
             wheel.tyre.relaxation_time,
             -v.dot(&normal) - rise,
             contact_damping_limit(mass, dt),
         );
+        let factor = damping.factor(1.0);
         if factor == 0.0 {
             return;
         }
@@ -570,6 +601,8 @@ impl WheeledRobot {
         };
         let lateral = normal.cross(&tau);
         let depth = load.depth.min(r);
+        // This contact's damping coefficient c is d(normal force)/d(rate).
+        self.damping_dt_per_mass += settled * stable * damping.per_load * dt * per_mass;
         self.contacts.push(WheelContact {
             wheel: w,
             point,
@@ -577,6 +610,8 @@ impl WheeledRobot {
             tau,
             lateral,
             normal_force: settled * factor * stable,
+            damping,
+            damping_factor: factor,
             mu: load.friction,
             half_length: (2.0 * r * depth - depth * depth).max(0.0).sqrt(),
             v_along: v.dot(&tau),
