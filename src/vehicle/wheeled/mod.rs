@@ -6,9 +6,10 @@
 //!
 //! One step, per wheel: pose the wheel's mid-plane (steering angle, suspension compression),
 //! cut the terrain with it, take the tyre's normal load; move the suspension to the balance of
-//! tyre and spring (implicit, below); linearise the tyre's forward force in the wheel's
-//! surface speed and step the motor; then finish the tyre force at the new speed and sum the
-//! wrench on the hull.
+//! tyre and spring (implicit, below); then, all wheels together, scale the tyres' damping
+//! down if it would overdamp the hull (`body::cap_hull_damping`); linearise the tyre's
+//! forward force in the wheel's surface speed and step the motor; then finish the tyre force
+//! at the new speed and sum the wrench on the hull.
 //!
 //! **Suspension.** The wheel has no mass of its own: each step the compression `s` is solved
 //! so that the tyre's load along the suspension axis (body z) equals spring plus damper,
