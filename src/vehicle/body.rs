@@ -30,6 +30,53 @@ pub(crate) const CONTACT_DAMPING_DT: f64 = 0.5;
 /// in some mode. In ordinary driving the largest is far below 1 (a robot at rest: about 0.2).
 pub(crate) const HULL_DAMPING_DT: f64 = 1.0;
 
+/// One contact's normal damping as the hull's damping cap needs it: the damping law's terms,
+/// the factor they made of the elastic force, and the contact's own c·dt/m.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ContactDamping {
+    damping: NormalDamping,
+    factor: f64,
+    dt_per_mass: f64,
+}
+
+impl ContactDamping {
+    /// The damping `damping` of a contact whose elastic force is `elastic` N (after its
+    /// stable share), on a hull whose inverse effective mass there is `per_mass` 1/kg, at step
+    /// `dt` s; `None` when its factor is 0 (the contact lets go faster than its damping allows
+    /// and pushes nothing).
+    #[inline]
+    pub(crate) fn new(
+        damping: NormalDamping,
+        elastic: f64,
+        per_mass: f64,
+        dt: f64,
+    ) -> Option<Self> {
+        let factor = damping.factor(1.0);
+        if factor == 0.0 {
+            return None;
+        }
+        Some(Self {
+            damping,
+            factor,
+            // The damping coefficient c is the normal force's derivative in the rate.
+            dt_per_mass: elastic * damping.per_load * dt * per_mass,
+        })
+    }
+
+    /// The factor by which the damping multiplies the elastic force, > 0.
+    #[inline]
+    pub(crate) fn factor(&self) -> f64 {
+        self.factor
+    }
+
+    /// The factor by which a contact's normal force changes when its damping is scaled by
+    /// `scale` (≤ 1): positive, since the kept factor is, and a scale below 1 only brings it
+    /// nearer 1.
+    fn rescale(&self, scale: f64) -> f64 {
+        self.damping.factor(scale) / self.factor
+    }
+}
+
 /// One contact's normal force and the damping in it, as the hull's damping cap needs them.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Damper {
@@ -37,20 +84,17 @@ pub(crate) struct Damper {
     pub point: Point3<f64>,
     /// Unit normal along which it acts, world.
     pub normal: Vector3<f64>,
-    /// The normal force, N: the elastic force times `factor`.
+    /// The normal force, N: the elastic force times `damping.factor()`.
     pub force: f64,
     /// Its damping.
-    pub damping: NormalDamping,
-    /// `damping.factor(1.0)`, positive (a contact whose factor is 0 pushes nothing and is not
-    /// kept).
-    pub factor: f64,
+    pub damping: ContactDamping,
 }
 
 impl Damper {
     /// The damping coefficient, N·s/m: the normal force's derivative in the penetration rate,
     /// (elastic force)·`per_load`.
     fn coefficient(&self) -> f64 {
-        self.force / self.factor * self.damping.per_load
+        self.force / self.damping.factor * self.damping.damping.per_load
     }
 }
 
@@ -64,24 +108,25 @@ pub(crate) trait DampedContact {
 }
 
 /// Scales every contact's damping down together when the hull's most damped motion would
-/// pass [`HULL_DAMPING_DT`] (see [`hull_damping_scale`]; `trace_dt` is Σ c·dt/m over
-/// `contacts`, summed as they were found); in ordinary driving nothing changes.
+/// pass [`HULL_DAMPING_DT`] (see [`hull_damping_scale`]); in ordinary driving nothing
+/// changes.
 pub(crate) fn cap_hull_damping<C: DampedContact>(
     spec: &RobotSpec,
     body: &BodyState,
     dt: f64,
-    trace_dt: f64,
     contacts: &mut [C],
 ) {
+    let trace_dt = contacts
+        .iter()
+        .fold(0.0, |sum, c| sum + c.damper().damping.dt_per_mass);
     let dampers = contacts.iter().map(DampedContact::damper);
     let scale = hull_damping_scale(spec, body, dt, trace_dt, dampers);
     if scale == 1.0 {
         return;
     }
     for contact in contacts {
-        let damper = contact.damper();
-        // The kept factor is positive, and a scale below 1 only brings it nearer 1.
-        contact.scale_force(damper.damping.factor(scale) / damper.factor);
+        let ratio = contact.damper().damping.rescale(scale);
+        contact.scale_force(ratio);
     }
 }
 
@@ -93,7 +138,7 @@ pub(crate) fn cap_hull_damping<C: DampedContact>(
 /// damper's unit normal at its point as a row over the hull's six velocities, M the hull's
 /// mass and inertia); its largest eigenvalue λ times dt is what must stay within the limit.
 /// Its trace is Σ c/m (m the effective mass at each damper, [`HullInertia::effective_mass`]),
-/// which bounds λ from above and which the contact loop sums anyway: `trace_dt` is Σ c·dt/m.
+/// which bounds λ from above and costs one addition a contact: `trace_dt` is Σ c·dt/m.
 /// Only when the trace passes the limit is λ worked out from `dampers` (a 6×6 symmetric
 /// eigenproblem), so contacts spread over a footprint, whose trace shares out over heave,
 /// roll and pitch, are not scaled down for the sum alone.
@@ -314,21 +359,43 @@ mod tests {
     }
 
     /// A damper of coefficient `c` N·s/m pushing up at body `(x, y)` on the plane of the
-    /// centre of mass, pressed in at 1 m/s (unscaled factor 1 + c/F with F = 100 N).
-    fn damper_at(spec: &RobotSpec, x: f64, y: f64, c: f64) -> Damper {
+    /// centre of mass of the level hull, pressed in at 1 m/s (unscaled factor 1 + c/F with
+    /// F = 100 N), at step `dt` s.
+    fn damper_at(spec: &RobotSpec, x: f64, y: f64, c: f64, dt: f64) -> Damper {
         let elastic = 100.0;
         let damping = NormalDamping {
             per_load: c / elastic,
             term: c / elastic,
         };
-        let factor = damping.factor(1.0);
+        let point = Point3::new(x, y, spec.center_of_mass.z);
+        let normal = Vector3::z();
+        let per_mass = HullInertia::new(spec, &level(spec)).inverse_effective_mass(&point, &normal);
+        let damping = ContactDamping::new(damping, elastic, per_mass, dt).expect("pressing in");
         Damper {
-            point: Point3::new(x, y, spec.center_of_mass.z),
-            normal: Vector3::z(),
-            force: elastic * factor,
+            point,
+            normal,
+            force: elastic * damping.factor(),
             damping,
-            factor,
         }
+    }
+
+    /// Four dampers of coefficient `c` at the corners `(±x, ±y)` round the centre of mass.
+    fn corners(spec: &RobotSpec, x: f64, y: f64, c: f64, dt: f64) -> Vec<Damper> {
+        let com = spec.center_of_mass;
+        [(x, y), (x, -y), (-x, y), (-x, -y)]
+            .iter()
+            .map(|&(dx, dy)| damper_at(spec, com.x + dx, com.y + dy, c, dt))
+            .collect()
+    }
+
+    /// The damping rates, per N·s/m of each of the four [`corners`] dampers, of the hull's
+    /// heave, roll and pitch, 1/kg (a rate in 1/s per N·s/m): 4/m, 4·y²/I_x, 4·x²/I_y.
+    fn footprint_modes_per_c(spec: &RobotSpec, x: f64, y: f64) -> [f64; 3] {
+        [
+            4.0 / spec.mass,
+            4.0 * y * y / spec.inertia.x,
+            4.0 * x * x / spec.inertia.y,
+        ]
     }
 
     /// The cap's eigenvalue against the hull's modes worked out by hand: four equal dampers
@@ -340,21 +407,14 @@ mod tests {
         let body = level(&spec);
         let com = spec.center_of_mass;
         let c = 300.0;
-        let one = [damper_at(&spec, com.x, com.y, c)];
+        let one = [damper_at(&spec, com.x, com.y, c, 0.002)];
         let rate = largest_damping_rate(&spec, &body, one.into_iter());
         assert!((rate - c / spec.mass).abs() < 1e-9 * rate, "{rate}");
         let (x, y) = (0.2, 0.15);
-        let corners: Vec<Damper> = [(x, y), (x, -y), (-x, y), (-x, -y)]
+        let corners = corners(&spec, x, y, c, 0.002);
+        let expected = c * footprint_modes_per_c(&spec, x, y)
             .iter()
-            .map(|&(dx, dy)| damper_at(&spec, com.x + dx, com.y + dy, c))
-            .collect();
-        let expected = [
-            4.0 * c / spec.mass,
-            4.0 * c * y * y / spec.inertia.x,
-            4.0 * c * x * x / spec.inertia.y,
-        ]
-        .iter()
-        .fold(0.0_f64, |a, &b| a.max(b));
+            .fold(0.0_f64, |a, &b| a.max(b));
         let rate = largest_damping_rate(&spec, &body, corners.iter().copied());
         assert!(
             (rate - expected).abs() < 1e-9 * expected,
@@ -380,19 +440,12 @@ mod tests {
         // Spread over a footprint: the stiffest of heave, roll and pitch at 0.9, their sum
         // (the trace) above 1.
         let (x, y) = (0.2, 0.15);
-        let modes_per_c = [
-            4.0 / spec.mass,
-            4.0 * y * y / spec.inertia.x,
-            4.0 * x * x / spec.inertia.y,
-        ];
+        let modes_per_c = footprint_modes_per_c(&spec, x, y);
         let stiffest = modes_per_c.iter().fold(0.0_f64, |a, &b| a.max(b));
         let c = 0.9 / (stiffest * dt);
         let trace_dt = modes_per_c.iter().sum::<f64>() * c * dt;
         assert!(trace_dt > 1.2 * HULL_DAMPING_DT, "{trace_dt}");
-        let corners: Vec<Damper> = [(x, y), (x, -y), (-x, y), (-x, -y)]
-            .iter()
-            .map(|&(dx, dy)| damper_at(&spec, com.x + dx, com.y + dy, c))
-            .collect();
+        let corners = corners(&spec, x, y, c, dt);
         let rate = largest_damping_rate(&spec, &body, corners.iter().copied());
         assert!((rate * dt - 0.9).abs() < 1e-9, "{}", rate * dt);
         let scale = hull_damping_scale(&spec, &body, dt, trace_dt, corners.iter().copied());
@@ -400,7 +453,7 @@ mod tests {
         // Four dampers through the centre of mass, each at the single contact's cap: together
         // c·dt/m = 2, the explicit step's limit.
         let c = CONTACT_DAMPING_DT * spec.mass / dt;
-        let stacked = [damper_at(&spec, com.x, com.y, c); 4];
+        let stacked = [damper_at(&spec, com.x, com.y, c, dt); 4];
         let scale = hull_damping_scale(&spec, &body, dt, 2.0, stacked.iter().copied());
         assert!((scale - 0.5).abs() < 1e-12, "{scale}");
         // Within the limit by the trace, the eigenproblem is not even asked.
@@ -420,23 +473,25 @@ mod tests {
         let com = spec.center_of_mass;
         let dt = 0.002;
         let c = CONTACT_DAMPING_DT * spec.mass / dt;
-        let mut contacts = [damper_at(&spec, com.x, com.y, c); 4];
+        let mut contacts = [damper_at(&spec, com.x, com.y, c, dt); 4];
+        // Each record carries its own c·dt/m, the cap's trace.
+        let trace: f64 = contacts.iter().map(|d| d.damping.dt_per_mass).sum();
+        assert!((trace - 2.0).abs() < 1e-12, "trace {trace}");
         let landing = -1.0; // m/s, up positive: the dampers' rate
         let damping_impulse = |contacts: &[Damper]| -> f64 {
             contacts
                 .iter()
-                .map(|d| d.force / d.factor * d.damping.per_load * -landing * dt)
+                .map(|d| d.coefficient() * -landing * dt)
                 .sum::<f64>()
         };
         let uncapped = landing + damping_impulse(&contacts) / spec.mass;
         assert!((uncapped + landing).abs() < 1e-9, "uncapped {uncapped} m/s");
         let forces: Vec<f64> = contacts.iter().map(|d| d.force).collect();
-        let trace = 4.0 * c * dt / spec.mass;
-        cap_hull_damping(&spec, &body, dt, trace, &mut contacts);
+        cap_hull_damping(&spec, &body, dt, &mut contacts);
         // The scaled forces are each elastic·(1 + scale·c/F·rate).
         for (d, before) in contacts.iter().zip(forces) {
-            let elastic = before / d.factor;
-            let expected = elastic * d.damping.factor(0.5);
+            let elastic = before / d.damping.factor();
+            let expected = elastic * d.damping.damping.factor(0.5);
             assert!(
                 (d.force - expected).abs() < 1e-9 * expected,
                 "{} vs {expected}",
@@ -445,7 +500,7 @@ mod tests {
         }
         let elastic: f64 = contacts
             .iter()
-            .map(|d| d.force / d.damping.factor(0.5))
+            .map(|d| d.force / d.damping.damping.factor(0.5))
             .sum();
         let total: f64 = contacts.iter().map(|d| d.force).sum();
         let capped = landing + (total - elastic) * dt / spec.mass;

@@ -24,8 +24,8 @@ use crate::track::contact::evaluate_plane;
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig, FrictionForce};
 use crate::track::load::{ElementLoad, NormalDamping};
 use crate::vehicle::body::{
-    cap_hull_damping, contact_damping_limit, stable_share, BodyState, DampedContact, Damper,
-    HullInertia, Wrench,
+    cap_hull_damping, contact_damping_limit, stable_share, BodyState, ContactDamping,
+    DampedContact, Damper, HullInertia, Wrench,
 };
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
@@ -46,10 +46,8 @@ pub(super) struct Contact {
     lateral: Vector3<f64>,
     normal_force: f64,
     friction_load: f64,
-    /// The normal force's damping, and the factor it made of the elastic force, kept for the
-    /// hull's damping cap.
-    damping: NormalDamping,
-    damping_factor: f64,
+    /// The normal force's damping, kept for the hull's damping cap.
+    damping: ContactDamping,
     mu: Vector2<f64>,
     v_along: f64,
     v_lateral: f64,
@@ -63,7 +61,6 @@ impl DampedContact for Contact {
             normal: self.normal,
             force: self.normal_force,
             damping: self.damping,
-            factor: self.damping_factor,
         }
     }
 
@@ -102,8 +99,6 @@ pub(super) struct TrackScratch {
     /// derivative against the belt speed, N·s/m (the belt stage's linearisation).
     pull: Vec<f64>,
     pull_damping: Vec<f64>,
-    /// Σ c·dt/m over this step's contacts (`hull_damping_scale`).
-    damping_dt_per_mass: f64,
 }
 
 impl TrackScratch {
@@ -124,7 +119,6 @@ impl TrackScratch {
             offsets: vec![0.0; elements],
             pull: vec![0.0; tracks],
             pull_damping: vec![0.0; tracks],
-            damping_dt_per_mass: 0.0,
         }
     }
 }
@@ -196,15 +190,13 @@ impl TrackedRobot {
         self.step_flippers(dt);
         self.find_slabs(terrain, body);
         self.scratch.contacts.clear();
-        self.scratch.damping_dt_per_mass = 0.0;
         self.elastic_energy = 0.0;
         let hull = HullInertia::new(&self.spec, body);
         for plane in 0..self.planes.len() {
             let cut = self.plane_loads(plane, terrain, segments);
             self.add_contacts(plane, &cut, body, &hull, dt);
         }
-        let trace = self.scratch.damping_dt_per_mass;
-        cap_hull_damping(&self.spec, body, dt, trace, &mut self.scratch.contacts);
+        cap_hull_damping(&self.spec, body, dt, &mut self.scratch.contacts);
         let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
         self.step_belts(friction_config, sigma0, dt);
         self.finish_contacts(body, friction_config, sigma0, dt)
@@ -396,13 +388,11 @@ impl TrackedRobot {
                 -v.dot(&normal),
                 contact_damping_limit(mass, dt),
             );
-            let factor = damping.factor(1.0);
-            if factor == 0.0 {
+            let Some(damping) = ContactDamping::new(damping, fnorm * stable, per_mass, dt) else {
                 self.state.bristles[element] = Vector2::zeros();
                 continue;
-            }
-            // This contact's damping coefficient c is d(normal force)/d(rate).
-            scratch.damping_dt_per_mass += fnorm * stable * damping.per_load * dt * per_mass;
+            };
+            let factor = damping.factor();
             scratch.contacts.push(Contact {
                 plane: index,
                 element,
@@ -414,7 +404,6 @@ impl TrackedRobot {
                 normal_force: fnorm * factor * stable,
                 friction_load: load.magnitude * factor * stable,
                 damping,
-                damping_factor: factor,
                 mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),

@@ -26,8 +26,8 @@ use nalgebra::{Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
 use self::steering::AckermannGeometry;
 use self::tyre::{tyre_force, TyreContact};
 use super::body::{
-    cap_hull_damping, contact_damping_limit, stable_share, BodyState, DampedContact, Damper,
-    HullInertia, Wrench,
+    cap_hull_damping, contact_damping_limit, stable_share, BodyState, ContactDamping,
+    DampedContact, Damper, HullInertia, Wrench,
 };
 use super::candidates::CandidateCache;
 use super::drive::{speed_after, step_belt, DriveCommand};
@@ -93,10 +93,8 @@ struct WheelContact {
     /// Across the wheel in the contact plane, world (to its left).
     lateral: Vector3<f64>,
     normal_force: f64,
-    /// The normal force's damping, and the factor it made of the elastic force, kept for the
-    /// hull's damping cap.
-    damping: NormalDamping,
-    damping_factor: f64,
+    /// The normal force's damping, kept for the hull's damping cap.
+    damping: ContactDamping,
     mu: f64,
     half_length: f64,
     v_along: f64,
@@ -110,7 +108,6 @@ impl DampedContact for WheelContact {
             normal: self.normal,
             force: self.normal_force,
             damping: self.damping,
-            factor: self.damping_factor,
         }
     }
 
@@ -134,8 +131,6 @@ pub struct WheeledRobot {
     // Scratch, reused every step.
     loads: [ElementLoad; 1],
     contacts: Vec<WheelContact>,
-    /// Σ c·dt/m over this step's contacts (`hull_damping_scale`).
-    damping_dt_per_mass: f64,
     caches: Vec<CandidateCache>,
     last_contacts: Vec<ContactInfo>,
     f0: Vec<f64>,
@@ -174,7 +169,6 @@ impl WheeledRobot {
             elastic_energy: 0.0,
             loads: [ElementLoad::default()],
             contacts: Vec::with_capacity(n),
-            damping_dt_per_mass: 0.0,
             caches: vec![CandidateCache::default(); n],
             last_contacts: Vec::with_capacity(n),
             f0: vec![0.0; n],
@@ -362,14 +356,12 @@ impl WheeledRobot {
     ) -> Wrench {
         self.step_steering(dt);
         self.contacts.clear();
-        self.damping_dt_per_mass = 0.0;
         self.elastic_energy = 0.0;
         let hull = HullInertia::new(&self.spec, body);
         for w in 0..self.spec.wheels.len() {
             self.wheel_contact(w, terrain, body, &hull, dt, segments);
         }
-        let trace = self.damping_dt_per_mass;
-        cap_hull_damping(&self.spec, body, dt, trace, &mut self.contacts);
+        cap_hull_damping(&self.spec, body, dt, &mut self.contacts);
 
         // Linearise each tyre's forward force in its wheel's surface speed; step the motors.
         self.f0.iter_mut().for_each(|x| *x = 0.0);
@@ -591,10 +583,10 @@ impl WheeledRobot {
             -v.dot(&normal) - rise,
             contact_damping_limit(mass, dt),
         );
-        let factor = damping.factor(1.0);
-        if factor == 0.0 {
+        let Some(damping) = ContactDamping::new(damping, settled * stable, per_mass, dt) else {
             return;
-        }
+        };
+        let factor = damping.factor();
         let heading = pose.rotation * Vector3::x();
         let along = heading - normal * heading.dot(&normal);
         let Some(tau) = along.try_normalize(1e-9) else {
@@ -602,8 +594,6 @@ impl WheeledRobot {
         };
         let lateral = normal.cross(&tau);
         let depth = load.depth.min(r);
-        // This contact's damping coefficient c is d(normal force)/d(rate).
-        self.damping_dt_per_mass += settled * stable * damping.per_load * dt * per_mass;
         self.contacts.push(WheelContact {
             wheel: w,
             point,
@@ -612,7 +602,6 @@ impl WheeledRobot {
             lateral,
             normal_force: settled * factor * stable,
             damping,
-            damping_factor: factor,
             mu: load.friction,
             half_length: (2.0 * r * depth - depth * depth).max(0.0).sqrt(),
             v_along: v.dot(&tau),
