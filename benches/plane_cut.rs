@@ -104,7 +104,7 @@ fn bench_slab(c: &mut Criterion) {
             slab.fill(&terrain, &plane, 0.1, &candidates);
             let mut n = 0;
             for &o in &offsets {
-                slab.cut(o, &mut out);
+                slab.cut(&terrain, o, &mut out);
                 n += out.len();
             }
             n

@@ -146,55 +146,67 @@ impl CutPlane {
         }
     }
 
-    /// Cuts one triangle (world points, outward unit normal). Returns the segment `(a, b)` in
-    /// plane coordinates, oriented so that the solid lies on its right (walking from `a` to
-    /// `b`), and its outward unit normal (the left perpendicular), clipped to the region.
-    ///
-    /// Vertices exactly on the plane count as being on its positive side. So a triangle that
-    /// lies in the plane gives nothing, one that only touches it at a vertex gives nothing, and
-    /// an edge lying in the plane is reported once, by the triangle on the negative side.
-    pub(crate) fn cut_triangle(
+    /// The segment where this plane crosses a face (corners `points`, world, m; outward unit
+    /// `normal`) whose corners lie `depth` m from the plane along its normal, crossing the
+    /// face's edges `edges` (from [`face_crossings`]): in plane coordinates, oriented so that
+    /// the solid lies on its right (walking from `a` to `b`), with its outward unit normal (the
+    /// left perpendicular), clipped to the region.
+    pub(super) fn cut_face(
         &self,
-        p: &[Point3<f64>; 3],
+        points: &[Point3<f64>; 4],
+        depth: &[f64; 4],
+        edges: [usize; 2],
         normal: &Vector3<f64>,
     ) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
-        let d = [
-            (p[0] - self.origin).dot(&self.normal),
-            (p[1] - self.origin).dot(&self.normal),
-            (p[2] - self.origin).dot(&self.normal),
-        ];
-        let (lone, j, k) = lone_vertex(&d)?;
-        // d[lone] and d[j] have opposite "sides", so d[lone] - d[j] is never zero.
-        let cross = |other: usize| {
-            let t = d[lone] / (d[lone] - d[other]);
-            p[lone] + (p[other] - p[lone]) * t
+        let crossing = |k: usize| {
+            let next = (k + 1) % 4;
+            // depth[k] and depth[next] lie on opposite sides, so their difference is not zero.
+            let t = depth[k] / (depth[k] - depth[next]);
+            self.to_plane(&(points[k] + (points[next] - points[k]) * t))
         };
-        let (qa, qb) = (self.to_plane(&cross(j)), self.to_plane(&cross(k)));
         oriented_segment(
-            qa,
-            qb,
+            crossing(edges[0]),
+            crossing(edges[1]),
             &FaceTrace::new(self.vector_to_plane(normal)),
             &self.region,
         )
     }
 }
 
-/// The vertex alone on its side of a plane, for a triangle whose vertices lie at signed
-/// distances `d` from it (a vertex on the plane counts as on its positive side), and the
-/// other two in order: `None` when all three are on one side.
-pub(super) fn lone_vertex(d: &[f64; 3]) -> Option<(usize, usize, usize)> {
-    let above = [d[0] >= 0.0, d[1] >= 0.0, d[2] >= 0.0];
-    let lone = if above[0] == above[1] {
-        if above[1] == above[2] {
-            return None;
+/// How a plane crosses the boundary of a face (four corners, a triangle's third repeated; edge
+/// `k` runs from corner `k` to corner `k + 1`, the last back to the first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FaceCrossings {
+    /// The face lies on one side of the plane.
+    None,
+    /// The plane crosses these two edges: the face's cut runs between them.
+    Two([usize; 2]),
+    /// The plane crosses all four edges: a quad not quite flat, met by a plane within rounding
+    /// of its own (cut it as its two triangles). A flat convex face is crossed twice at most.
+    Four,
+}
+
+/// The edges a plane crosses of a face whose corners lie at signed distances `depth` from it.
+/// A corner exactly on the plane counts as on its positive side: so a face lying in the plane
+/// gives nothing, one that only touches it at a corner gives nothing, and an edge lying in the
+/// plane is reported once, by the face on the negative side.
+pub(super) fn face_crossings(depth: &[f64; 4]) -> FaceCrossings {
+    let above = depth.map(|d| d >= 0.0);
+    let mut edges = [0; 2];
+    let mut count = 0;
+    for k in 0..4 {
+        if above[k] != above[(k + 1) % 4] {
+            if count < 2 {
+                edges[count] = k;
+            }
+            count += 1;
         }
-        2
-    } else if above[0] == above[2] {
-        1
-    } else {
-        0
-    };
-    Some((lone, (lone + 1) % 3, (lone + 2) % 3))
+    }
+    match count {
+        0 => FaceCrossings::None,
+        2 => FaceCrossings::Two(edges),
+        _ => FaceCrossings::Four,
+    }
 }
 
 /// In-plane length of a face normal below which the face counts as parallel to the plane: its

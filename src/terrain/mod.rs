@@ -1,11 +1,14 @@
 //! The terrain of a scene: one triangle mesh with a material per triangle, indexed by parry's
 //! BVH, and the plane cut that turns it into 2D segments in a track plane (seed 004, §3.2–3.3).
+//! The cut works on faces: a triangle, or two coplanar triangles making a convex quad
+//! (`faces`), so a mesh's quads cut in one segment each.
 //!
 //! Geometry is kept in `f64` so that cut vertices are exact to well below 1e-5 m anywhere in a
 //! scene; the BVH stores `f32` boxes rounded outward, so pruning is conservative.
 
 mod buried;
 mod cut;
+mod faces;
 mod side;
 mod slab;
 
@@ -18,6 +21,9 @@ use nalgebra::{Point3, Vector3};
 use parry3d::bounding_volume::Aabb;
 use parry3d::math::Vector as PVec;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
+
+use cut::{face_crossings, FaceCrossings};
+use faces::FaceTable;
 
 /// Index of a [`SurfaceMaterial`] in [`Terrain::materials`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -98,8 +104,9 @@ pub enum TerrainError {
     TooLarge(usize),
 }
 
-/// The whole scene as one indexed triangle mesh (world frame, m) with per-triangle materials
-/// and a BVH over the triangles.
+/// The whole scene as one indexed triangle mesh (world frame, m) with per-triangle materials,
+/// a BVH over the triangles, and the faces (triangles and convex quads) the plane cut works on.
+/// A face is named by its *leading* triangle, the lower index of a quad's two.
 #[derive(Debug, Clone)]
 pub struct Terrain {
     vertices: Vec<Point3<f64>>,
@@ -108,6 +115,7 @@ pub struct Terrain {
     triangle_materials: Vec<MaterialId>,
     materials: Vec<SurfaceMaterial>,
     bvh: Bvh,
+    faces: FaceTable,
 }
 
 impl Terrain {
@@ -162,6 +170,7 @@ impl Terrain {
             leaves.push(outward_aabb(&p));
         }
         let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);
+        let faces = FaceTable::new(&vertices, &triangles, &normals, &triangle_materials);
         Ok(Self {
             vertices,
             triangles,
@@ -169,6 +178,7 @@ impl Terrain {
             triangle_materials,
             materials,
             bvh,
+            faces,
         })
     }
 
@@ -207,6 +217,29 @@ impl Terrain {
         self.triangles.len()
     }
 
+    /// Number of faces the cut works on: triangles, less one for each pair of them making a
+    /// convex quad.
+    pub fn num_faces(&self) -> usize {
+        self.triangles.len() - self.faces.quads()
+    }
+
+    /// The leading triangle of the face triangle `t` belongs to (`t` itself when it leads
+    /// its face or stands alone).
+    pub fn face_of(&self, t: u32) -> u32 {
+        self.faces.leader(t)
+    }
+
+    /// The triangles of the face led by triangle `t`: `t`, and its quad's other triangle.
+    pub fn face_triangles(&self, t: u32) -> impl Iterator<Item = u32> {
+        std::iter::once(t).chain(self.faces.partner(t))
+    }
+
+    /// The corners of the face led by triangle `t`, counter-clockwise seen from outside,
+    /// world frame, m (a lone triangle's third corner repeated).
+    pub fn face_points(&self, t: u32) -> [Point3<f64>; 4] {
+        self.faces.corners(t).map(|v| self.vertices[v as usize])
+    }
+
     /// The BVH over the triangles (leaf `i` is triangle `i`).
     pub fn bvh(&self) -> &Bvh {
         &self.bvh
@@ -241,10 +274,16 @@ impl Terrain {
         ]
     }
 
+    /// The two triangles of the quad led by `t`, each with its corners among the quad's (see
+    /// `FaceTable::split`).
+    fn split_face(&self, t: u32) -> [(u32, [usize; 4]); 2] {
+        self.faces.split(t)
+    }
+
     /// Cuts the terrain with a plane, keeping what lies in `plane`'s region: clears `out` and
-    /// fills it with segments in plane coordinates, sorted by triangle index. Only BVH nodes
-    /// whose boxes meet the plane and the region are visited. Does not allocate once `out`
-    /// has grown to the largest cut seen.
+    /// fills it with segments in plane coordinates, one per face cut, sorted by the faces'
+    /// leading triangles. Only BVH nodes whose boxes meet the plane and the region are
+    /// visited. Does not allocate once `out` has grown to the largest cut seen.
     pub fn cut(&self, plane: &CutPlane, out: &mut Vec<CutSegment>) {
         out.clear();
         if self.bvh.is_empty() {
@@ -256,16 +295,20 @@ impl Terrain {
                 return parry3d::partitioning::TraversalAction::Prune;
             }
             if let Some(leaf) = node.leaf_data() {
-                self.cut_triangle(plane, leaf as usize, out);
+                self.cut_face(plane, self.faces.leader(leaf), out);
             }
             parry3d::partitioning::TraversalAction::Continue
         });
+        // Both triangles of a quad may be visited: their face's (identical) cuts are adjacent
+        // once sorted.
         out.sort_unstable_by_key(|s| s.triangle);
+        out.dedup_by_key(|s| s.triangle);
     }
 
-    /// The triangles that may meet the slab of half-thickness `half_thickness` m around
-    /// `plane` inside its region (a superset of those any parallel plane within the slab cuts),
-    /// in BVH order: one search serves all the parallel planes of a belt. Clears `out` first.
+    /// The faces (their leading triangles, sorted, each once) that may meet the slab of
+    /// half-thickness `half_thickness` m around `plane` inside its region (a superset of those
+    /// any parallel plane within the slab cuts): one search serves all the parallel planes of
+    /// a belt. Clears `out` first.
     pub fn candidates(&self, plane: &CutPlane, half_thickness: f64, out: &mut Vec<u32>) {
         out.clear();
         if self.bvh.is_empty() {
@@ -277,42 +320,85 @@ impl Terrain {
                 return parry3d::partitioning::TraversalAction::Prune;
             }
             if let Some(leaf) = node.leaf_data() {
-                out.push(leaf);
+                out.push(self.faces.leader(leaf));
             }
             parry3d::partitioning::TraversalAction::Continue
         });
+        out.sort_unstable();
+        out.dedup();
     }
 
-    /// Cuts only the given triangles (from [`Terrain::candidates`] of a slab holding `plane`):
-    /// clears `out` and fills it as [`Terrain::cut`] would, in the candidates' order.
+    /// Cuts only the given faces (leading triangles, from [`Terrain::candidates`] of a slab
+    /// holding `plane`): clears `out` and fills it as [`Terrain::cut`] would, in the
+    /// candidates' order.
     pub fn cut_candidates(&self, plane: &CutPlane, candidates: &[u32], out: &mut Vec<CutSegment>) {
         out.clear();
         for &t in candidates {
             if (t as usize) < self.triangles.len() {
-                self.cut_triangle(plane, t as usize, out);
+                self.cut_face(plane, t, out);
             }
         }
     }
 
-    /// The same result as [`Terrain::cut`], computed by testing every triangle. The reference
-    /// for tests; O(n).
+    /// The same result as [`Terrain::cut`], computed by testing every face. The reference for
+    /// tests; O(n).
     pub fn cut_brute_force(&self, plane: &CutPlane, out: &mut Vec<CutSegment>) {
         out.clear();
-        for i in 0..self.triangles.len() {
-            self.cut_triangle(plane, i, out);
+        for t in 0..self.triangles.len() as u32 {
+            if self.faces.leader(t) == t {
+                self.cut_face(plane, t, out);
+            }
         }
     }
 
-    fn cut_triangle(&self, plane: &CutPlane, i: usize, out: &mut Vec<CutSegment>) {
-        let p = self.triangle_points(i);
-        if let Some((a, b, normal)) = plane.cut_triangle(&p, &self.normals[i]) {
+    /// Appends the cut of the face led by triangle `t` (one segment, or none). A quad whose
+    /// corners the plane separates four times (a plane within rounding of a quad that is only
+    /// nearly flat) is cut as its two triangles.
+    fn cut_face(&self, plane: &CutPlane, t: u32, out: &mut Vec<CutSegment>) {
+        let points = self.face_points(t);
+        let depth = points.map(|p| (p - plane.origin()).dot(&plane.normal()));
+        match face_crossings(&depth) {
+            FaceCrossings::None => {}
+            FaceCrossings::Two(edges) => {
+                self.push_face_cut(plane, t, t, &points, &depth, edges, out);
+            }
+            FaceCrossings::Four => {
+                for (triangle, corners) in self.split_face(t) {
+                    let points = corners.map(|k| points[k]);
+                    let depth = corners.map(|k| depth[k]);
+                    if let FaceCrossings::Two(edges) = face_crossings(&depth) {
+                        self.push_face_cut(plane, t, triangle, &points, &depth, edges, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the cut of the face led by triangle `face` (or of its triangle `triangle`, when
+    /// a quad is cut in two) with corners `points` at `depth` from the plane, crossing `edges`,
+    /// if any of it lies in the region. The segment carries `triangle`'s id and the face's
+    /// normal and material.
+    #[allow(clippy::too_many_arguments)]
+    fn push_face_cut(
+        &self,
+        plane: &CutPlane,
+        face: u32,
+        triangle: u32,
+        points: &[Point3<f64>; 4],
+        depth: &[f64; 4],
+        edges: [usize; 2],
+        out: &mut Vec<CutSegment>,
+    ) {
+        let i = face as usize;
+        let normal = &self.normals[i];
+        if let Some((a, b, n)) = plane.cut_face(points, depth, edges, normal) {
             out.push(CutSegment::new(
                 a,
                 b,
-                normal,
-                self.normals[i].dot(&plane.normal()).clamp(-1.0, 1.0),
+                n,
+                normal.dot(&plane.normal()).clamp(-1.0, 1.0),
                 self.triangle_materials[i],
-                i as u32,
+                triangle,
             ));
         }
     }

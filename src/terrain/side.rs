@@ -28,11 +28,12 @@ pub struct SideCrossing {
 }
 
 impl Terrain {
-    /// Clears `out` and fills it with those `candidates` (triangle indices) that are side faces
-    /// of `plane` (|n · plane normal| ≥ [`SIDE_FACE_MIN_COS`]), reach into the slab of
-    /// half-thickness `half` m around it, and overlap its region (plane coordinates). Does not
-    /// allocate once `out` has grown to the largest list seen. The 3D reference that
-    /// [`super::SlabTriangles::side_faces`] (what the track model uses) is tested against.
+    /// Clears `out` and fills it with those `candidates` (faces by their leading triangles)
+    /// that are side faces of `plane` (|n · plane normal| ≥ [`SIDE_FACE_MIN_COS`]), reach into
+    /// the slab of half-thickness `half` m around it, and overlap its region (plane
+    /// coordinates). Does not allocate once `out` has grown to the largest list seen. The 3D
+    /// reference that [`super::SlabTriangles::side_faces`] (what the track model uses) is
+    /// tested against.
     #[cfg(test)]
     pub(crate) fn side_faces(
         &self,
@@ -49,7 +50,6 @@ impl Terrain {
             if i >= self.triangles.len() || self.normals[i].dot(&normal).abs() < SIDE_FACE_MIN_COS {
                 continue;
             }
-            let p = self.triangle_points(i);
             let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
             let (mut x0, mut x1, mut z0, mut z1) = (
                 f64::INFINITY,
@@ -57,7 +57,7 @@ impl Terrain {
                 f64::INFINITY,
                 f64::NEG_INFINITY,
             );
-            for v in &p {
+            for v in &self.face_points(t) {
                 let d = (v - plane.origin()).dot(&normal);
                 lo = lo.min(d);
                 hi = hi.max(d);
@@ -79,7 +79,8 @@ impl Terrain {
     }
 
     /// The nearest crossing of the ray `origin + s·direction`, 0 ≤ s ≤ `length` m (`direction`
-    /// a unit vector, world frame), with one of the triangles `faces`; `None` if it meets none.
+    /// a unit vector, world frame), with one of the faces `faces` (by their leading triangles);
+    /// `None` if it meets none.
     pub fn lateral_crossing(
         &self,
         faces: &[u32],
@@ -88,11 +89,12 @@ impl Terrain {
         length: f64,
     ) -> Option<SideCrossing> {
         let mut best: Option<SideCrossing> = None;
-        for &t in faces {
+        let triangles = faces
+            .iter()
+            .filter(|&&t| (t as usize) < self.triangles.len())
+            .flat_map(|&t| self.face_triangles(t));
+        for t in triangles {
             let i = t as usize;
-            if i >= self.triangles.len() {
-                continue;
-            }
             let [a, b, c] = self.triangle_points(i);
             let Some(s) = ray_triangle(origin, direction, &a, &b, &c) else {
                 continue;

@@ -1,5 +1,6 @@
-//! A robot's candidate triangles expressed once per step in the frame its track planes share,
-//! so that each plane (and each edge of its strips) is cut in 2D.
+//! A robot's candidate faces (triangles and convex quads, see `faces`) expressed once per step
+//! in the frame its track planes share, so that each plane (and each edge of its strips) is
+//! cut in 2D.
 //!
 //! Why: every track plane of a robot is square to the body's y axis — the parallel planes of
 //! one belt, the other belt's, the flippers' (they turn about axes along body y) — so a
@@ -11,18 +12,18 @@
 //! robot mostly see the same triangles (a stair tread spans both), so this replaces a
 //! projection per belt, and the 3D cut of every triangle for every plane.
 
-use nalgebra::{Point2, Vector2};
+use nalgebra::Point2;
 
-use super::cut::{lone_vertex, oriented_segment, FaceTrace};
+use super::cut::{face_crossings, oriented_segment, FaceCrossings, FaceTrace};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
-/// One candidate triangle in the shared frame.
+/// One candidate face in the shared frame.
 #[derive(Debug, Clone, Copy)]
 struct SlabTriangle {
-    /// Vertices in plane coordinates `(x, z)`, m.
-    points: [Point2<f64>; 3],
-    /// Signed distance of each vertex from the frame's origin along its normal, m.
-    depth: [f64; 3],
+    /// Corners in plane coordinates `(x, z)`, m (a triangle's third repeated).
+    points: [Point2<f64>; 4],
+    /// Signed distance of each corner from the frame's origin along its normal, m.
+    depth: [f64; 4],
     /// The face's in-plane normal and its cuts' unit normal.
     face: FaceTrace,
     /// Component of the face's outward unit normal along the frame's normal.
@@ -32,10 +33,11 @@ struct SlabTriangle {
     /// Lower and upper corner of the box round `points`, m.
     bounds: (Point2<f64>, Point2<f64>),
     material: MaterialId,
+    /// The face's leading triangle.
     triangle: u32,
 }
 
-/// Candidate triangles projected into a frame shared by parallel planes, and the slab of them
+/// Candidate faces projected into a frame shared by parallel planes, and the slab of them
 /// (one belt's planes) selected for cutting. Scratch owned by the caller: projected and
 /// selected every step, no allocation once it has grown.
 #[derive(Debug, Clone, Default)]
@@ -55,9 +57,10 @@ pub struct SlabTriangles {
 }
 
 impl SlabTriangles {
-    /// Projects `candidates` (triangle indices of `terrain`; indices beyond it are skipped)
-    /// into the frame of `frame` (its origin, axes and normal; its region is not used), and
-    /// clears the selection. Every later slab is parallel to `frame`.
+    /// Projects `candidates` (faces of `terrain` by their leading triangles, as
+    /// [`Terrain::candidates`] gives them; indices beyond it are skipped) into the frame of
+    /// `frame` (its origin, axes and normal; its region is not used), and clears the selection.
+    /// Every later slab is parallel to `frame`.
     pub fn project(&mut self, terrain: &Terrain, frame: &CutPlane, candidates: &[u32]) {
         self.triangles.clear();
         self.selected.clear();
@@ -72,21 +75,12 @@ impl SlabTriangles {
             if i >= normals.len() {
                 continue;
             }
-            // Each vertex relative to the frame's origin once, for its depth and its plane
+            // Each corner relative to the frame's origin once, for its depth and its plane
             // coordinates alike.
-            let p = terrain.triangle_points(i);
-            let rel = [p[0] - origin, p[1] - origin, p[2] - origin];
+            let rel = terrain.face_points(t).map(|p| p - origin);
             let n = normals[i];
-            let points = [
-                frame.offset_to_plane(&rel[0]),
-                frame.offset_to_plane(&rel[1]),
-                frame.offset_to_plane(&rel[2]),
-            ];
-            let depth = [
-                rel[0].dot(&normal),
-                rel[1].dot(&normal),
-                rel[2].dot(&normal),
-            ];
+            let points = rel.map(|r| frame.offset_to_plane(&r));
+            let depth = rel.map(|r| r.dot(&normal));
             self.triangles.push(SlabTriangle {
                 points,
                 depth,
@@ -141,28 +135,40 @@ impl SlabTriangles {
         self.selected.iter().map(|&k| &self.triangles[k as usize])
     }
 
-    /// Cuts the selected triangles with the plane `offset` m from the slab's mid-plane
-    /// (within the slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
+    /// Cuts the selected faces with the plane `offset` m from the slab's mid-plane (within the
+    /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
     /// [`Terrain::cut_candidates`] fills it for that plane (same segments and orientation, in
-    /// projection order, up to rounding).
-    pub fn cut(&self, offset: f64, out: &mut Vec<CutSegment>) {
+    /// projection order, up to rounding). `terrain` names the triangles of a quad cut in two.
+    pub fn cut(&self, terrain: &Terrain, offset: f64, out: &mut Vec<CutSegment>) {
         out.clear();
         let Some(region) = self.region else {
             return;
         };
         let shift = self.mid + offset;
         for t in self.slab() {
-            if let Some((a, b, normal)) = cut_triangle(t, shift, &region) {
-                out.push(CutSegment::new(
-                    a, b, normal, t.lateral, t.material, t.triangle,
-                ));
+            let depth = t.depth.map(|d| d - shift);
+            match face_crossings(&depth) {
+                FaceCrossings::None => {}
+                FaceCrossings::Two(edges) => {
+                    push_cut(t, t.triangle, &t.points, &depth, edges, &region, out);
+                }
+                FaceCrossings::Four => {
+                    for (triangle, corners) in terrain.split_face(t.triangle) {
+                        let points = corners.map(|k| t.points[k]);
+                        let depth = corners.map(|k| depth[k]);
+                        if let FaceCrossings::Two(edges) = face_crossings(&depth) {
+                            push_cut(t, triangle, &points, &depth, edges, &region, out);
+                        }
+                    }
+                }
             }
         }
     }
 
-    /// Clears `out` and fills it with the side faces (|n · normal| ≥ [`SIDE_FACE_MIN_COS`])
-    /// among the selected triangles that reach into the strip `offset ± half` m (from the
-    /// slab's mid-plane): what `Terrain::side_faces` finds for the plane at `offset`.
+    /// Clears `out` and fills it with the side faces (|n · normal| ≥ [`SIDE_FACE_MIN_COS`],
+    /// by their leading triangles) among the selected faces that reach into the strip
+    /// `offset ± half` m (from the slab's mid-plane): what `Terrain::side_faces` finds for the
+    /// plane at `offset`.
     pub fn side_faces(&self, offset: f64, half: f64, out: &mut Vec<u32>) {
         out.clear();
         if !self.any_side_face {
@@ -181,45 +187,51 @@ impl SlabTriangles {
     }
 }
 
-/// The smallest of three values (by compares: NaN-aware `f64::min` costs more, and a NaN
-/// vertex cuts nothing anyway).
-fn smallest(v: [f64; 3]) -> f64 {
+/// The smallest of a face's four values (by compares: NaN-aware `f64::min` costs more, and a
+/// NaN corner cuts nothing anyway).
+fn smallest(v: [f64; 4]) -> f64 {
     let low = if v[1] < v[0] { v[1] } else { v[0] };
-    if v[2] < low {
-        v[2]
+    let high = if v[3] < v[2] { v[3] } else { v[2] };
+    if high < low {
+        high
     } else {
         low
     }
 }
 
-/// The largest of three values (by compares, as [`smallest`]).
-fn largest(v: [f64; 3]) -> f64 {
+/// The largest of a face's four values (by compares, as [`smallest`]).
+fn largest(v: [f64; 4]) -> f64 {
     let high = if v[1] > v[0] { v[1] } else { v[0] };
-    if v[2] > high {
-        v[2]
+    let low = if v[3] > v[2] { v[3] } else { v[2] };
+    if low > high {
+        low
     } else {
         high
     }
 }
 
-/// The cut of one projected triangle by the plane `offset` m from the frame's origin: the
-/// rule of [`CutPlane`]'s cut (vertices on the plane count as on its positive side, solid on
-/// the segment's right, clipped to the region), in 2D.
-fn cut_triangle(
+/// Appends the cut of the projected face `t` (or of its triangle `triangle`, corners
+/// `points`) whose corners lie `depth` m from the plane, crossing `edges`: the rule of
+/// [`CutPlane`]'s cut (solid on the segment's right, clipped to the region), in 2D.
+fn push_cut(
     t: &SlabTriangle,
-    offset: f64,
+    triangle: u32,
+    points: &[Point2<f64>; 4],
+    depth: &[f64; 4],
+    edges: [usize; 2],
     region: &CutRegion,
-) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
-    let d = [
-        t.depth[0] - offset,
-        t.depth[1] - offset,
-        t.depth[2] - offset,
-    ];
-    let (lone, j, k) = lone_vertex(&d)?;
-    let p = &t.points;
-    let cross = |other: usize| {
-        let s = d[lone] / (d[lone] - d[other]);
-        p[lone] + (p[other] - p[lone]) * s
+    out: &mut Vec<CutSegment>,
+) {
+    let crossing = |k: usize| {
+        let next = (k + 1) % 4;
+        let s = depth[k] / (depth[k] - depth[next]);
+        points[k] + (points[next] - points[k]) * s
     };
-    oriented_segment(cross(j), cross(k), &t.face, region)
+    if let Some((a, b, normal)) =
+        oriented_segment(crossing(edges[0]), crossing(edges[1]), &t.face, region)
+    {
+        out.push(CutSegment::new(
+            a, b, normal, t.lateral, t.material, triangle,
+        ));
+    }
 }

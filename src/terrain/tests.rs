@@ -302,7 +302,7 @@ proptest! {
         slab.fill(&t, &plane, 0.3, &cands);
         let moved = plane.shifted(shift);
         let (mut projected, mut direct) = (Vec::new(), Vec::new());
-        slab.cut(shift, &mut projected);
+        slab.cut(&t, shift, &mut projected);
         t.cut_candidates(&moved, &cands, &mut direct);
         let (projected, direct) = (long_segments(&projected), long_segments(&direct));
         prop_assert_eq!(projected.len(), direct.len());
@@ -317,5 +317,94 @@ proptest! {
         slab.side_faces(shift, 0.05, &mut faces);
         t.side_faces(&moved, 0.05, &cands, &mut expected);
         prop_assert_eq!(faces, expected);
+    }
+}
+
+/// The same triangles with no vertex shared, so that none pair into quads: every face a
+/// triangle.
+fn unpaired(t: &Terrain) -> Terrain {
+    let vertices = (0..t.num_triangles())
+        .flat_map(|i| t.triangle_points(i))
+        .collect();
+    let triangles = (0..t.num_triangles() as u32)
+        .map(|i| [3 * i, 3 * i + 1, 3 * i + 2])
+        .collect();
+    let materials = t.triangle_materials().to_vec();
+    Terrain::new(vertices, triangles, materials, t.materials().to_vec()).expect("valid terrain")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+    /// A quad cuts as its two triangles do, joined: every segment of the paired terrain is
+    /// covered, end to end, by the segments its triangles give when cut alone (same line,
+    /// normal and material, lengths summing to its own within 1e-9 m), and nothing else is cut.
+    #[test]
+    fn a_face_cuts_as_its_triangles_joined(t in arb_terrain(), plane in arb_plane()) {
+        let alone = unpaired(&t);
+        let (mut faces, mut triangles) = (Vec::new(), Vec::new());
+        t.cut(&plane, &mut faces);
+        alone.cut(&plane, &mut triangles);
+        let faces = long_segments(&faces);
+        let mut covered = 0;
+        for f in &faces {
+            let mine: Vec<_> = t.face_triangles(f.triangle).collect();
+            let parts: Vec<_> = triangles.iter().filter(|s| mine.contains(&s.triangle)).collect();
+            let along = (f.b - f.a) / (f.b - f.a).norm();
+            let mut length = 0.0;
+            for p in &parts {
+                for q in [p.a, p.b] {
+                    let off = q - f.a;
+                    prop_assert!((off.x * along.y - off.y * along.x).abs() < 1e-9, "{f:?} {p:?}");
+                    let s = off.dot(&along);
+                    prop_assert!(s > -1e-9 && s < (f.b - f.a).norm() + 1e-9, "{f:?} {p:?}");
+                }
+                prop_assert!((p.normal - f.normal).norm() < 1e-9);
+                prop_assert_eq!(p.material, f.material);
+                length += (p.b - p.a).norm();
+            }
+            prop_assert!((length - (f.b - f.a).norm()).abs() < 1e-9, "{f:?} {parts:?}");
+            covered += parts.len();
+        }
+        let long = long_segments(&triangles);
+        prop_assert!(covered >= long.len(), "{} of {} triangle cuts covered", covered, long.len());
+    }
+}
+
+/// A quad flat only to within 1e-10 m (inside the pairing tolerance), met by a plane tilted
+/// within rounding of its own so that the plane separates its corners four times: it is cut
+/// as its two triangles, each under its own id, by the 3D cut and the slab alike.
+#[test]
+fn a_quad_crossed_four_times_is_cut_as_its_triangles() {
+    let v = vec![
+        Point3::new(0.0, 0.0, 0.0),
+        Point3::new(1.0, 0.0, 0.0),
+        Point3::new(1.0, 1.0, 0.0),
+        Point3::new(0.0, 1.0, -1e-10),
+    ];
+    let t = terrain_from(v.clone(), vec![[0, 1, 2], [0, 2, 3]]);
+    assert_eq!(t.num_faces(), 1);
+    // The plane z = −1e-11 + 5e-11·x − 6e-11·y leaves corners 0 and 2 above it, 1 and 3
+    // below: all four edges cross. Its pose: plane y axis along its normal.
+    let normal = Vector3::new(-5e-11, 6e-11, 1.0).normalize();
+    let rot = UnitQuaternion::rotation_between(&Vector3::y(), &normal).expect("not opposite");
+    let plane = CutPlane::from_pose(
+        &Isometry3::from_parts(Translation3::new(0.0, 0.0, -1e-11), rot),
+        CutRegion::new(-10.0, 10.0, -10.0, 10.0),
+    );
+    let depth = v.iter().map(|p| (p - plane.origin()).dot(&plane.normal()));
+    let above: Vec<bool> = depth.map(|d| d >= 0.0).collect();
+    assert_eq!(above, [true, false, true, false]);
+    let mut segs = Vec::new();
+    t.cut(&plane, &mut segs);
+    let ids: Vec<u32> = segs.iter().map(|s| s.triangle).collect();
+    assert_eq!(ids, [0, 1], "{segs:?}");
+    let mut slab = SlabTriangles::default();
+    slab.fill(&t, &plane, 0.1, &[0]);
+    let mut projected = Vec::new();
+    slab.cut(&t, 0.0, &mut projected);
+    assert_eq!(projected.len(), 2);
+    for (p, d) in projected.iter().zip(&segs) {
+        assert_eq!(p.triangle, d.triangle);
+        assert!((p.a - d.a).norm() < 1e-9 && (p.b - d.b).norm() < 1e-9);
     }
 }

@@ -1,4 +1,4 @@
-//! The terrain triangles near each belt: one BVH search of a volume a little larger than the
+//! The terrain faces near each belt: one BVH search of a volume a little larger than the
 //! belt's slab, reused while the belt stays inside it, and whether any of them could meet the
 //! belt's side (which switches its side guard on).
 
@@ -6,17 +6,17 @@ use nalgebra::{Point2, Vector2};
 
 use crate::terrain::{CutPlane, CutRegion, Terrain};
 
-/// How far a belt may move before its cached candidate triangles are searched again, m.
+/// How far a belt may move before its cached candidate faces are searched again, m.
 const CANDIDATE_MARGIN: f64 = 0.05;
 
-/// The terrain triangles near one belt, from a BVH search of a volume larger than the belt's
+/// The terrain faces near one belt, from a BVH search of a volume larger than the belt's
 /// slab; reused while the slab stays inside that volume (the robot moves ~1 mm a step).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CandidateCache {
     /// The searched volume: this plane's region, ± `half` along its normal.
     volume: Option<(CutPlane, f64)>,
-    /// The candidate triangles (indices into the terrain).
-    pub triangles: Vec<u32>,
+    /// The candidate faces (their leading triangles, sorted: [`Terrain::candidates`]).
+    pub faces: Vec<u32>,
     /// Whether a candidate face could meet the belt's side: its normal within
     /// [`SIDE_NEAR_COS`] of the belt's across direction (then the belt's side guard is on).
     pub side_faces_near: bool,
@@ -60,7 +60,7 @@ impl CandidateCache {
             & (across.abs() + reach_across <= *vh)
     }
 
-    /// Makes `triangles` the candidates for the slab, searching again only when it has left
+    /// Makes `faces` the candidates for the slab, searching again only when it has left
     /// the volume; returns whether it searched (the list may have changed).
     pub fn refresh(&mut self, terrain: &Terrain, plane: &CutPlane, half: f64) -> bool {
         let stale = !self.covers(plane, half);
@@ -71,11 +71,11 @@ impl CandidateCache {
                 &plane.pose(),
                 CutRegion::new(r.min.x - m, r.max.x + m, r.min.y - m, r.max.y + m),
             );
-            terrain.candidates(&grown, half + m, &mut self.triangles);
+            terrain.candidates(&grown, half + m, &mut self.faces);
             self.volume = Some((grown, half + m));
             let across = plane.normal();
             let normals = terrain.normals();
-            self.side_faces_near = self.triangles.iter().any(|&t| {
+            self.side_faces_near = self.faces.iter().any(|&t| {
                 normals
                     .get(t as usize)
                     .is_some_and(|n| n.dot(&across).abs() >= SIDE_NEAR_COS)

@@ -2,7 +2,7 @@
 //!
 //! Stages, in order ([`TrackedRobot::step`]):
 //! 1. **flippers** — the flipper motors turn their planes (`step_flippers`);
-//! 2. **slabs** — each belt's slab round its posed outline, its candidate triangles (BVH
+//! 2. **slabs** — each belt's slab round its posed outline, its candidate faces (BVH
 //!    search only when the belt has left the searched volume) and their union, projected once
 //!    into the frame every plane shares (`find_slabs`);
 //! 3. **planes** — per plane: its cut, seed 004's normal loads of its wheels and runs, the
@@ -78,7 +78,7 @@ pub(super) struct TrackScratch {
     /// Each element's load this step (circles then runs, plane after plane).
     loads: Vec<ElementLoad>,
     contacts: Vec<Contact>,
-    /// Each belt's (group's) candidate triangles.
+    /// Each belt's (group's) candidate faces.
     pub(super) caches: Vec<CandidateCache>,
     /// Every belt's candidates, each once, sorted (rebuilt when a belt's candidates change).
     candidates: Vec<u32>,
@@ -203,7 +203,7 @@ impl TrackedRobot {
     }
 
     /// Slabs stage: the slab of every belt this step (its planes with their strips, the
-    /// region round its posed outline) into `slabs`, each belt's candidate triangles
+    /// region round its posed outline) into `slabs`, each belt's candidate faces
     /// refreshed, their union (sorted, each once) into `candidates`, rebuilt only when a
     /// belt's candidates changed, and the union projected into the frame of the hull: every
     /// plane is square to body y, so one projection serves every belt.
@@ -233,7 +233,7 @@ impl TrackedRobot {
         if changed {
             scratch.candidates.clear();
             for cache in &scratch.caches {
-                scratch.candidates.extend_from_slice(&cache.triangles);
+                scratch.candidates.extend_from_slice(&cache.faces);
             }
             scratch.candidates.sort_unstable();
             scratch.candidates.dedup();
@@ -265,7 +265,7 @@ impl TrackedRobot {
         }
         let offset = plane.y - plane.slab_mid;
         let cut = slab.shifted(offset);
-        scratch.slab.cut(offset, segments);
+        scratch.slab.cut(terrain, offset, segments);
         let materials = terrain.materials();
         let range = plane.element_range();
         let loads = &mut scratch.loads[range.clone()];
@@ -282,7 +282,7 @@ impl TrackedRobot {
                 (offset - plane.half, &mut scratch.edge_low[..n]),
                 (offset + plane.half, &mut scratch.edge_high[..n]),
             ] {
-                scratch.slab.cut(edge, &mut scratch.edge_segments);
+                scratch.slab.cut(terrain, edge, &mut scratch.edge_segments);
                 evaluate_plane(
                     &plane.posed,
                     plane.stiffness,

@@ -522,7 +522,7 @@ impl WheeledRobot {
         let m = r + CUT_MARGIN;
         let cut = CutPlane::from_pose(&pose, CutRegion::new(-m, m, -m, m));
         self.caches[w].refresh(terrain, &cut, half);
-        terrain.cut_candidates(&cut, &self.caches[w].triangles, segments);
+        terrain.cut_candidates(&cut, &self.caches[w].faces, segments);
         let stiffness = PlaneStiffness {
             kappa: wheel.tyre.stiffness,
             run_mid: 1.0,
