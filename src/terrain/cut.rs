@@ -431,4 +431,12 @@ impl CutSegment {
     pub fn bounds(&self) -> (Point2<f64>, Point2<f64>) {
         (self.min, self.max)
     }
+
+    /// Unit direction from `a` to `b`, plane frame: `normal` turned a right angle clockwise
+    /// (the solid lies on the right). The cut's normal is the face's, exact to rounding, so
+    /// this costs no root and stays exact for the shortest segments, where `b − a` is mostly
+    /// rounding.
+    pub fn direction(&self) -> Vector2<f64> {
+        Vector2::new(self.normal.y, -self.normal.x)
+    }
 }

@@ -408,3 +408,18 @@ fn a_quad_crossed_four_times_is_cut_as_its_triangles() {
         assert!((p.a - d.a).norm() < 1e-9 && (p.b - d.b).norm() < 1e-9);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// A cut's direction taken from its normal (what the contact laws use, no root) is the
+    /// direction of `a → b` within 1e-9 for every segment longer than 1 mm.
+    #[test]
+    fn a_cut_runs_along_its_normal_turned_clockwise(t in arb_terrain(), plane in arb_plane()) {
+        let mut segs = Vec::new();
+        t.cut(&plane, &mut segs);
+        for s in segs.iter().filter(|s| (s.b - s.a).norm() > 1e-3) {
+            let along = (s.b - s.a) / (s.b - s.a).norm();
+            prop_assert!((s.direction() - along).norm() < 1e-9, "{s:?}");
+        }
+    }
+}

@@ -121,20 +121,24 @@ pub fn interlock_friction(mu: f64, bearing: f64) -> f64 {
 }
 
 /// [`interlock_friction`] for a bearing given by its sine `bearing_sine` (from
-/// [`Grousers::bearing_on`]): with t = tan φ = s/√(1 − s²), tan(φ + atan μ) = (t + μ)/(1 − μt)
-/// below the cap, which φ + atan μ reaches where sin φ = sin(80° − atan μ) =
-/// (sin 80° − μ·cos 80°)/√(1 + μ²).
+/// [`Grousers::bearing_on`]): with s = sin φ and c = cos φ = √(1 − s²), tan(φ + atan μ) =
+/// (s + μc)/(c − μs) below the cap, which φ + atan μ reaches where sin φ = sin(80° − atan μ) =
+/// (sin 80° − μ·cos 80°)/√(1 + μ²), compared squared. One root and one division: the contact
+/// loop asks this of every wheel and run at a hooked edge.
 pub fn interlock_friction_sine(mu: f64, bearing_sine: f64) -> f64 {
     if bearing_sine <= 0.0 {
         return mu;
     }
     let s = bearing_sine.min(1.0);
-    let cap = (SIN_SELF_LOCKING - mu * COS_SELF_LOCKING) / (1.0 + mu * mu).sqrt();
-    if s >= cap {
+    // sin(80° − atan μ)·√(1 + μ²); not positive for μ ≥ tan 80°, whose cap φ = 0 any bearing
+    // reaches.
+    let edge = SIN_SELF_LOCKING - mu * COS_SELF_LOCKING;
+    if edge <= 0.0 || s * s * (1.0 + mu * mu) >= edge * edge {
         return TAN_SELF_LOCKING.max(mu);
     }
-    let t = s / (1.0 - s * s).sqrt();
-    ((t + mu) / (1.0 - mu * t)).max(mu)
+    let c = (1.0 - s * s).sqrt();
+    // Below the cap φ + atan μ < 80°, so c − μs = cos(φ + atan μ)·√(1 + μ²) > 0.
+    ((s + mu * c) / (c - mu * s)).max(mu)
 }
 
 /// The sine of the smaller of the angles (in [0, π/2]) by which the two faces leaving a

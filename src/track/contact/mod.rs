@@ -174,15 +174,14 @@ pub fn convex_edge_faces(
     let leaving = segments
         .iter()
         .find(|s| (s.a - p).norm_squared() <= SAME * SAME);
-    let unit = |v: Vector2<f64>| v.try_normalize(0.0);
     match (arriving, leaving) {
         (Some(i), Some(o)) => {
-            let (di, do_) = (unit(i.b - i.a)?, unit(o.b - o.a)?);
+            let (di, do_) = (i.direction(), o.direction());
             // Solid on the right: a clockwise turn (negative cross) goes round a convex corner.
             (di.x * do_.y - di.y * do_.x < -EDGE_TURN_SIN).then_some((-di, do_))
         }
-        (Some(i), None) => unit(i.a - i.b).map(|f| (f, f)),
-        (None, Some(o)) => unit(o.b - o.a).map(|f| (f, f)),
+        (Some(i), None) => Some((-i.direction(), -i.direction())),
+        (None, Some(o)) => Some((o.direction(), o.direction())),
         (None, None) => None,
     }
 }

@@ -230,7 +230,8 @@ impl<'a> WheelFace<'a> {
         materials: &'a [SurfaceMaterial],
     ) -> Option<Self> {
         let mat = &materials[seg.material.0 as usize];
-        let len = (seg.b - seg.a).norm();
+        let dir = seg.direction();
+        let len = (seg.b - seg.a).dot(&dir);
         if len <= 0.0 {
             return None;
         }
@@ -240,7 +241,7 @@ impl<'a> WheelFace<'a> {
             mat,
             kappa: series(stiffness.kappa, mat.stiffness),
             len,
-            dir: (seg.b - seg.a) / len,
+            dir,
             in_plane,
             face_weight,
         })
