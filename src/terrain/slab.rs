@@ -7,10 +7,10 @@
 //! terrain vertex has the same plane coordinates `(x, z)` in all of them and only its distance
 //! along the normal differs, by the plane's offset. Projecting every candidate vertex once per
 //! step (three dot products) serves every belt: a belt's slab (its planes with their strips)
-//! then picks the projected triangles that reach into it and overlap its region, and each of
+//! then picks the projected faces that reach into it and overlap its region, and each of
 //! its planes is cut with one subtraction per vertex and 2D interpolation. The belts of a
-//! robot mostly see the same triangles (a stair tread spans both), so this replaces a
-//! projection per belt, and the 3D cut of every triangle for every plane.
+//! robot mostly see the same faces (a stair tread spans both), so this replaces a
+//! projection per belt, and the 3D cut of every face for every plane.
 
 use nalgebra::Point2;
 
@@ -19,7 +19,7 @@ use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_
 
 /// One candidate face in the shared frame.
 #[derive(Debug, Clone, Copy)]
-struct SlabTriangle {
+struct SlabFace {
     /// Corners in plane coordinates `(x, z)`, m (a triangle's third repeated).
     points: [Point2<f64>; 4],
     /// Signed distance of each corner from the frame's origin along its normal, m.
@@ -43,8 +43,8 @@ struct SlabTriangle {
 #[derive(Debug, Clone, Default)]
 pub struct SlabTriangles {
     /// Every projected candidate.
-    triangles: Vec<SlabTriangle>,
-    /// Indices into `triangles` of those the selected slab holds.
+    faces: Vec<SlabFace>,
+    /// Indices into `faces` of those the selected slab holds.
     selected: Vec<u32>,
     /// The cut region of the selected slab's planes (plane coordinates); empty before the
     /// first selection.
@@ -62,7 +62,7 @@ impl SlabTriangles {
     /// `frame` (its origin, axes and normal; its region is not used), and clears the selection.
     /// Every later slab is parallel to `frame`.
     pub fn project(&mut self, terrain: &Terrain, frame: &CutPlane, candidates: &[u32]) {
-        self.triangles.clear();
+        self.faces.clear();
         self.selected.clear();
         self.region = None;
         self.any_side_face = false;
@@ -81,7 +81,7 @@ impl SlabTriangles {
             let n = normals[i];
             let points = rel.map(|r| frame.offset_to_plane(&r));
             let depth = rel.map(|r| r.dot(&normal));
-            self.triangles.push(SlabTriangle {
+            self.faces.push(SlabFace {
                 points,
                 depth,
                 face: FaceTrace::new(frame.vector_to_plane(&n)),
@@ -105,7 +105,7 @@ impl SlabTriangles {
         self.region = Some(region);
         self.mid = mid;
         self.any_side_face = false;
-        for (k, t) in self.triangles.iter().enumerate() {
+        for (k, t) in self.faces.iter().enumerate() {
             // Compares only: this runs for every candidate of every belt every step.
             let (lo, hi) = t.bounds;
             let apart = (t.depth_range.0 - mid > half)
@@ -131,8 +131,8 @@ impl SlabTriangles {
     }
 
     /// The selected triangles, in projection order.
-    fn slab(&self) -> impl Iterator<Item = &SlabTriangle> {
-        self.selected.iter().map(|&k| &self.triangles[k as usize])
+    fn slab(&self) -> impl Iterator<Item = &SlabFace> {
+        self.selected.iter().map(|&k| &self.faces[k as usize])
     }
 
     /// Cuts the selected faces with the plane `offset` m from the slab's mid-plane (within the
@@ -214,7 +214,7 @@ fn largest(v: [f64; 4]) -> f64 {
 /// `points`) whose corners lie `depth` m from the plane, crossing `edges`: the rule of
 /// [`CutPlane`]'s cut (solid on the segment's right, clipped to the region), in 2D.
 fn push_cut(
-    t: &SlabTriangle,
+    t: &SlabFace,
     triangle: u32,
     points: &[Point2<f64>; 4],
     depth: &[f64; 4],
