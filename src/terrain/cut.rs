@@ -146,6 +146,37 @@ impl CutPlane {
         }
     }
 
+    /// Cuts one triangle (world points, outward unit normal): a face that is not a quad, cut
+    /// by the triangle's own rule (its lone vertex), cheaper than the four-corner loop of
+    /// [`CutPlane::cut_face`] and the same segment. Returns the segment `(a, b)` in plane
+    /// coordinates, oriented so that the solid lies on its right (walking from `a` to `b`),
+    /// and its outward unit normal (the left perpendicular), clipped to the region. Vertices on
+    /// the plane count as on its positive side, as in [`face_crossings`].
+    pub(super) fn cut_triangle(
+        &self,
+        p: &[Point3<f64>; 3],
+        normal: &Vector3<f64>,
+    ) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
+        let d = [
+            (p[0] - self.origin).dot(&self.normal),
+            (p[1] - self.origin).dot(&self.normal),
+            (p[2] - self.origin).dot(&self.normal),
+        ];
+        let (lone, j, k) = lone_vertex(&d)?;
+        // d[lone] and d[j] have opposite "sides", so d[lone] - d[j] is never zero.
+        let cross = |other: usize| {
+            let t = d[lone] / (d[lone] - d[other]);
+            p[lone] + (p[other] - p[lone]) * t
+        };
+        let (qa, qb) = (self.to_plane(&cross(j)), self.to_plane(&cross(k)));
+        oriented_segment(
+            qa,
+            qb,
+            &FaceTrace::new(self.vector_to_plane(normal)),
+            &self.region,
+        )
+    }
+
     /// The segment where this plane crosses a face (corners `points`, world, m; outward unit
     /// `normal`) whose corners lie `depth` m from the plane along its normal, crossing the
     /// face's edges `edges` (from [`face_crossings`]): in plane coordinates, oriented so that
@@ -171,6 +202,24 @@ impl CutPlane {
             &self.region,
         )
     }
+}
+
+/// The vertex alone on its side of a plane, for a triangle whose vertices lie at signed
+/// distances `d` from it (a vertex on the plane counts as on its positive side), and the
+/// other two in order: `None` when all three are on one side.
+pub(super) fn lone_vertex(d: &[f64; 3]) -> Option<(usize, usize, usize)> {
+    let above = [d[0] >= 0.0, d[1] >= 0.0, d[2] >= 0.0];
+    let lone = if above[0] == above[1] {
+        if above[1] == above[2] {
+            return None;
+        }
+        2
+    } else if above[0] == above[2] {
+        1
+    } else {
+        0
+    };
+    Some((lone, (lone + 1) % 3, (lone + 2) % 3))
 }
 
 /// How a plane crosses the boundary of a face (four corners, a triangle's third repeated; edge

@@ -234,6 +234,11 @@ impl Terrain {
         std::iter::once(t).chain(self.faces.partner(t))
     }
 
+    /// Whether the face led by triangle `t` is a quad (two triangles), not a lone triangle.
+    pub fn is_quad(&self, t: u32) -> bool {
+        self.faces.partner(t).is_some()
+    }
+
     /// The corners of the face led by triangle `t`, counter-clockwise seen from outside,
     /// world frame, m (a lone triangle's third corner repeated).
     pub fn face_points(&self, t: u32) -> [Point3<f64>; 4] {
@@ -355,6 +360,23 @@ impl Terrain {
     /// corners the plane separates four times (a plane within rounding of a quad that is only
     /// nearly flat) is cut as its two triangles.
     fn cut_face(&self, plane: &CutPlane, t: u32, out: &mut Vec<CutSegment>) {
+        if !self.is_quad(t) {
+            // A lone triangle: its own rule, cheaper than the four-corner loop (rubble and
+            // height fields are all triangles).
+            let i = t as usize;
+            let normal = &self.normals[i];
+            if let Some((a, b, n)) = plane.cut_triangle(&self.triangle_points(i), normal) {
+                out.push(CutSegment::new(
+                    a,
+                    b,
+                    n,
+                    normal.dot(&plane.normal()).clamp(-1.0, 1.0),
+                    self.triangle_materials[i],
+                    t,
+                ));
+            }
+            return;
+        }
         let points = self.face_points(t);
         let depth = points.map(|p| (p - plane.origin()).dot(&plane.normal()));
         match face_crossings(&depth) {

@@ -12,9 +12,9 @@
 //! robot mostly see the same faces (a stair tread spans both), so this replaces a
 //! projection per belt, and the 3D cut of every face for every plane.
 
-use nalgebra::Point2;
+use nalgebra::{Point2, Vector2};
 
-use super::cut::{face_crossings, oriented_segment, FaceCrossings, FaceTrace};
+use super::cut::{face_crossings, lone_vertex, oriented_segment, FaceCrossings, FaceTrace};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
 /// One candidate face in the shared frame.
@@ -35,6 +35,8 @@ struct SlabFace {
     material: MaterialId,
     /// The face's leading triangle.
     triangle: u32,
+    /// Whether the face is a quad (else a lone triangle, cut by its own rule).
+    quad: bool,
 }
 
 /// Candidate faces projected into a frame shared by parallel planes, and the slab of them
@@ -76,12 +78,26 @@ impl SlabTriangles {
                 continue;
             }
             // Each corner relative to the frame's origin once, for its depth and its plane
-            // coordinates alike.
-            let rel = terrain.face_points(t).map(|p| p - origin);
+            // coordinates alike; a lone triangle's third corner is copied, not projected again.
+            let quad = terrain.is_quad(t);
+            let (points, depth) = if quad {
+                let rel = terrain.face_points(t).map(|p| p - origin);
+                (
+                    rel.map(|r| frame.offset_to_plane(&r)),
+                    rel.map(|r| r.dot(&normal)),
+                )
+            } else {
+                let rel = terrain.triangle_points(i).map(|p| p - origin);
+                let points = rel.map(|r| frame.offset_to_plane(&r));
+                let depth = rel.map(|r| r.dot(&normal));
+                (
+                    [points[0], points[1], points[2], points[2]],
+                    [depth[0], depth[1], depth[2], depth[2]],
+                )
+            };
             let n = normals[i];
-            let points = rel.map(|r| frame.offset_to_plane(&r));
-            let depth = rel.map(|r| r.dot(&normal));
             self.faces.push(SlabFace {
+                quad,
                 points,
                 depth,
                 face: FaceTrace::new(frame.vector_to_plane(&n)),
@@ -146,6 +162,14 @@ impl SlabTriangles {
         };
         let shift = self.mid + offset;
         for t in self.slab() {
+            if !t.quad {
+                if let Some((a, b, normal)) = cut_triangle(t, shift, &region) {
+                    out.push(CutSegment::new(
+                        a, b, normal, t.lateral, t.material, t.triangle,
+                    ));
+                }
+                continue;
+            }
             let depth = t.depth.map(|d| d - shift);
             match face_crossings(&depth) {
                 FaceCrossings::None => {}
@@ -234,4 +258,26 @@ fn push_cut(
             a, b, normal, t.lateral, t.material, triangle,
         ));
     }
+}
+
+/// The cut of a projected lone triangle by the plane `offset` m from the frame's origin: the
+/// rule of [`CutPlane`]'s triangle cut (its lone vertex; vertices on the plane count as on its
+/// positive side, solid on the segment's right, clipped to the region), in 2D.
+fn cut_triangle(
+    t: &SlabFace,
+    offset: f64,
+    region: &CutRegion,
+) -> Option<(Point2<f64>, Point2<f64>, Vector2<f64>)> {
+    let d = [
+        t.depth[0] - offset,
+        t.depth[1] - offset,
+        t.depth[2] - offset,
+    ];
+    let (lone, j, k) = lone_vertex(&d)?;
+    let p = &t.points;
+    let cross = |other: usize| {
+        let s = d[lone] / (d[lone] - d[other]);
+        p[lone] + (p[other] - p[lone]) * s
+    };
+    oriented_segment(cross(j), cross(k), &t.face, region)
 }
