@@ -14,6 +14,7 @@
 
 use nalgebra::{Point3, Vector3};
 
+use super::cut::{face_crossings, FaceCrossings};
 use super::MaterialId;
 
 /// Marks "no such triangle or vertex".
@@ -100,12 +101,40 @@ impl FaceTable {
         self.corners[t as usize]
     }
 
+    /// The pieces of the face led by `t` that a plane cuts, given its corners `points` (in any
+    /// frame) at signed distances `depth` from the plane: `piece(triangle, points, depth,
+    /// edges)` is called with the face itself when the plane crosses two of its edges, and
+    /// with each of a quad's two triangles (its own id, its corners among the quad's, a
+    /// triangle's third repeated) when the plane crosses all four ([`FaceCrossings::Four`]).
+    /// One dispatch for the 3D cut and the slab's 2D cut.
+    pub(super) fn cut_pieces<P: Copy>(
+        &self,
+        t: u32,
+        points: &[P; 4],
+        depth: &[f64; 4],
+        mut piece: impl FnMut(u32, &[P; 4], &[f64; 4], [usize; 2]),
+    ) {
+        match face_crossings(depth) {
+            FaceCrossings::None => {}
+            FaceCrossings::Two(edges) => piece(t, points, depth, edges),
+            FaceCrossings::Four => {
+                for (triangle, corners) in self.split(t) {
+                    let points = corners.map(|k| points[k]);
+                    let depth = corners.map(|k| depth[k]);
+                    if let FaceCrossings::Two(edges) = face_crossings(&depth) {
+                        piece(triangle, &points, &depth, edges);
+                    }
+                }
+            }
+        }
+    }
+
     /// The two triangles of the quad led by `t`, each as its own triangle id and its corners
     /// among the quad's (a triangle's third repeated): the leader `(0, 1, 3)`, the other
     /// `(1, 2, 3)` (the quad is the leader's corners with the other's far corner, 2, inserted).
     /// For a lone triangle (never needed: a plane crosses a triangle twice at most) its own
     /// corners, then a degenerate face of one corner that nothing cuts.
-    pub(super) fn split(&self, t: u32) -> [(u32, [usize; 4]); 2] {
+    fn split(&self, t: u32) -> [(u32, [usize; 4]); 2] {
         match self.partner(t) {
             Some(other) => [(t, [0, 1, 3, 3]), (other, [1, 2, 3, 3])],
             None => [(t, [0, 1, 2, 2]), (t, [2, 2, 2, 2])],

@@ -22,7 +22,6 @@ use parry3d::bounding_volume::Aabb;
 use parry3d::math::Vector as PVec;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
 
-use cut::{face_crossings, FaceCrossings};
 use faces::FaceTable;
 
 /// Index of a [`SurfaceMaterial`] in [`Terrain::materials`].
@@ -223,12 +222,6 @@ impl Terrain {
         self.triangles.len() - self.faces.quads()
     }
 
-    /// The leading triangle of the face triangle `t` belongs to (`t` itself when it leads
-    /// its face or stands alone).
-    pub fn face_of(&self, t: u32) -> u32 {
-        self.faces.leader(t)
-    }
-
     /// The triangles of the face led by triangle `t`: `t`, and its quad's other triangle.
     pub fn face_triangles(&self, t: u32) -> impl Iterator<Item = u32> {
         std::iter::once(t).chain(self.faces.partner(t))
@@ -277,12 +270,6 @@ impl Terrain {
             self.vertices[t[1] as usize],
             self.vertices[t[2] as usize],
         ]
-    }
-
-    /// The two triangles of the quad led by `t`, each with its corners among the quad's (see
-    /// `FaceTable::split`).
-    fn split_face(&self, t: u32) -> [(u32, [usize; 4]); 2] {
-        self.faces.split(t)
     }
 
     /// Cuts the terrain with a plane, keeping what lies in `plane`'s region: clears `out` and
@@ -379,21 +366,10 @@ impl Terrain {
         }
         let points = self.face_points(t);
         let depth = points.map(|p| (p - plane.origin()).dot(&plane.normal()));
-        match face_crossings(&depth) {
-            FaceCrossings::None => {}
-            FaceCrossings::Two(edges) => {
-                self.push_face_cut(plane, t, t, &points, &depth, edges, out);
-            }
-            FaceCrossings::Four => {
-                for (triangle, corners) in self.split_face(t) {
-                    let points = corners.map(|k| points[k]);
-                    let depth = corners.map(|k| depth[k]);
-                    if let FaceCrossings::Two(edges) = face_crossings(&depth) {
-                        self.push_face_cut(plane, t, triangle, &points, &depth, edges, out);
-                    }
-                }
-            }
-        }
+        self.faces
+            .cut_pieces(t, &points, &depth, |triangle, points, depth, edges| {
+                self.push_face_cut(plane, t, triangle, points, depth, edges, out);
+            });
     }
 
     /// Appends the cut of the face led by triangle `face` (or of its triangle `triangle`, when

@@ -14,7 +14,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::cut::{face_crossings, lone_vertex, oriented_segment, FaceCrossings, FaceTrace};
+use super::cut::{lone_vertex, oriented_segment, FaceTrace};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
 /// One candidate face in the shared frame.
@@ -171,21 +171,14 @@ impl SlabTriangles {
                 continue;
             }
             let depth = t.depth.map(|d| d - shift);
-            match face_crossings(&depth) {
-                FaceCrossings::None => {}
-                FaceCrossings::Two(edges) => {
-                    push_cut(t, t.triangle, &t.points, &depth, edges, &region, out);
-                }
-                FaceCrossings::Four => {
-                    for (triangle, corners) in terrain.split_face(t.triangle) {
-                        let points = corners.map(|k| t.points[k]);
-                        let depth = corners.map(|k| depth[k]);
-                        if let FaceCrossings::Two(edges) = face_crossings(&depth) {
-                            push_cut(t, triangle, &points, &depth, edges, &region, out);
-                        }
-                    }
-                }
-            }
+            terrain.faces.cut_pieces(
+                t.triangle,
+                &t.points,
+                &depth,
+                |triangle, points, depth, edges| {
+                    push_cut(t, triangle, points, depth, edges, &region, out);
+                },
+            );
         }
     }
 
