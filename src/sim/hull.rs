@@ -2,6 +2,11 @@
 //! box collider, the belts' side guards ([`crate::vehicle::tracked::guard`]) as colliders on the hull,
 //! and the contact hook that keeps only the guards' lateral contacts.
 //!
+//! The terrain collider is alone in [`TERRAIN_GROUP`]. A hull box that no terrain comes within
+//! rapier's contact reach of (`clearance`) leaves that group out of its collision filter
+//! ([`switch_hull_terrain`]), so rapier skips a narrow phase that could only find nothing; it
+//! still collides with other robots and with movers.
+//!
 //! A guard collider stands for the side wall of a belt. Its contacts whose normal lies within
 //! 45° of the body's y axis are kept (the belt's side meets a wall, a curb's side, a rock's
 //! flank); all others are dropped before the solver sees them, because in the belt's own
@@ -20,6 +25,10 @@ use crate::vehicle::{Drivetrain, RobotSpec};
 const GUARD_TAG: u128 = 0x67_7561_7264; // "guard" in ASCII
 /// Added to [`GUARD_TAG`] while the guard is switched on.
 const GUARD_ON: u128 = 1 << 64;
+
+/// Collision group of the terrain collider, and of nothing else (every other collider is in
+/// every group): the one group a hull far from the terrain filters out.
+pub(crate) const TERRAIN_GROUP: Group = Group::GROUP_1;
 
 /// A guard contact is kept when |n · body y| is at least this (within 45° of lateral).
 const GUARD_MIN_LATERAL: f32 = std::f32::consts::FRAC_1_SQRT_2;
@@ -55,6 +64,11 @@ pub(crate) fn terrain_collider(
         TriMeshFlags::FIX_INTERNAL_EDGES,
     )
     .map_err(|e| SimError::Collider(e.to_string()))?
+    .collision_groups(InteractionGroups::new(
+        TERRAIN_GROUP,
+        Group::ALL,
+        InteractionTestMode::And,
+    ))
     .friction(friction as f32)
     .restitution(0.0)
     .build())
@@ -176,6 +190,31 @@ pub(crate) fn pose_guards(world: &mut PhysicsWorld, model: &Drivetrain, guards: 
         c.set_enabled(needed);
         if let (Some(f), true) = (g.flipper, needed) {
             c.set_position_wrt_parent(super::pose_of(&model.flipper_motion(f)));
+        }
+    }
+}
+
+/// Lets the hull box collider of `body` (not its guards) collide with the terrain while
+/// `near`, and leaves the terrain out of its collision filter otherwise (see the module docs and
+/// `clearance`). Touches the collider only when the switch changes (rapier then re-pairs it).
+pub(crate) fn switch_hull_terrain(world: &mut PhysicsWorld, body: RigidBodyHandle, near: bool) {
+    let filter = if near {
+        Group::ALL
+    } else {
+        Group::ALL.difference(TERRAIN_GROUP)
+    };
+    let Some(body) = world.bodies.get(body) else {
+        return;
+    };
+    for &handle in body.colliders() {
+        let Some(c) = world.colliders.get(handle) else {
+            continue;
+        };
+        if guard_state(c).is_some() || c.collision_groups().filter == filter {
+            continue;
+        }
+        if let Some(c) = world.colliders.get_mut(handle) {
+            c.set_collision_groups(c.collision_groups().with_filter(filter));
         }
     }
 }

@@ -10,7 +10,9 @@
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
 //!    implicitly against the ground's friction, finish stick–slip friction.
 //! 3. **Apply** the resulting wrench to the hull (rapier forces persist, so they are reset
-//!    first), and turn the flippers' side guards to the new flipper angles.
+//!    first), turn the flippers' side guards to the new flipper angles, and let the hull box
+//!    collide with the terrain only while some terrain face comes within rapier's contact
+//!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise).
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
 //!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
 //!    time.
@@ -40,6 +42,7 @@
 
 pub mod bench;
 mod checks;
+mod clearance;
 mod events;
 mod hull;
 pub mod link;
@@ -56,7 +59,10 @@ pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 
-use hull::{guard_state, insert_robot_body, pose_guards, GuardCollider, GuardHook};
+use clearance::{HullClearance, REACH_SLACK};
+use hull::{
+    guard_state, insert_robot_body, pose_guards, switch_hull_terrain, GuardCollider, GuardHook,
+};
 pub(crate) use hull::{insert_hull, terrain_collider};
 
 use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
@@ -245,6 +251,10 @@ struct RobotScratch {
     wrench: Wrench,
     /// Terrain cut buffer of the drive train's step.
     segments: Vec<CutSegment>,
+    /// The terrain faces near the hull box.
+    clearance: HullClearance,
+    /// Whether terrain comes within rapier's contact reach of the hull box (stage 2).
+    hull_near: bool,
 }
 
 impl std::fmt::Debug for Simulation {
@@ -393,12 +403,17 @@ impl Simulation {
         // 2: drive trains. Each robot's step reads only its own state and the terrain, so
         // running them on threads gives the same numbers bit for bit, in any order.
         let (terrain, friction) = (&self.scene.terrain, &self.config.friction);
+        // rapier makes contact points within its prediction distance of a triangle.
+        let reach = self.world.integration_parameters.prediction_distance() as f64 + REACH_SLACK;
         let drive = |(r, s): (&mut RobotSlot, &mut RobotScratch)| {
             if s.active {
                 // The flippers move in the drive train's step: their guards follow below.
                 s.wrench = r
                     .model
                     .step(terrain, &s.body, friction, dt, &mut s.segments);
+                s.hull_near =
+                    s.clearance
+                        .terrain_near(terrain, r.model.spec(), &s.body.pose, reach);
             }
         };
         if self.robots.len() >= PARALLEL_ROBOTS {
@@ -414,6 +429,8 @@ impl Simulation {
         }
         // 3: apply.
         for (r, s) in self.robots.iter_mut().zip(&self.scratch) {
+            // A robot left out of the steps may still move (a fall): its hull meets the terrain.
+            switch_hull_terrain(&mut self.world, r.body, s.hull_near || !s.active);
             if !s.active {
                 continue;
             }
@@ -584,6 +601,21 @@ impl Simulation {
                     .contact_pair(self.terrain, *c)
                     .is_some_and(|pair| pair.has_any_active_contact())
             })
+    }
+
+    /// Whether a robot's hull box collides with the terrain in the coming rapier step: some
+    /// terrain face came within rapier's contact reach of it when the last step began (see
+    /// `clearance.rs`); otherwise rapier leaves the pair out, as it could find no contact.
+    pub fn hull_meets_terrain(&self, id: RobotId) -> bool {
+        let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
+            return false;
+        };
+        body.colliders().iter().any(|c| {
+            self.world.colliders.get(*c).is_some_and(|c| {
+                guard_state(c).is_none()
+                    && c.collision_groups().filter.contains(hull::TERRAIN_GROUP)
+            })
+        })
     }
 
     /// The rapier world, for the viewer and benchmarks.

@@ -1,6 +1,6 @@
-//! The terrain faces near each belt: one BVH search of a volume a little larger than the
-//! belt's slab, reused while the belt stays inside it, and whether any of them could meet the
-//! belt's side (which switches its side guard on).
+//! The terrain faces near each belt (and near each hull box, `sim::clearance`): one BVH search
+//! of a volume a little larger than the slab, reused while the slab stays inside it, and
+//! whether any of them could meet the belt's side (which switches its side guard on).
 
 use nalgebra::{Point2, Vector2};
 

@@ -3,7 +3,7 @@
 //! motor step (`drive`) and terrain candidates — behind one [`Drivetrain`].
 
 pub mod body;
-mod candidates;
+pub(crate) mod candidates;
 pub mod drive;
 pub mod drivetrain;
 pub mod robot_file;
