@@ -78,7 +78,7 @@ fn bench(c: &mut Criterion) {
         "evaluate_plane (7 circles, 7 runs, 16 stair segments)",
         |b| {
             b.iter(|| {
-                evaluate_plane(&outline, stiffness, &segments, &mats, &mut loads);
+                evaluate_plane(&outline, stiffness, &segments, &mats, &mut loads, &[]);
                 loads[0].magnitude
             })
         },

@@ -15,7 +15,7 @@ mod slab;
 pub use buried::buried_triangles;
 pub use cut::{CutPlane, CutRegion, CutSegment};
 pub use side::{SideCrossing, SIDE_FACE_MIN_COS};
-pub use slab::SlabTriangles;
+pub use slab::{CullLine, SlabTriangles};
 
 use nalgebra::{Point3, Vector3};
 use parry3d::bounding_volume::Aabb;

@@ -56,6 +56,29 @@ pub struct SlabTriangles {
     /// Whether any selected triangle is a side face (most slabs have none: then
     /// [`Self::side_faces`] has nothing to look for).
     any_side_face: bool,
+    /// The selected faces that no [`CullLine`] of the last [`Self::cull`] puts wholly beyond
+    /// itself, in selection order.
+    kept: Vec<u32>,
+    /// Whether cuts take only `kept` (after [`Self::cull`]) or every selected face.
+    culled: bool,
+}
+
+/// A line in plane coordinates `(x, z)` of a slab, and the side of it where no element of the
+/// planes reaches: the points `p` with `p · normal > offset`. A face whose corners all lie there
+/// cannot touch anything the planes carry (see [`SlabTriangles::cull`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CullLine {
+    /// Unit normal pointing away from the elements, plane frame.
+    pub normal: Vector2<f64>,
+    /// The line's offset along `normal`, m.
+    pub offset: f64,
+}
+
+impl CullLine {
+    /// Whether `p` (plane coordinates, m) lies beyond the line.
+    pub fn beyond(&self, p: &Point2<f64>) -> bool {
+        p.coords.dot(&self.normal) > self.offset
+    }
 }
 
 impl SlabTriangles {
@@ -66,6 +89,7 @@ impl SlabTriangles {
     pub fn project(&mut self, terrain: &Terrain, frame: &CutPlane, candidates: &[u32]) {
         self.faces.clear();
         self.selected.clear();
+        self.culled = false;
         self.region = None;
         self.any_side_face = false;
         let normal = frame.normal();
@@ -118,6 +142,7 @@ impl SlabTriangles {
     /// that reach into it and overlap the region. Later cuts are planes within this slab.
     pub fn select(&mut self, mid: f64, half: f64, region: CutRegion) {
         self.selected.clear();
+        self.culled = false;
         self.region = Some(region);
         self.mid = mid;
         self.any_side_face = false;
@@ -146,12 +171,48 @@ impl SlabTriangles {
         self.select(0.0, half, plane.region());
     }
 
-    /// The selected triangles, in projection order.
-    fn slab(&self) -> impl Iterator<Item = &SlabFace> {
-        self.selected.iter().map(|&k| &self.faces[k as usize])
+    /// Leaves out of later cuts every selected face whose corners all
+    /// lie beyond one of `lines` (the faces kept are listed in selection order), until
+    /// [`Self::uncull`] or the next selection. Callers pass lines beyond which the planes
+    /// carry nothing, so the faces left out are those no element can touch; a contact rule that
+    /// also looks at neighbouring faces must check that the points it looks at are not beyond
+    /// the lines ([`CullLine::beyond`]), or cut again without culling.
+    pub fn cull(&mut self, lines: &[CullLine]) {
+        self.kept.clear();
+        for &k in &self.selected {
+            let points = &self.faces[k as usize].points;
+            let beyond = lines
+                .iter()
+                .any(|line| points.iter().all(|p| line.beyond(p)));
+            if !beyond {
+                self.kept.push(k);
+            }
+        }
+        self.culled = true;
     }
 
-    /// Cuts the selected faces with the plane `offset` m from the slab's mid-plane (within the
+    /// Makes later cuts take every selected face again (the faces [`Self::cull`] kept stay
+    /// listed: [`Self::recull`] takes them up again).
+    pub fn uncull(&mut self) {
+        self.culled = false;
+    }
+
+    /// Makes later cuts take only the faces the last [`Self::cull`] of this selection kept.
+    pub fn recull(&mut self) {
+        self.culled = true;
+    }
+
+    /// The faces cuts take (the selected ones, or those culling kept), in projection order.
+    fn slab(&self) -> impl Iterator<Item = &SlabFace> {
+        let faces = if self.culled {
+            &self.kept
+        } else {
+            &self.selected
+        };
+        faces.iter().map(|&k| &self.faces[k as usize])
+    }
+
+    /// Cuts the selected faces (those kept, after [`Self::cull`]) with the plane `offset` m from the slab's mid-plane (within the
     /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
     /// [`Terrain::cut_candidates`] fills it for that plane (same segments and orientation, in
     /// projection order, up to rounding). `terrain` names the triangles of a quad cut in two.
@@ -185,14 +246,14 @@ impl SlabTriangles {
     /// Clears `out` and fills it with the side faces (|n · normal| ≥ [`SIDE_FACE_MIN_COS`],
     /// by their leading triangles) among the selected faces that reach into the strip
     /// `offset ± half` m (from the slab's mid-plane): what `Terrain::side_faces` finds for the
-    /// plane at `offset`.
+    /// plane at `offset`. Culling does not apply: these faces are met by rays, not cuts.
     pub fn side_faces(&self, offset: f64, half: f64, out: &mut Vec<u32>) {
         out.clear();
         if !self.any_side_face {
             return;
         }
         let shift = self.mid + offset;
-        for t in self.slab() {
+        for t in self.selected.iter().map(|&k| &self.faces[k as usize]) {
             if t.lateral.abs() < SIDE_FACE_MIN_COS {
                 continue;
             }

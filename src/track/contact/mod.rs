@@ -36,7 +36,7 @@ use nalgebra::{Point2, Vector2};
 use super::grouser::Grousers;
 use super::load::ElementLoad;
 use super::outline::{BeltOutline, Circle};
-use crate::terrain::{CutSegment, SurfaceMaterial};
+use crate::terrain::{CullLine, CutSegment, SurfaceMaterial};
 use run::add_run_loads;
 pub use run::run_stiffness_factor;
 use wheel::add_wheel_loads;
@@ -80,24 +80,32 @@ fn series(kappa: f64, surface: Option<f64>) -> f64 {
 /// Evaluates one plane: `loads` gets one entry per circle of `outline` followed by one per
 /// run (so it must have `circles + runs` entries); segments are the terrain cut in the same
 /// plane frame; `materials` is the terrain's material table.
+///
+/// `culled` are the lines beyond which the cut left faces out (`SlabTriangles::cull`; empty
+/// when it is complete). No element reaches beyond them, but the grouser rule looks at the
+/// faces meeting a segment's end point near a wheel's contact, and such an end point may lie
+/// just outside the belt. Returns whether every point looked at was short of every line, so
+/// that the loads are those of the complete cut; if not, the caller evaluates the complete cut.
 pub fn evaluate_plane(
     outline: &BeltOutline,
     stiffness: PlaneStiffness,
     segments: &[CutSegment],
     materials: &[SurfaceMaterial],
     loads: &mut [ElementLoad],
-) {
+    culled: &[CullLine],
+) -> bool {
     let circles = outline.circles();
     debug_assert_eq!(loads.len(), circles.len() + outline.runs().len());
     for l in loads.iter_mut() {
         *l = ElementLoad::default();
     }
-    add_wheel_loads(
+    let complete = add_wheel_loads(
         circles,
         stiffness,
         segments,
         materials,
         &mut loads[..circles.len()],
+        culled,
     );
     add_run_loads(
         outline,
@@ -109,6 +117,7 @@ pub fn evaluate_plane(
     for l in loads.iter_mut() {
         l.finish();
     }
+    complete
 }
 
 /// Evaluates wheels alone: `loads` gets one finished entry per circle of `circles` (plane
@@ -125,7 +134,8 @@ pub fn evaluate_wheels(
     for l in loads.iter_mut() {
         *l = ElementLoad::default();
     }
-    add_wheel_loads(circles, stiffness, segments, materials, loads);
+    // The wheels' cuts are complete: nothing was culled.
+    add_wheel_loads(circles, stiffness, segments, materials, loads, &[]);
     for l in loads.iter_mut() {
         l.finish();
     }

@@ -54,7 +54,14 @@ const STIFF: PlaneStiffness = PlaneStiffness {
 
 fn total(o: &BeltOutline, segs: &[CutSegment]) -> (Vector2<f64>, Vec<ElementLoad>) {
     let mut loads = vec![ElementLoad::default(); o.circles().len() + o.runs().len()];
-    evaluate_plane(o, STIFF, segs, &[SurfaceMaterial::default()], &mut loads);
+    evaluate_plane(
+        o,
+        STIFF,
+        segs,
+        &[SurfaceMaterial::default()],
+        &mut loads,
+        &[],
+    );
     (loads.iter().map(|l| l.force).sum(), loads)
 }
 
@@ -252,7 +259,7 @@ fn wheel_force_is_continuous_over_a_nosing_and_into_a_corner() {
     let force_at = |x: f64| {
         let o = BeltOutline::new(vec![circle(x, z, r), circle(x - 1.0, z + 1.0, r)]).unwrap();
         let mut loads = vec![ElementLoad::default(); 4];
-        evaluate_plane(&o, STIFF, &terrain, &mats, &mut loads);
+        evaluate_plane(&o, STIFF, &terrain, &mats, &mut loads, &[]);
         loads[0].force
     };
     let (coarse, fine) = (
@@ -284,7 +291,14 @@ fn a_wheel_over_the_joint_of_collinear_segments_is_pushed_once() {
     for x in [0.09, 0.1, 0.11, 0.12, 0.15] {
         let o = BeltOutline::new(vec![circle(x, r - 0.002, r), circle(x - 1.0, 1.0, r)]).unwrap();
         let mut loads = vec![ElementLoad::default(); 4];
-        evaluate_plane(&o, STIFF, &floor, &[SurfaceMaterial::default()], &mut loads);
+        evaluate_plane(
+            &o,
+            STIFF,
+            &floor,
+            &[SurfaceMaterial::default()],
+            &mut loads,
+            &[],
+        );
         let expect = STIFF.kappa * circular_segment_area(r, 0.002);
         assert!(
             (loads[0].force.y - expect).abs() < 1e-9 * expect,
@@ -316,7 +330,7 @@ fn grousers_hook_edges_only() {
     // A nosing under the middle of the bottom run between road wheels 1 and 2: the run is
     // level, so the tread lies along the belt and the riser falls away square; the smaller
     // (0°) counts and the run holds by the surface's μ.
-    evaluate_plane(&o, grip, &step(-0.025, 0.003), &mats, &mut loads);
+    evaluate_plane(&o, grip, &step(-0.025, 0.003), &mats, &mut loads, &[]);
     let run_index = |from: usize, to: usize| {
         o.circles().len()
             + o.runs()
@@ -334,7 +348,7 @@ fn grousers_hook_edges_only() {
     let gamma = ((r.end - r.start).y / (r.end - r.start).x).atan();
     let edge_x = 0.5 * (r.start.x + r.end.x);
     let h = 0.5 * (r.start.y + r.end.y) + 0.002;
-    evaluate_plane(&o, grip, &step(edge_x, h), &mats, &mut loads);
+    evaluate_plane(&o, grip, &step(edge_x, h), &mats, &mut loads, &[]);
     assert!(loads[front].is_active());
     let expect = (gamma + mu.atan()).tan();
     assert!(
@@ -345,7 +359,7 @@ fn grousers_hook_edges_only() {
     );
     assert!((loads[front].friction - mu).abs() < 1e-12);
     // Flat ground, also when cut into collinear pieces: the surface's μ.
-    evaluate_plane(&o, grip, &ground(0.002), &mats, &mut loads);
+    evaluate_plane(&o, grip, &ground(0.002), &mats, &mut loads, &[]);
     assert!(loads
         .iter()
         .filter(|l| l.is_active())
@@ -354,7 +368,7 @@ fn grousers_hook_edges_only() {
         seg((-10.0, 0.002), (-0.1, 0.002)),
         seg((-0.1, 0.002), (10.0, 0.002)),
     ];
-    evaluate_plane(&o, grip, &split, &mats, &mut loads);
+    evaluate_plane(&o, grip, &split, &mats, &mut loads, &[]);
     assert!(loads
         .iter()
         .filter(|l| l.is_active())
@@ -371,7 +385,7 @@ fn grousers_hook_edges_only() {
     ])
     .unwrap();
     let mut wl = vec![ElementLoad::default(); 4];
-    evaluate_plane(&wheel, grip, &edge, &mats, &mut wl);
+    evaluate_plane(&wheel, grip, &edge, &mats, &mut wl, &[]);
     let expect = (t + mu.atan()).tan();
     assert!((wl[0].grip - expect).abs() < 1e-9, "{}", wl[0].grip);
     // A rounded edge (ρ 0.1 m) hooks by its arc: asin(0.02/0.1).
@@ -379,11 +393,11 @@ fn grousers_hook_edges_only() {
         edge_radius: 0.1,
         ..SurfaceMaterial::default()
     }];
-    evaluate_plane(&wheel, grip, &edge, &rounded, &mut wl);
+    evaluate_plane(&wheel, grip, &edge, &rounded, &mut wl, &[]);
     let expect = (0.2f64.asin() + mu.atan()).tan();
     assert!((wl[0].grip - expect).abs() < 1e-9, "{}", wl[0].grip);
     // A smooth belt does not hook.
-    evaluate_plane(&wheel, STIFF, &edge, &mats, &mut wl);
+    evaluate_plane(&wheel, STIFF, &edge, &mats, &mut wl, &[]);
     assert!((wl[0].grip - mu).abs() < 1e-12);
     assert!(is_convex_vertex(Point2::new(-0.1, 0.04), &edge));
     assert!(
@@ -448,7 +462,210 @@ fn a_soft_surface_acts_in_series_with_the_belt() {
         ..SurfaceMaterial::default()
     };
     let mut loads = vec![ElementLoad::default(); o.circles().len() + o.runs().len()];
-    evaluate_plane(&o, STIFF, &ground(0.002), &[soft], &mut loads);
+    evaluate_plane(&o, STIFF, &ground(0.002), &[soft], &mut loads, &[]);
     let (_, rigid) = total(&o, &ground(0.002));
     assert!((loads[1].magnitude - 0.5 * rigid[1].magnitude).abs() < 1e-9);
+}
+
+/// A random rugged height field over 2 m × 2 m: 5 cm cells whose heights step by 1–3 cm
+/// (edges, ridges and pits at the scale of a wheel), tilted by up to 0.4 rad.
+fn rugged_terrain(rng: &mut crate::rng::SplitMix64) -> crate::terrain::Terrain {
+    use nalgebra::{Point3, UnitQuaternion, Vector3};
+    let n = 40;
+    let tilt = UnitQuaternion::from_euler_angles(rng.range(-0.4, 0.4), rng.range(-0.4, 0.4), 0.0);
+    let step = rng.range(0.01, 0.03);
+    let heights: Vec<f64> = (0..(n + 1) * (n + 1))
+        .map(|_| rng.below(4) as f64 * step)
+        .collect();
+    let mut vertices = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let p = Vector3::new(
+                -1.0 + 0.05 * i as f64,
+                -1.0 + 0.05 * j as f64,
+                heights[j * (n + 1) + i],
+            );
+            vertices.push(Point3::from(tilt * p));
+        }
+    }
+    let mut triangles = Vec::new();
+    let at = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    for j in 0..n {
+        for i in 0..n {
+            triangles.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            triangles.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    let materials = vec![MaterialId(0); triangles.len()];
+    crate::terrain::Terrain::new(
+        vertices,
+        triangles,
+        materials,
+        vec![SurfaceMaterial::default()],
+    )
+    .expect("height field")
+}
+
+/// Culling is exact: with the faces wholly beyond the belt's runs (moved out by a margin) left
+/// out of the cut, every plane that reports its loads complete has the loads of the complete
+/// cut bit for bit, grousers and all. Random rugged terrain under a scout-like belt pressed
+/// up to 2 cm into it at random poses; the test also checks that culling does leave faces out,
+/// that contacts happen and that most planes are complete.
+#[test]
+fn a_culled_cut_gives_the_loads_of_the_complete_cut() {
+    use crate::terrain::{CutPlane, CutRegion, SlabTriangles};
+    use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+    let outline = scout_track();
+    let grip = GRIP;
+    let lines = cull_lines(&outline, 0.005);
+    let mut rng = crate::rng::SplitMix64(2024);
+    let elements = outline.circles().len() + outline.runs().len();
+    let (mut full_loads, mut culled_loads) = (
+        vec![ElementLoad::default(); elements],
+        vec![ElementLoad::default(); elements],
+    );
+    let (mut slab, mut candidates, mut segments) = (SlabTriangles::default(), vec![], vec![]);
+    let (mut planes, mut complete, mut touching, mut left_out) = (0, 0, 0, 0);
+    for _ in 0..40 {
+        let terrain = rugged_terrain(&mut rng);
+        for _ in 0..25 {
+            let (x, y) = (rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
+            let ground = terrain
+                .ground_below(&nalgebra::Point3::new(x, y, 5.0), 10.0)
+                .expect("over the field");
+            let pose = Isometry3::from_parts(
+                Translation3::new(x, y, ground + rng.range(-0.02, 0.01)),
+                UnitQuaternion::from_euler_angles(
+                    rng.range(-0.3, 0.3),
+                    rng.range(-0.6, 0.6),
+                    rng.range(-3.2, 3.2),
+                ),
+            );
+            let (x0, x1, z0, z1) = outline.bounds();
+            let region = CutRegion::new(x0 - 0.02, x1 + 0.02, z0 - 0.02, z1 + 0.02);
+            let plane = CutPlane::from_pose(&pose, region);
+            terrain.candidates(&plane, 0.05, &mut candidates);
+            slab.project(&terrain, &plane, &candidates);
+            slab.select(0.0, 0.05, region);
+            slab.cut(&terrain, 0.0, &mut segments);
+            let all = segments.len();
+            evaluate_plane(
+                &outline,
+                grip,
+                &segments,
+                terrain.materials(),
+                &mut full_loads,
+                &[],
+            );
+            slab.cull(&lines);
+            slab.cut(&terrain, 0.0, &mut segments);
+            left_out += usize::from(segments.len() < all);
+            let sure = evaluate_plane(
+                &outline,
+                grip,
+                &segments,
+                terrain.materials(),
+                &mut culled_loads,
+                &lines,
+            );
+            planes += 1;
+            touching += usize::from(full_loads.iter().any(ElementLoad::is_active));
+            if sure {
+                complete += 1;
+                assert_eq!(culled_loads, full_loads, "pose {pose:?}");
+            }
+        }
+    }
+    assert!(touching * 2 > planes, "{touching} of {planes} planes touch");
+    assert!(
+        left_out * 2 > planes,
+        "culling left faces out of {left_out} of {planes}"
+    );
+    assert!(
+        complete * 10 > planes * 9,
+        "{complete} of {planes} complete"
+    );
+}
+
+/// The scout's main belt outline (scenes/robots/scout.toml).
+fn scout_track() -> BeltOutline {
+    BeltOutline::new(vec![
+        circle(-0.30, 0.085, 0.055),
+        circle(0.30, 0.085, 0.055),
+        circle(-0.21, 0.035, 0.035),
+        circle(-0.105, 0.035, 0.035),
+        circle(0.0, 0.035, 0.035),
+        circle(0.105, 0.035, 0.035),
+        circle(0.21, 0.035, 0.035),
+    ])
+    .unwrap()
+}
+
+/// Grousers of the scout's belt.
+const GRIP: PlaneStiffness = PlaneStiffness {
+    grousers: Grousers {
+        height: 0.008,
+        pitch: 0.04,
+    },
+    ..STIFF
+};
+
+/// The belt's runs moved out by `margin` m, as culling lines.
+fn cull_lines(outline: &BeltOutline, margin: f64) -> Vec<crate::terrain::CullLine> {
+    outline
+        .runs()
+        .iter()
+        .map(|run| crate::terrain::CullLine {
+            normal: run.outward,
+            offset: run.start.coords.dot(&run.outward) + margin,
+        })
+        .collect()
+}
+
+/// A face sloping down at 60° under the middle road wheel, pressed `delta` m into it, ending
+/// 0.95 of the wheel's half contact patch past the contact in a convex corner with a face
+/// falling straight down. The grouser rule looks up that end point's faces: shallow, the end
+/// point lies inside the belt, and the culled cut (a floor below the belt left out) is complete
+/// with the same loads; 3 cm deep, it lies 5.2 mm below the bottom run, beyond the 5 mm
+/// margin, the face falling from it is culled, and the plane reports that its loads need the
+/// complete cut.
+#[test]
+fn a_contact_looking_beyond_the_culling_lines_asks_for_the_complete_cut() {
+    let outline = scout_track();
+    let lines = cull_lines(&outline, 0.005);
+    let elements = outline.circles().len() + outline.runs().len();
+    for (delta, complete) in [(0.005, true), (0.03, false)] {
+        let phi = 60f64.to_radians();
+        let dir = Vector2::new(phi.cos(), -phi.sin());
+        let normal = Vector2::new(phi.sin(), phi.cos());
+        let foot = Point2::new(0.0, 0.035) - normal * (0.035 - delta);
+        let end = foot + dir * (0.95 * (2.0 * 0.035 * delta).sqrt());
+        let start = foot - dir * 0.05;
+        let below = end - Vector2::new(0.0, 0.03);
+        // Also a floor 4 cm under the belt, wholly beyond its bottom run: culled either way.
+        let full = vec![
+            seg((start.x, start.y), (end.x, end.y)),
+            seg((end.x, end.y), (below.x, below.y)),
+            seg((0.05, -0.04), (0.3, -0.04)),
+        ];
+        let kept: Vec<CutSegment> = full
+            .iter()
+            .copied()
+            .filter(|s| !lines.iter().any(|l| l.beyond(&s.a) && l.beyond(&s.b)))
+            .collect();
+        // Shallow, the face falling from the end point starts inside the belt and is kept.
+        assert_eq!(kept.len(), if complete { 2 } else { 1 }, "depth {delta}");
+        let mats = [SurfaceMaterial::default()];
+        let (mut all, mut culled) = (
+            vec![ElementLoad::default(); elements],
+            vec![ElementLoad::default(); elements],
+        );
+        assert!(evaluate_plane(&outline, GRIP, &full, &mats, &mut all, &[]));
+        let sure = evaluate_plane(&outline, GRIP, &kept, &mats, &mut culled, &lines);
+        assert!(all[4].is_active(), "the middle wheel is pressed");
+        assert_eq!(sure, complete, "depth {delta}");
+        if sure {
+            assert_eq!(culled, all);
+        }
+    }
 }

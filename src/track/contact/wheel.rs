@@ -5,7 +5,7 @@
 use nalgebra::{Point2, Vector2};
 
 use super::{convex_edge_faces, in_plane_weight, series, Bounds, PlaneStiffness};
-use crate::terrain::{CutSegment, SurfaceMaterial};
+use crate::terrain::{CullLine, CutSegment, SurfaceMaterial};
 use crate::track::area::CircularSegment;
 use crate::track::grouser::interlock_friction_sine;
 use crate::track::load::{ContactFriction, ElementLoad};
@@ -136,15 +136,19 @@ pub fn facing_weight(v: f64, radius: f64) -> f64 {
 /// The loads of wheels (`circles` in the plane frame) from the terrain cut `segments`: one
 /// entry per circle, added to `loads` (the closest-feature law of the module docs, with
 /// grousers hooking convex edges in the contact patch). Shared by the track planes' circles
-/// and the wheels of wheeled robots, each in its own mid-plane.
+/// and the wheels of wheeled robots, each in its own mid-plane. Returns whether every end
+/// point the grouser rule looked at lies short of the `culled` lines (see
+/// [`super::evaluate_plane`]).
 pub(super) fn add_wheel_loads(
     circles: &[Circle],
     stiffness: PlaneStiffness,
     segments: &[CutSegment],
     materials: &[SurfaceMaterial],
     loads: &mut [ElementLoad],
-) {
+    culled: &[CullLine],
+) -> bool {
     let grousers = stiffness.grousers;
+    let mut complete = true;
     for seg in segments {
         let (min, max) = seg.bounds();
         let reach = Bounds { min, max };
@@ -174,7 +178,15 @@ pub(super) fn add_wheel_loads(
                 let half_patch = (2.0 * c.radius * w.depth).sqrt();
                 let bearing = grousers
                     .hook()
-                    .then(|| edge_in_patch(seg, dir, len, w.point, half_patch, segments))
+                    .then(|| {
+                        let edge = edge_in_patch(seg, dir, len, w.point, half_patch, segments);
+                        complete &= edge
+                            .looked_at
+                            .iter()
+                            .flatten()
+                            .all(|p| culled.iter().all(|line| !line.beyond(p)));
+                        edge.faces
+                    })
                     .flatten()
                     .map_or(0.0, |faces| {
                         grousers.bearing_on(faces, w.normal, mat.edge_radius)
@@ -202,6 +214,7 @@ pub(super) fn add_wheel_loads(
             }
         }
     }
+    complete
 }
 
 /// What the wheel law needs of one terrain segment, whichever wheel it meets.
@@ -248,6 +261,14 @@ impl<'a> WheelFace<'a> {
     }
 }
 
+/// What [`edge_in_patch`] found, and where it looked.
+struct PatchEdge {
+    /// The faces of the convex end point found, if any.
+    faces: Option<(Vector2<f64>, Vector2<f64>)>,
+    /// The end points whose faces it looked up.
+    looked_at: [Option<Point2<f64>>; 2],
+}
+
 /// The faces of a convex end point of `seg` that lies within `half_width` of the contact
 /// point `at` (inside the wheel's contact patch), if there is one.
 fn edge_in_patch(
@@ -257,9 +278,13 @@ fn edge_in_patch(
     at: Point2<f64>,
     half_width: f64,
     segments: &[CutSegment],
-) -> Option<(Vector2<f64>, Vector2<f64>)> {
+) -> PatchEdge {
     let u = (at - seg.a).dot(&dir);
-    let near_a = (u <= half_width).then(|| convex_edge_faces(seg.a, segments));
-    let near_b = (len - u <= half_width).then(|| convex_edge_faces(seg.b, segments));
-    near_a.flatten().or(near_b.flatten())
+    let (look_a, look_b) = (u <= half_width, len - u <= half_width);
+    let near_a = look_a.then(|| convex_edge_faces(seg.a, segments));
+    let near_b = look_b.then(|| convex_edge_faces(seg.b, segments));
+    PatchEdge {
+        faces: near_a.flatten().or(near_b.flatten()),
+        looked_at: [look_a.then_some(seg.a), look_b.then_some(seg.b)],
+    }
 }
