@@ -289,6 +289,7 @@ impl FaceTrace {
 /// so that the solid lies on its right (its left normal, returned, points the way of the
 /// face's in-plane normal), clipped to `region`; `None` if nothing longer than
 /// [`MIN_SEGMENT_LENGTH`] remains.
+#[inline]
 pub(super) fn oriented_segment(
     qa: Point2<f64>,
     qb: Point2<f64>,
@@ -314,6 +315,12 @@ pub(super) fn oriented_segment(
     });
     let (a, b) = clip_to_region(a, b, region)?;
     ((b - a).norm_squared() >= MIN_SQUARED).then_some((a, b, n))
+}
+
+/// `√(1 − lateral²)`: the in-plane length of a unit normal whose component along the plane's
+/// normal is `lateral`.
+pub(super) fn in_plane_of(lateral: f64) -> f64 {
+    (1.0 - lateral * lateral).max(0.0).sqrt()
 }
 
 /// Liang–Barsky clip of segment `a → b` to the rectangle; `None` if nothing remains.
@@ -457,6 +464,29 @@ impl CutSegment {
         material: MaterialId,
         triangle: u32,
     ) -> Self {
+        Self::of_face(
+            a,
+            b,
+            normal,
+            lateral,
+            in_plane_of(lateral),
+            material,
+            triangle,
+        )
+    }
+
+    /// [`Self::new`] with the face's `in_plane` = [`in_plane_of`]`(lateral)` already known
+    /// (worked out once per face, not once per cut).
+    #[inline]
+    pub(super) fn of_face(
+        a: Point2<f64>,
+        b: Point2<f64>,
+        normal: Vector2<f64>,
+        lateral: f64,
+        in_plane: f64,
+        material: MaterialId,
+        triangle: u32,
+    ) -> Self {
         Self {
             a,
             b,
@@ -464,7 +494,7 @@ impl CutSegment {
             lateral,
             material,
             triangle,
-            in_plane: (1.0 - lateral * lateral).max(0.0).sqrt(),
+            in_plane,
             min: a.inf(&b),
             max: a.sup(&b),
         }

@@ -14,7 +14,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::cut::{lone_vertex, oriented_segment, FaceTrace};
+use super::cut::{in_plane_of, lone_vertex, oriented_segment, FaceTrace};
 use super::{CutPlane, CutRegion, CutSegment, MaterialId, Terrain, SIDE_FACE_MIN_COS};
 
 /// One candidate face in the shared frame.
@@ -28,6 +28,8 @@ struct SlabFace {
     face: FaceTrace,
     /// Component of the face's outward unit normal along the frame's normal.
     lateral: f64,
+    /// `√(1 − lateral²)` ([`in_plane_of`]).
+    in_plane: f64,
     /// Smallest and largest of `depth`, m.
     depth_range: (f64, f64),
     /// Lower and upper corner of the box round `points`, m.
@@ -120,12 +122,14 @@ impl SlabTriangles {
                 )
             };
             let n = normals[i];
+            let lateral = n.dot(&normal).clamp(-1.0, 1.0);
             self.faces.push(SlabFace {
                 quad,
                 points,
                 depth,
                 face: FaceTrace::new(frame.vector_to_plane(&n)),
-                lateral: n.dot(&normal).clamp(-1.0, 1.0),
+                lateral,
+                in_plane: in_plane_of(lateral),
                 depth_range: (smallest(depth), largest(depth)),
                 bounds: (
                     Point2::new(smallest(points.map(|p| p.x)), smallest(points.map(|p| p.y))),
@@ -225,8 +229,8 @@ impl SlabTriangles {
         for t in self.slab() {
             if !t.quad {
                 if let Some((a, b, normal)) = cut_triangle(t, shift, &region) {
-                    out.push(CutSegment::new(
-                        a, b, normal, t.lateral, t.material, t.triangle,
+                    out.push(CutSegment::of_face(
+                        a, b, normal, t.lateral, t.in_plane, t.material, t.triangle,
                     ));
                 }
                 continue;
@@ -308,8 +312,8 @@ fn push_cut(
     if let Some((a, b, normal)) =
         oriented_segment(crossing(edges[0]), crossing(edges[1]), &t.face, region)
     {
-        out.push(CutSegment::new(
-            a, b, normal, t.lateral, t.material, triangle,
+        out.push(CutSegment::of_face(
+            a, b, normal, t.lateral, t.in_plane, t.material, triangle,
         ));
     }
 }
