@@ -207,6 +207,7 @@ pub(crate) fn switch_hull_terrain(world: &mut PhysicsWorld, body: RigidBodyHandl
         return;
     };
     for &handle in body.colliders() {
+        // Looked at first, changed only if needed: `get_mut` marks a collider as changed.
         let Some(c) = world.colliders.get(handle) else {
             continue;
         };
@@ -217,6 +218,17 @@ pub(crate) fn switch_hull_terrain(world: &mut PhysicsWorld, body: RigidBodyHandl
             c.set_collision_groups(c.collision_groups().with_filter(filter));
         }
     }
+}
+
+/// The hull box collider(s) of `body`: its colliders that are not side guards.
+pub(crate) fn hull_colliders<'a>(
+    colliders: &'a ColliderSet,
+    body: &'a RigidBody,
+) -> impl Iterator<Item = (ColliderHandle, &'a Collider)> + 'a {
+    body.colliders()
+        .iter()
+        .filter_map(|&h| colliders.get(h).map(|c| (h, c)))
+        .filter(|(_, c)| guard_state(c).is_none())
 }
 
 /// The contact hook of the simulation: keeps a guard's contacts only where they are lateral

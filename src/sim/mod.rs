@@ -61,7 +61,7 @@ pub use telemetry::{TelemetryRow, TelemetryWriter};
 
 use clearance::{HullClearance, REACH_SLACK};
 use hull::{
-    guard_state, insert_robot_body, pose_guards, switch_hull_terrain, GuardCollider, GuardHook,
+    hull_colliders, insert_robot_body, pose_guards, switch_hull_terrain, GuardCollider, GuardHook,
 };
 pub(crate) use hull::{insert_hull, terrain_collider};
 
@@ -586,21 +586,12 @@ impl Simulation {
         let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
             return false;
         };
-        body.colliders()
-            .iter()
-            .filter(|c| {
-                self.world
-                    .colliders
-                    .get(**c)
-                    .and_then(guard_state)
-                    .is_none()
-            })
-            .any(|c| {
-                self.world
-                    .narrow_phase
-                    .contact_pair(self.terrain, *c)
-                    .is_some_and(|pair| pair.has_any_active_contact())
-            })
+        hull_colliders(&self.world.colliders, body).any(|(c, _)| {
+            self.world
+                .narrow_phase
+                .contact_pair(self.terrain, c)
+                .is_some_and(|pair| pair.has_any_active_contact())
+        })
     }
 
     /// Whether a robot's hull box collides with the terrain in the coming rapier step: some
@@ -610,12 +601,8 @@ impl Simulation {
         let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
             return false;
         };
-        body.colliders().iter().any(|c| {
-            self.world.colliders.get(*c).is_some_and(|c| {
-                guard_state(c).is_none()
-                    && c.collision_groups().filter.contains(hull::TERRAIN_GROUP)
-            })
-        })
+        hull_colliders(&self.world.colliders, body)
+            .any(|(_, c)| c.collision_groups().filter.contains(hull::TERRAIN_GROUP))
     }
 
     /// The rapier world, for the viewer and benchmarks.

@@ -175,9 +175,9 @@ impl SlabTriangles {
         self.select(0.0, half, plane.region());
     }
 
-    /// Leaves out of later cuts every selected face whose corners all
-    /// lie beyond one of `lines` (the faces kept are listed in selection order), until
-    /// [`Self::uncull`] or the next selection. Callers pass lines beyond which the planes
+    /// Leaves out of later cuts every selected face whose corners all lie beyond one of
+    /// `lines` (the faces kept are listed in selection order), until [`Self::uncull`] or the
+    /// next selection. Callers pass lines beyond which the planes
     /// carry nothing, so the faces left out are those no element can touch; a contact rule that
     /// also looks at neighbouring faces must check that the points it looks at are not beyond
     /// the lines ([`CullLine::beyond`]), or cut again without culling.
@@ -208,18 +208,23 @@ impl SlabTriangles {
 
     /// The faces cuts take (the selected ones, or those culling kept), in projection order.
     fn slab(&self) -> impl Iterator<Item = &SlabFace> {
-        let faces = if self.culled {
+        self.listed(if self.culled {
             &self.kept
         } else {
             &self.selected
-        };
-        faces.iter().map(|&k| &self.faces[k as usize])
+        })
     }
 
-    /// Cuts the selected faces (those kept, after [`Self::cull`]) with the plane `offset` m from the slab's mid-plane (within the
-    /// slab; the mid-plane's `shifted(offset)`): clears `out` and fills it as
-    /// [`Terrain::cut_candidates`] fills it for that plane (same segments and orientation, in
-    /// projection order, up to rounding). `terrain` names the triangles of a quad cut in two.
+    /// The projected faces of `list` (indices into `faces`), in its order.
+    fn listed<'a>(&'a self, list: &'a [u32]) -> impl Iterator<Item = &'a SlabFace> {
+        list.iter().map(|&k| &self.faces[k as usize])
+    }
+
+    /// Cuts the selected faces (those kept, after [`Self::cull`]) with the plane `offset` m
+    /// from the slab's mid-plane (within the slab; the mid-plane's `shifted(offset)`): clears
+    /// `out` and fills it as [`Terrain::cut_candidates`] fills it for that plane (same
+    /// segments and orientation, in projection order, up to rounding). `terrain` names the
+    /// triangles of a quad cut in two.
     pub fn cut(&self, terrain: &Terrain, offset: f64, out: &mut Vec<CutSegment>) {
         out.clear();
         let Some(region) = self.region else {
@@ -257,7 +262,7 @@ impl SlabTriangles {
             return;
         }
         let shift = self.mid + offset;
-        for t in self.selected.iter().map(|&k| &self.faces[k as usize]) {
+        for t in self.listed(&self.selected) {
             if t.lateral.abs() < SIDE_FACE_MIN_COS {
                 continue;
             }

@@ -3,6 +3,8 @@
 
 use nalgebra::{Point2, Vector2};
 
+use crate::terrain::CullLine;
+
 /// A circle in the track plane: centre `(x, z)` and radius, m.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Circle {
@@ -192,6 +194,16 @@ impl BeltOutline {
     /// The region of each run (same order as [`Self::runs`]).
     pub fn run_regions(&self) -> &[RunRegion] {
         &self.regions
+    }
+
+    /// Each run's line moved `margin` m outward, as a line beyond which nothing of the loop
+    /// reaches (the loop is convex: it lies inside every run's half-plane); for culling the
+    /// terrain faces a belt's planes cut (`SlabTriangles::cull`).
+    pub fn cull_lines(&self, margin: f64) -> impl Iterator<Item = CullLine> + '_ {
+        self.runs.iter().map(move |run| CullLine {
+            normal: run.outward,
+            offset: run.start.coords.dot(&run.outward) + margin,
+        })
     }
 
     /// Recomputes what is derived from the circles and runs (run regions, bounds) after they

@@ -517,7 +517,7 @@ fn a_culled_cut_gives_the_loads_of_the_complete_cut() {
     use nalgebra::{Isometry3, Translation3, UnitQuaternion};
     let outline = scout_track();
     let grip = GRIP;
-    let lines = cull_lines(&outline, 0.005);
+    let lines = outline.cull_lines(0.005).collect::<Vec<_>>();
     let mut rng = crate::rng::SplitMix64(2024);
     let elements = outline.circles().len() + outline.runs().len();
     let (mut full_loads, mut culled_loads) = (
@@ -610,18 +610,6 @@ const GRIP: PlaneStiffness = PlaneStiffness {
     ..STIFF
 };
 
-/// The belt's runs moved out by `margin` m, as culling lines.
-fn cull_lines(outline: &BeltOutline, margin: f64) -> Vec<crate::terrain::CullLine> {
-    outline
-        .runs()
-        .iter()
-        .map(|run| crate::terrain::CullLine {
-            normal: run.outward,
-            offset: run.start.coords.dot(&run.outward) + margin,
-        })
-        .collect()
-}
-
 /// A face sloping down at 60° under the middle road wheel, pressed `delta` m into it, ending
 /// 0.95 of the wheel's half contact patch past the contact in a convex corner with a face
 /// falling straight down. The grouser rule looks up that end point's faces: shallow, the end
@@ -632,7 +620,7 @@ fn cull_lines(outline: &BeltOutline, margin: f64) -> Vec<crate::terrain::CullLin
 #[test]
 fn a_contact_looking_beyond_the_culling_lines_asks_for_the_complete_cut() {
     let outline = scout_track();
-    let lines = cull_lines(&outline, 0.005);
+    let lines = outline.cull_lines(0.005).collect::<Vec<_>>();
     let elements = outline.circles().len() + outline.runs().len();
     for (delta, complete) in [(0.005, true), (0.03, false)] {
         let phi = 60f64.to_radians();

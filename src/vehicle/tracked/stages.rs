@@ -7,9 +7,9 @@
 //!    into the frame every plane shares (`find_slabs`);
 //! 3. **planes** — per plane: its cut (of the faces of its belt's slab that are not wholly
 //!    beyond one of the belt's runs: no element can touch those), seed 004's normal loads of
-//!    its wheels and runs, the
-//!    strip split where a side face crosses it (`plane_loads`), and each loaded element as a
-//!    contact with its point, frame, normal force and damping (`add_contacts`); then all
+//!    its wheels and runs, the strip split where a side face crosses it (`plane_loads`), and
+//!    each loaded element as a contact with its point, frame, normal force and damping
+//!    (`add_contacts`); then all
 //!    contacts' damping scaled down together if it would overdamp the hull
 //!    (`body::cap_hull_damping`);
 //! 4. **belts** — the ground's pull on each belt linearised at the current belt speed, and the
@@ -280,10 +280,7 @@ impl TrackedRobot {
             scratch.cull_lines.clear();
             scratch
                 .cull_lines
-                .extend(plane.posed.runs().iter().map(|run| CullLine {
-                    normal: run.outward,
-                    offset: run.start.coords.dot(&run.outward) + CULL_MARGIN,
-                }));
+                .extend(plane.posed.cull_lines(CULL_MARGIN));
             scratch.slab.cull(&scratch.cull_lines);
         }
         let (cut, complete) = self.cut_and_load(index, terrain, segments, true);
@@ -302,7 +299,8 @@ impl TrackedRobot {
 
     /// The body of [`Self::plane_loads`] for one choice of faces: the cut of the slab's faces
     /// (only those culling kept when `culled`), the loads and the strip split. Returns the
-    /// plane and whether the loads are those of the complete cut (always, when not `culled`).
+    /// plane and whether the loads are those of the complete cut (always, when not `culled`);
+    /// a pass found incomplete stops there, as the plane is evaluated again.
     fn cut_and_load(
         &mut self,
         index: usize,
@@ -327,6 +325,9 @@ impl TrackedRobot {
             loads,
             lines,
         );
+        if !complete {
+            return (cut, false); // evaluated again with every face: nothing more to do here
+        }
         let offsets = &mut scratch.offsets[range.clone()];
         offsets.iter_mut().for_each(|o| *o = 0.0);
         scratch
@@ -350,6 +351,9 @@ impl TrackedRobot {
                 out,
                 lines,
             );
+        }
+        if !complete {
+            return (cut, false);
         }
         let wheels = plane.posed.circles().len();
         for (k, (load, offset)) in loads.iter_mut().zip(offsets.iter_mut()).enumerate() {
