@@ -94,15 +94,7 @@ impl HullClearance {
         if !searched && self.budget.is_some_and(|b| b.still_apart(&box_pose, &half)) {
             return false;
         }
-        let grown = GrownBox {
-            centre: Point3::from(box_pose.translation.vector),
-            axes: [
-                box_pose.rotation * Vector3::x(),
-                box_pose.rotation * Vector3::y(),
-                box_pose.rotation * Vector3::z(),
-            ],
-            half,
-        };
+        let grown = GrownBox::at(&box_pose, half);
         let normals = terrain.normals();
         let mut gap = f64::INFINITY;
         for &t in &self.cache.faces {
@@ -137,6 +129,19 @@ struct GrownBox {
 }
 
 impl GrownBox {
+    /// The box at `pose` (box → world) with half-extents `half`, m.
+    fn at(pose: &Isometry3<f64>, half: Vector3<f64>) -> Self {
+        Self {
+            centre: Point3::from(pose.translation.vector),
+            axes: [
+                pose.rotation * Vector3::x(),
+                pose.rotation * Vector3::y(),
+                pose.rotation * Vector3::z(),
+            ],
+            half,
+        }
+    }
+
     /// Whether the flat face with `corners` (world, m) and unit `normal` may meet the box: no
     /// separating axis among the box's axes (body z first: terrain lies mostly below the hull)
     /// and the face's normal.
@@ -188,6 +193,24 @@ mod tests {
         outside.norm()
     }
 
+    /// A random orientation of a test box.
+    fn random_rotation(rng: &mut SplitMix64) -> UnitQuaternion<f64> {
+        UnitQuaternion::from_euler_angles(
+            rng.range(-3.2, 3.2),
+            rng.range(-1.6, 1.6),
+            rng.range(-3.2, 3.2),
+        )
+    }
+
+    /// Random half-extents of a test box, m (hull-sized).
+    fn random_half(rng: &mut SplitMix64) -> Vector3<f64> {
+        Vector3::new(
+            rng.range(0.05, 0.4),
+            rng.range(0.05, 0.3),
+            rng.range(0.02, 0.1),
+        )
+    }
+
     /// Random boxes and random triangles and quads near them: every face that has a point in
     /// the box (a sample of its surface) is called near, and so that the test cannot pass by
     /// calling everything near, faces far off along some axis are called apart.
@@ -196,11 +219,7 @@ mod tests {
         let mut rng = SplitMix64(77);
         let (mut touching, mut apart) = (0, 0);
         for _ in 0..20_000 {
-            let rotation = UnitQuaternion::from_euler_angles(
-                rng.range(-3.2, 3.2),
-                rng.range(-1.6, 1.6),
-                rng.range(-3.2, 3.2),
-            );
+            let rotation = random_rotation(&mut rng);
             let b = GrownBox {
                 centre: Point3::new(
                     rng.range(-1.0, 1.0),
@@ -212,11 +231,7 @@ mod tests {
                     rotation * Vector3::y(),
                     rotation * Vector3::z(),
                 ],
-                half: Vector3::new(
-                    rng.range(0.05, 0.4),
-                    rng.range(0.05, 0.3),
-                    rng.range(0.02, 0.1),
-                ),
+                half: random_half(&mut rng),
             };
             // A parallelogram (quad) or triangle of random size and orientation near the box.
             let origin = b.centre
@@ -275,19 +290,6 @@ mod tests {
         );
     }
 
-    /// The grown box at `pose` with half-extents `half`.
-    fn grown_at(pose: &Isometry3<f64>, half: Vector3<f64>) -> GrownBox {
-        GrownBox {
-            centre: Point3::from(pose.translation.vector),
-            axes: [
-                pose.rotation * Vector3::x(),
-                pose.rotation * Vector3::y(),
-                pose.rotation * Vector3::z(),
-            ],
-            half,
-        }
-    }
-
     /// The motion budget: a face found apart stays out of the grown box while the budget says
     /// so (a grid of points over the face, each outside the moved box), and a box moved by the
     /// gap or more (shifted alone, or turned alone) is tested again. Moves are drawn up to
@@ -297,16 +299,8 @@ mod tests {
         let mut rng = SplitMix64(91);
         let (mut kept, mut retested) = (0, 0);
         for _ in 0..20_000 {
-            let rotation = UnitQuaternion::from_euler_angles(
-                rng.range(-3.2, 3.2),
-                rng.range(-1.6, 1.6),
-                rng.range(-3.2, 3.2),
-            );
-            let half = Vector3::new(
-                rng.range(0.05, 0.4),
-                rng.range(0.05, 0.3),
-                rng.range(0.02, 0.1),
-            );
+            let rotation = random_rotation(&mut rng);
+            let half = random_half(&mut rng);
             let before = Isometry3::from_parts(
                 Translation3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.0),
                 rotation,
@@ -330,7 +324,7 @@ mod tests {
             };
             let origin = Point3::from(origin);
             let corners = [origin, origin + u, origin + u + v, origin + v];
-            let Some(gap) = grown_at(&before, half).separation(&corners, &normal) else {
+            let Some(gap) = GrownBox::at(&before, half).separation(&corners, &normal) else {
                 continue;
             };
             let budget = MotionBudget {
@@ -355,7 +349,7 @@ mod tests {
             );
             if budget.still_apart(&after, &half) {
                 kept += 1;
-                let moved = grown_at(&after, half);
+                let moved = GrownBox::at(&after, half);
                 for i in 0..=10 {
                     for j in 0..=10 {
                         let p = origin + u * (i as f64 / 10.0) + v * (j as f64 / 10.0);
