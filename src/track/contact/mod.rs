@@ -94,12 +94,36 @@ pub fn evaluate_plane(
     loads: &mut [ElementLoad],
     culled: &[CullLine],
 ) -> bool {
+    let mut written = WrittenLoads::ALL;
+    evaluate_plane_reusing(
+        outline,
+        stiffness,
+        segments,
+        materials,
+        loads,
+        culled,
+        &mut written,
+    )
+}
+
+/// [`evaluate_plane`] into loads that an evaluation of the same plane filled before:
+/// `written` says which of `loads` that one wrote (every other load must be the default), and
+/// only those are reset; on return it says which this one wrote. A track plane has a dozen
+/// elements of which two or three touch the terrain, and resetting every load (88 bytes each)
+/// of six planes every step cost the scout's step about 0.1 µs.
+pub fn evaluate_plane_reusing(
+    outline: &BeltOutline,
+    stiffness: PlaneStiffness,
+    segments: &[CutSegment],
+    materials: &[SurfaceMaterial],
+    loads: &mut [ElementLoad],
+    culled: &[CullLine],
+    written: &mut WrittenLoads,
+) -> bool {
     let circles = outline.circles();
     debug_assert_eq!(loads.len(), circles.len() + outline.runs().len());
-    for l in loads.iter_mut() {
-        *l = ElementLoad::default();
-    }
-    let complete = add_wheel_loads(
+    written.reset(loads);
+    let (complete, by_wheels) = add_wheel_loads(
         circles,
         stiffness,
         segments,
@@ -107,16 +131,15 @@ pub fn evaluate_plane(
         &mut loads[..circles.len()],
         culled,
     );
-    add_run_loads(
+    let by_runs = add_run_loads(
         outline,
         stiffness,
         segments,
         materials,
         &mut loads[circles.len()..],
     );
-    for l in loads.iter_mut() {
-        l.finish();
-    }
+    *written = by_wheels.with(by_runs, circles.len(), loads.len());
+    written.for_each(loads, ElementLoad::finish);
     complete
 }
 
@@ -138,6 +161,56 @@ pub fn evaluate_wheels(
     add_wheel_loads(circles, stiffness, segments, materials, loads, &[]);
     for l in loads.iter_mut() {
         l.finish();
+    }
+}
+
+/// Which loads of a plane an evaluation wrote (bit `i`: load `i`, circles then runs), so that
+/// the next evaluation into the same loads resets only those. [`WrittenLoads::ALL`] (before
+/// the first evaluation, or for a plane of more than 64 elements) stands for every load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrittenLoads(u64);
+
+impl WrittenLoads {
+    /// Every load.
+    pub const ALL: Self = Self(u64::MAX);
+    /// No load.
+    const NONE: Self = Self(0);
+
+    /// Marks load `i` written (past 64 loads, the plane is taken whole: see [`Self::with`]).
+    fn mark(&mut self, i: usize) {
+        if i < 64 {
+            self.0 |= 1 << i;
+        }
+    }
+
+    /// These loads (of the circles) with `runs`, the loads of the runs after `circles`
+    /// circles, of `len` loads in all: every load when there are more than 64.
+    fn with(self, runs: Self, circles: usize, len: usize) -> Self {
+        if len > 64 {
+            Self::ALL
+        } else {
+            Self(self.0 | runs.0.checked_shl(circles as u32).unwrap_or(0))
+        }
+    }
+
+    /// Applies `f` to each of `loads` these name.
+    fn for_each(self, loads: &mut [ElementLoad], mut f: impl FnMut(&mut ElementLoad)) {
+        if self == Self::ALL {
+            loads.iter_mut().for_each(f);
+            return;
+        }
+        let mut bits = self.0;
+        while bits != 0 {
+            if let Some(load) = loads.get_mut(bits.trailing_zeros() as usize) {
+                f(load);
+            }
+            bits &= bits - 1;
+        }
+    }
+
+    /// Resets the loads these name to the default.
+    fn reset(self, loads: &mut [ElementLoad]) {
+        self.for_each(loads, |load| *load = ElementLoad::default());
     }
 }
 

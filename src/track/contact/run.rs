@@ -4,7 +4,7 @@
 
 use nalgebra::Point2;
 
-use super::{convex_edge_faces, in_plane_weight, series, Bounds, PlaneStiffness};
+use super::{convex_edge_faces, in_plane_weight, series, Bounds, PlaneStiffness, WrittenLoads};
 use crate::terrain::{CutSegment, SurfaceMaterial};
 use crate::track::area::CircularSegment;
 use crate::track::grouser::interlock_friction_sine;
@@ -19,15 +19,17 @@ pub fn run_stiffness_factor(s: f64, mid: f64) -> f64 {
 }
 
 /// The loads of the runs of `outline` (plane frame) from the terrain cut `segments`: one entry
-/// per run, added to `loads` (seed 004's factitious irregularity, see the module docs).
+/// per run, added to `loads` (seed 004's factitious irregularity, see the module docs). Returns
+/// the loads it wrote.
 pub(super) fn add_run_loads(
     outline: &BeltOutline,
     stiffness: PlaneStiffness,
     segments: &[CutSegment],
     materials: &[SurfaceMaterial],
     loads: &mut [ElementLoad],
-) {
+) -> WrittenLoads {
     let grousers = stiffness.grousers;
+    let mut written = WrittenLoads::NONE;
     // Each run's bump (the factitious irregularity of the terrain crossing it), pressed by its
     // end wheels through the belt.
     for (j, (run, region)) in outline.runs().iter().zip(outline.run_regions()).enumerate() {
@@ -98,12 +100,14 @@ pub(super) fn add_run_loads(
                 surface: b.friction * per_depth,
                 along: b.grip * per_depth,
             };
+            written.mark(j);
             let l = &mut loads[j];
             l.add(f, -run.outward, 0.0, p, mu, b.depth);
             l.energy += k * segment.area_integral;
             l.stiffness += k * segment.chord;
         }
     }
+    written
 }
 
 /// What the terrain segments put into one run, summed: the factitious irregularity.

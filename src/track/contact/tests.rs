@@ -587,6 +587,83 @@ fn a_culled_cut_gives_the_loads_of_the_complete_cut() {
     );
 }
 
+/// Evaluating into loads an evaluation of the same plane filled before resets only the loads
+/// that one wrote, and gives the loads of a fresh evaluation bit for bit: a scout-like belt
+/// (14 elements) and a belt of 40 small wheels with runs between them (80 elements, past what
+/// the record of written loads holds) pressed into random rugged terrain one pose after another.
+#[test]
+fn reused_loads_give_the_loads_of_a_fresh_evaluation() {
+    use crate::terrain::{CutPlane, CutRegion};
+    use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+    let long = BeltOutline::new(
+        [circle(-0.55, 0.05, 0.05), circle(0.55, 0.05, 0.05)]
+            .into_iter()
+            .chain((0..38).map(|i| circle(-0.4625 + 0.025 * i as f64, 0.01, 0.01)))
+            .collect(),
+    )
+    .expect("long outline");
+    let mut rng = crate::rng::SplitMix64(77);
+    for outline in [scout_track(), long] {
+        let elements = outline.circles().len() + outline.runs().len();
+        let mut reused = vec![ElementLoad::default(); elements];
+        let mut written = WrittenLoads::ALL;
+        let (mut candidates, mut segments) = (vec![], vec![]);
+        let (mut touching, mut left_behind) = (0, 0);
+        for _ in 0..10 {
+            let terrain = rugged_terrain(&mut rng);
+            for _ in 0..30 {
+                let (x, y) = (rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
+                let ground = terrain
+                    .ground_below(&nalgebra::Point3::new(x, y, 5.0), 10.0)
+                    .expect("over the field");
+                let pose = Isometry3::from_parts(
+                    Translation3::new(x, y, ground + rng.range(-0.02, 0.01)),
+                    UnitQuaternion::from_euler_angles(
+                        rng.range(-0.3, 0.3),
+                        rng.range(-0.6, 0.6),
+                        rng.range(-3.2, 3.2),
+                    ),
+                );
+                let (x0, x1, z0, z1) = outline.bounds();
+                let plane = CutPlane::from_pose(
+                    &pose,
+                    CutRegion::new(x0 - 0.02, x1 + 0.02, z0 - 0.02, z1 + 0.02),
+                );
+                terrain.candidates(&plane, 0.05, &mut candidates);
+                terrain.cut_candidates(&plane, &candidates, &mut segments);
+                let mut fresh = vec![ElementLoad::default(); elements];
+                evaluate_plane(
+                    &outline,
+                    GRIP,
+                    &segments,
+                    terrain.materials(),
+                    &mut fresh,
+                    &[],
+                );
+                let before = reused.iter().filter(|l| l.is_active()).count();
+                evaluate_plane_reusing(
+                    &outline,
+                    GRIP,
+                    &segments,
+                    terrain.materials(),
+                    &mut reused,
+                    &[],
+                    &mut written,
+                );
+                // Bit for bit, signed zeros included.
+                assert_eq!(format!("{reused:?}"), format!("{fresh:?}"), "pose {pose:?}");
+                let now = fresh.iter().filter(|l| l.is_active()).count();
+                touching += usize::from(now > 0);
+                left_behind += usize::from(before > 0 && now < before);
+            }
+        }
+        assert!(
+            touching > 150 && left_behind > 30,
+            "{touching} touching, {left_behind} let go"
+        );
+    }
+}
+
 /// The scout's main belt outline (scenes/robots/scout.toml).
 fn scout_track() -> BeltOutline {
     BeltOutline::new(vec![

@@ -4,7 +4,7 @@
 
 use nalgebra::{Point2, Vector2};
 
-use super::{convex_edge_faces, in_plane_weight, series, Bounds, PlaneStiffness};
+use super::{convex_edge_faces, in_plane_weight, series, Bounds, PlaneStiffness, WrittenLoads};
 use crate::terrain::{CullLine, CutSegment, SurfaceMaterial};
 use crate::track::area::CircularSegment;
 use crate::track::grouser::interlock_friction_sine;
@@ -138,7 +138,7 @@ pub fn facing_weight(v: f64, radius: f64) -> f64 {
 /// grousers hooking convex edges in the contact patch). Shared by the track planes' circles
 /// and the wheels of wheeled robots, each in its own mid-plane. Returns whether every end
 /// point the grouser rule looked at lies short of the `culled` lines (see
-/// [`super::evaluate_plane`]).
+/// [`super::evaluate_plane`]), and the loads it wrote.
 pub(super) fn add_wheel_loads(
     circles: &[Circle],
     stiffness: PlaneStiffness,
@@ -146,9 +146,10 @@ pub(super) fn add_wheel_loads(
     materials: &[SurfaceMaterial],
     loads: &mut [ElementLoad],
     culled: &[CullLine],
-) -> bool {
+) -> (bool, WrittenLoads) {
     let grousers = stiffness.grousers;
     let mut complete = true;
+    let mut written = WrittenLoads::NONE;
     for seg in segments {
         let (min, max) = seg.bounds();
         let reach = Bounds { min, max };
@@ -201,6 +202,7 @@ pub(super) fn add_wheel_loads(
                 let weight = w.weight * face_weight;
                 let segment = CircularSegment::new(c.radius, depth);
                 let area = weight * segment.area;
+                written.mark(i);
                 loads[i].add(
                     kappa * area,
                     w.normal * in_plane,
@@ -214,7 +216,7 @@ pub(super) fn add_wheel_loads(
             }
         }
     }
-    complete
+    (complete, written)
 }
 
 /// What the wheel law needs of one terrain segment, whichever wheel it meets.

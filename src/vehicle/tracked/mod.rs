@@ -222,6 +222,7 @@ impl TrackedRobot {
             flipper_target: spec.flippers.iter().map(|f| f.initial_angle).collect(),
             bristles: vec![Vector2::zeros(); elements],
         };
+        let plane_count = planes.len();
         let mut robot = Self {
             planes,
             state,
@@ -235,6 +236,7 @@ impl TrackedRobot {
             flat_contacts: 0,
             scratch: Box::new(TrackScratch::new(
                 elements,
+                plane_count,
                 widest,
                 spec.tracks.len() + spec.flippers.len(),
                 tracks,

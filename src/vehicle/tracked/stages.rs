@@ -22,7 +22,7 @@ use nalgebra::{Point3, Translation3, Vector2, Vector3};
 use super::strip::{split_load, StripLoads};
 use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS};
 use crate::terrain::{CullLine, CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
-use crate::track::contact::evaluate_plane;
+use crate::track::contact::{evaluate_plane, evaluate_plane_reusing, WrittenLoads};
 use crate::track::friction::{bristle_stiffness, friction, FrictionConfig, FrictionForce};
 use crate::track::load::{ElementLoad, NormalDamping};
 use crate::vehicle::body::{
@@ -87,6 +87,8 @@ impl DampedContact for Contact {
 pub(super) struct TrackScratch {
     /// Each element's load this step (circles then runs, plane after plane).
     loads: Vec<ElementLoad>,
+    /// Per plane, which of its `loads` its last evaluation wrote (the others are defaults).
+    written: Vec<WrittenLoads>,
     contacts: Vec<Contact>,
     /// Each belt's (group's) candidate faces.
     pub(super) caches: Vec<CandidateCache>,
@@ -114,11 +116,18 @@ pub(super) struct TrackScratch {
 }
 
 impl TrackScratch {
-    /// Scratch for `elements` support elements in all, at most `widest` in one plane, `groups`
-    /// belts (slabs) and `tracks` drives.
-    pub(super) fn new(elements: usize, widest: usize, groups: usize, tracks: usize) -> Self {
+    /// Scratch for `elements` support elements in all over `planes` planes, at most `widest` in
+    /// one plane, `groups` belts (slabs) and `tracks` drives.
+    pub(super) fn new(
+        elements: usize,
+        planes: usize,
+        widest: usize,
+        groups: usize,
+        tracks: usize,
+    ) -> Self {
         Self {
             loads: vec![ElementLoad::default(); elements],
+            written: vec![WrittenLoads::ALL; planes],
             contacts: Vec::with_capacity(elements),
             caches: vec![CandidateCache::default(); groups],
             candidates: Vec::new(),
@@ -317,13 +326,14 @@ impl TrackedRobot {
         let materials = terrain.materials();
         let range = plane.element_range();
         let loads = &mut scratch.loads[range.clone()];
-        let mut complete = evaluate_plane(
+        let mut complete = evaluate_plane_reusing(
             &plane.posed,
             plane.stiffness,
             segments,
             materials,
             loads,
             lines,
+            &mut scratch.written[index],
         );
         if !complete {
             return (cut, false); // evaluated again with every face: nothing more to do here
@@ -368,6 +378,8 @@ impl TrackedRobot {
             {
                 *load = split;
                 *offset = lateral;
+                // The strip's edges may load an element its centre plane left untouched.
+                scratch.written[index] = WrittenLoads::ALL;
             }
         }
         (cut, complete)
