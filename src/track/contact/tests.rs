@@ -506,6 +506,28 @@ fn rugged_terrain(rng: &mut crate::rng::SplitMix64) -> crate::terrain::Terrain {
     .expect("height field")
 }
 
+/// A random pose of a belt over a [`rugged_terrain`] field: within ±0.5 m of its centre, from
+/// 2 cm into the ground to 1 cm above it, rolled up to 0.3 rad, pitched up to 0.6 rad, any
+/// heading.
+fn random_pose_over(
+    terrain: &crate::terrain::Terrain,
+    rng: &mut crate::rng::SplitMix64,
+) -> nalgebra::Isometry3<f64> {
+    use nalgebra::{Isometry3, Translation3, UnitQuaternion};
+    let (x, y) = (rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
+    let ground = terrain
+        .ground_below(&nalgebra::Point3::new(x, y, 5.0), 10.0)
+        .expect("over the field");
+    Isometry3::from_parts(
+        Translation3::new(x, y, ground + rng.range(-0.02, 0.01)),
+        UnitQuaternion::from_euler_angles(
+            rng.range(-0.3, 0.3),
+            rng.range(-0.6, 0.6),
+            rng.range(-3.2, 3.2),
+        ),
+    )
+}
+
 /// Culling is exact: with the faces wholly beyond the belt's runs (moved out by a margin) left
 /// out of the cut, every plane that reports its loads complete has the loads of the complete
 /// cut bit for bit, grousers and all. Random rugged terrain under a scout-like belt pressed
@@ -514,7 +536,6 @@ fn rugged_terrain(rng: &mut crate::rng::SplitMix64) -> crate::terrain::Terrain {
 #[test]
 fn a_culled_cut_gives_the_loads_of_the_complete_cut() {
     use crate::terrain::{CutPlane, CutRegion, SlabTriangles};
-    use nalgebra::{Isometry3, Translation3, UnitQuaternion};
     let outline = scout_track();
     let grip = GRIP;
     let lines = outline.cull_lines(0.005).collect::<Vec<_>>();
@@ -529,18 +550,7 @@ fn a_culled_cut_gives_the_loads_of_the_complete_cut() {
     for _ in 0..40 {
         let terrain = rugged_terrain(&mut rng);
         for _ in 0..25 {
-            let (x, y) = (rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
-            let ground = terrain
-                .ground_below(&nalgebra::Point3::new(x, y, 5.0), 10.0)
-                .expect("over the field");
-            let pose = Isometry3::from_parts(
-                Translation3::new(x, y, ground + rng.range(-0.02, 0.01)),
-                UnitQuaternion::from_euler_angles(
-                    rng.range(-0.3, 0.3),
-                    rng.range(-0.6, 0.6),
-                    rng.range(-3.2, 3.2),
-                ),
-            );
+            let pose = random_pose_over(&terrain, &mut rng);
             let (x0, x1, z0, z1) = outline.bounds();
             let region = CutRegion::new(x0 - 0.02, x1 + 0.02, z0 - 0.02, z1 + 0.02);
             let plane = CutPlane::from_pose(&pose, region);
@@ -594,7 +604,6 @@ fn a_culled_cut_gives_the_loads_of_the_complete_cut() {
 #[test]
 fn reused_loads_give_the_loads_of_a_fresh_evaluation() {
     use crate::terrain::{CutPlane, CutRegion};
-    use nalgebra::{Isometry3, Translation3, UnitQuaternion};
     let long = BeltOutline::new(
         [circle(-0.55, 0.05, 0.05), circle(0.55, 0.05, 0.05)]
             .into_iter()
@@ -612,18 +621,7 @@ fn reused_loads_give_the_loads_of_a_fresh_evaluation() {
         for _ in 0..10 {
             let terrain = rugged_terrain(&mut rng);
             for _ in 0..30 {
-                let (x, y) = (rng.range(-0.5, 0.5), rng.range(-0.5, 0.5));
-                let ground = terrain
-                    .ground_below(&nalgebra::Point3::new(x, y, 5.0), 10.0)
-                    .expect("over the field");
-                let pose = Isometry3::from_parts(
-                    Translation3::new(x, y, ground + rng.range(-0.02, 0.01)),
-                    UnitQuaternion::from_euler_angles(
-                        rng.range(-0.3, 0.3),
-                        rng.range(-0.6, 0.6),
-                        rng.range(-3.2, 3.2),
-                    ),
-                );
+                let pose = random_pose_over(&terrain, &mut rng);
                 let (x0, x1, z0, z1) = outline.bounds();
                 let plane = CutPlane::from_pose(
                     &pose,
