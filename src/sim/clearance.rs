@@ -142,14 +142,6 @@ impl GrownBox {
         }
     }
 
-    /// Whether the flat face with `corners` (world, m) and unit `normal` may meet the box: no
-    /// separating axis among the box's axes (body z first: terrain lies mostly below the hull)
-    /// and the face's normal.
-    #[cfg(test)]
-    fn may_meet(&self, corners: &[Point3<f64>; 4], normal: &Vector3<f64>) -> bool {
-        self.separation(corners, normal).is_none()
-    }
-
     /// The gap between the box and the flat face with `corners` (world, m) and unit `normal`
     /// along the first separating axis found among the box's axes (body z first: terrain lies
     /// mostly below the hull) and the face's normal, m (> 0): a lower bound of their distance,
@@ -271,7 +263,7 @@ mod tests {
                     inside |= distance_to_box(&b, &p) == 0.0;
                 }
             }
-            let near = b.may_meet(&corners, &normal);
+            let near = b.separation(&corners, &normal).is_none();
             if inside {
                 assert!(near, "{b:?} {corners:?}");
                 touching += 1;
@@ -406,7 +398,7 @@ mod tests {
                 axes: [Vector3::x(), Vector3::y(), Vector3::z()],
                 half: Vector3::new(0.3, 0.2, 0.095),
             };
-            assert_eq!(b.may_meet(&floor, &up), near, "z {z}");
+            assert_eq!(b.separation(&floor, &up).is_none(), near, "z {z}");
         }
     }
 }
