@@ -259,8 +259,8 @@ impl DrivenField {
     /// Commands every robot from its pitch, then steps the world once.
     fn step(&mut self) {
         for (k, &id) in self.ids.iter().enumerate() {
-            let (_, pitch, _) = self.sim.body_state(id).pose.rotation.euler_angles();
-            let cmd = self.driver.command(-pitch, &mut self.on_flight[k]);
+            let nose_up = nose_up_pitch(&self.sim.body_state(id).pose.rotation);
+            let cmd = self.driver.command(nose_up, &mut self.on_flight[k]);
             self.sim.set_command(id, cmd);
         }
         self.sim.step();
@@ -272,6 +272,22 @@ impl DrivenField {
             .iter()
             .map(|&id| self.sim.body_state(id).pose.translation.z)
             .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Nose-up pitch of a body turned by `rotation`, rad: the negated pitch of its roll–pitch–yaw
+/// angles (nalgebra's `euler_angles`, bit for bit), worked out alone. The driver needs neither
+/// roll nor yaw, and their two `atan2`s, `cos` and four divisions cost the timed full step about
+/// 0.1 µs, 2 % of it, which is not the simulation's cost.
+fn nose_up_pitch(rotation: &UnitQuaternion<f64>) -> f64 {
+    // `euler_angles`: pitch = −asin(R₂₀) between the poles, ∓π/2 at R₂₀ = ±1.
+    let sin = rotation.to_rotation_matrix()[(2, 0)];
+    if sin.abs() < 1.0 {
+        sin.asin()
+    } else if sin <= -1.0 {
+        -std::f64::consts::FRAC_PI_2
+    } else {
+        std::f64::consts::FRAC_PI_2
     }
 }
 
@@ -396,6 +412,36 @@ mod tests {
             .iter()
             .map(|s| s.position.y - (s.position.y / 12.0).round() * 12.0);
         assert!(lateral.fold(0.0f64, |m, y| m.max(y.abs())) <= 5.0);
+    }
+
+    /// The driver's pitch is the pitch of nalgebra's roll–pitch–yaw angles, negated, bit for
+    /// bit: over random turns, and at the poles.
+    #[test]
+    fn nose_up_pitch_is_the_negated_euler_pitch() {
+        let mut rng = crate::rng::SplitMix64(7);
+        let mut turns: Vec<UnitQuaternion<f64>> = (0..5000)
+            .map(|_| {
+                UnitQuaternion::from_euler_angles(
+                    rng.range(-3.2, 3.2),
+                    rng.range(-1.6, 1.6),
+                    rng.range(-3.2, 3.2),
+                )
+            })
+            .collect();
+        turns.push(UnitQuaternion::from_euler_angles(
+            0.3,
+            std::f64::consts::FRAC_PI_2,
+            0.0,
+        ));
+        turns.push(UnitQuaternion::from_euler_angles(
+            0.3,
+            -std::f64::consts::FRAC_PI_2,
+            0.0,
+        ));
+        for q in turns {
+            let (_, pitch, _) = q.euler_angles();
+            assert_eq!(nose_up_pitch(&q).to_bits(), (-pitch).to_bits(), "{q:?}");
+        }
     }
 
     /// The trace digest is a fingerprint of the trajectory: the same drive gives the same
