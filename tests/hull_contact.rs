@@ -60,3 +60,80 @@ fn a_stair_climb_mostly_leaves_the_hull_out() {
     assert!(paired * 20 < steps, "paired in {paired} of {steps} steps");
     assert_eq!(touched, 0);
 }
+
+/// Alone on a floor, nothing can reach the scout's hull box, so it is switched off; a mover
+/// driven at it switches it on before they meet (`sim/proximity.rs`), hits the hull and
+/// shoves the robot back instead of passing through it. The mover is a 0.8 m cube, its centre
+/// 0.4 m from its face; the hull's front is 0.26 m ahead of the body origin (scout.toml), so
+/// the two centres stay at least 0.66 m apart, less rapier's allowed penetration.
+#[test]
+fn a_mover_driven_at_a_lone_robot_switches_its_hull_on_and_shoves_it() {
+    let (mut sim, id) = sim_with(scene_text(FLOOR), robot("scout"), None);
+    sim.run_for(1.0);
+    assert!(!sim.hull_switched_on(id), "nothing near");
+    let start_x = sim.body_state(id).pose.translation.x;
+    let at = |x: f64| Isometry3::translation(x, 0.0, 0.4);
+    let mover = sim.add_mover([0.8, 0.8, 0.8], &at(2.5));
+    let (mut x, mut first_on, mut first_touch) = (2.5_f64, None, None);
+    for step in 0..2500 {
+        // 0.5 m/s toward the robot, from 2.5 m to 0.3 m (4.4 s), then held there.
+        x = (x - 0.5 * 0.002).max(0.3);
+        sim.move_mover(mover, &at(x));
+        sim.step();
+        if sim.hull_switched_on(id) {
+            first_on.get_or_insert(step);
+        }
+        if sim.hull_touches_mover(id) {
+            first_touch.get_or_insert(step);
+        }
+        let gap = sim.mover_pose(mover).expect("mover").translation.x
+            - sim.body_state(id).pose.translation.x;
+        assert!(gap > 0.66 - 0.005, "step {step}: centres {gap} m apart");
+    }
+    let (on, touch) = (first_on.expect("switched on"), first_touch.expect("met"));
+    assert!(on < touch, "switched on at step {on}, met at {touch}");
+    // Left alone the mover would stop with its centre 0.3 m ahead of the start, 0.3 − start_x
+    // from the origin, closer than the 0.66 m the hull allows: the robot has been shoved back
+    // by the difference.
+    let pushed = start_x - sim.body_state(id).pose.translation.x;
+    let needed = 0.66 - (0.3 - start_x) - 0.005;
+    assert!(
+        needed > 0.1,
+        "the mover reaches the hull (start x {start_x} m)"
+    );
+    assert!(pushed > needed, "shoved back {pushed} m, {needed} m needed");
+}
+
+/// Two scouts driven head-on into each other meet hull to hull: neither hull is switched off
+/// while the other may reach it, so their origins never come closer than the two hull halves
+/// in front of them (2 × 0.26 m, scout.toml), less rapier's allowed penetration.
+#[test]
+fn two_robots_driven_head_on_meet_hull_to_hull() {
+    let floor = "[[element]]\ntype = \"box\"\nsize = [8, 8, 0.2]\nposition = [0, 0, -0.2]\n\
+        [[spawn]]\nname = \"west\"\nposition = [-0.8, 0, 0]\n\
+        [[spawn]]\nname = \"east\"\nposition = [0.8, 0, 0]\nyaw_deg = 180\n";
+    let scene = scene_text(floor);
+    let (west, east) = (scene.spawns[0].clone(), scene.spawns[1].clone());
+    let mut sim =
+        treadsim::sim::Simulation::new(scene, treadsim::sim::SimConfig::default()).expect("sim");
+    let a = sim.add_robot(robot("scout"), &west).expect("west");
+    let b = sim.add_robot(robot("scout"), &east).expect("east");
+    let forward = DriveCommand {
+        left: 0.3,
+        right: 0.3,
+        flipper: None,
+        steer: None,
+    };
+    let mut closest = f64::INFINITY;
+    for _ in 0..3000 {
+        sim.set_command(a, forward);
+        sim.set_command(b, forward);
+        sim.step();
+        let apart = (sim.body_state(a).pose.translation.vector
+            - sim.body_state(b).pose.translation.vector)
+            .norm();
+        closest = closest.min(apart);
+    }
+    assert!(closest > 0.52 - 0.005, "origins {closest} m apart");
+    assert!(closest < 0.6, "they met: closest {closest} m");
+}

@@ -4,8 +4,9 @@
 //!
 //! The terrain collider is alone in [`TERRAIN_GROUP`]. A hull box that no terrain comes within
 //! rapier's contact reach of (`clearance`) leaves that group out of its collision filter
-//! ([`switch_hull_terrain`]), so rapier skips a narrow phase that could only find nothing; it
-//! still collides with other robots and with movers.
+//! ([`switch_hull`]), so rapier skips a narrow phase that could only find nothing; it still
+//! collides with other robots and with movers while one of them may reach it (`proximity`),
+//! and is switched off while nothing may.
 //!
 //! A guard collider stands for the side wall of a belt. Its contacts whose normal lies within
 //! 45° of the body's y axis are kept (the belt's side meets a wall, a curb's side, a rock's
@@ -194,11 +195,22 @@ pub(crate) fn pose_guards(world: &mut PhysicsWorld, model: &Drivetrain, guards: 
     }
 }
 
-/// Lets the hull box collider of `body` (not its guards) collide with the terrain while
-/// `near`, and leaves the terrain out of its collision filter otherwise (see the module docs and
-/// `clearance`). Touches the collider only when the switch changes (rapier then re-pairs it).
-pub(crate) fn switch_hull_terrain(world: &mut PhysicsWorld, body: RigidBodyHandle, near: bool) {
-    let filter = if near {
+/// What may come within rapier's contact reach of a robot's hull box in the coming step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HullReach {
+    /// Some terrain face (`clearance`).
+    pub terrain: bool,
+    /// Another robot or a moving obstacle (`proximity`).
+    pub bodies: bool,
+}
+
+/// Switches the hull box collider(s) of `body` (not its guards) by what may reach them (see
+/// the module docs): on with the terrain in the collision filter while terrain may, on without
+/// it while only other bodies may, and off while nothing may (rapier then neither bounds nor
+/// pairs the box). Touches a collider only when its state changes (rapier then re-pairs it).
+pub(crate) fn switch_hull(world: &mut PhysicsWorld, body: RigidBodyHandle, reach: HullReach) {
+    let on = reach.terrain || reach.bodies;
+    let filter = if reach.terrain {
         Group::ALL
     } else {
         Group::ALL.difference(TERRAIN_GROUP)
@@ -211,13 +223,42 @@ pub(crate) fn switch_hull_terrain(world: &mut PhysicsWorld, body: RigidBodyHandl
         let Some(c) = world.colliders.get(handle) else {
             continue;
         };
-        if guard_state(c).is_some() || c.collision_groups().filter == filter {
+        let filter_set = !on || c.collision_groups().filter == filter;
+        if guard_state(c).is_some() || (c.is_enabled() == on && filter_set) {
             continue;
         }
         if let Some(c) = world.colliders.get_mut(handle) {
-            c.set_collision_groups(c.collision_groups().with_filter(filter));
+            c.set_enabled(on);
+            if on {
+                c.set_collision_groups(c.collision_groups().with_filter(filter));
+            }
         }
     }
+}
+
+/// Radius of a sphere about the body origin that holds every collider a robot of `spec` has
+/// in rapier's world, m: the hull box and the belts' side guards, a flipper's at any angle
+/// (each of its points turns about the flipper's axis, so it stays within the axis's distance
+/// from the origin plus its own from the axis).
+pub(crate) fn collider_radius(spec: &RobotSpec) -> f64 {
+    let HullShape::Box { size, center } = spec.hull;
+    let hull = (center.coords.abs() + size * 0.5).norm();
+    belt_guards(spec)
+        .iter()
+        .flat_map(|guard| {
+            let axis = guard
+                .flipper
+                .and_then(|f| spec.flippers.get(f))
+                .map(|f| nalgebra::Vector2::new(f.axis_x, f.axis_z));
+            guard.points.iter().map(move |p| match axis {
+                Some(axis) => {
+                    let in_plane = nalgebra::Vector2::new(p.x, p.z);
+                    (axis.norm() + (in_plane - axis).norm()).hypot(p.y)
+                }
+                None => p.coords.norm(),
+            })
+        })
+        .fold(hull, f64::max)
 }
 
 /// The hull box collider(s) of `body`: its colliders that are not side guards.
@@ -278,6 +319,53 @@ impl PhysicsHooks for GuardHook {
             .all(|y| normal.dot(*y).abs() >= GUARD_MIN_LATERAL);
         if !lateral {
             manifold.solver_contacts.clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vehicle::robot_file::{flipper_motion, test_preset};
+    use nalgebra::Point3;
+
+    /// Every point of every collider a preset puts in rapier's world — the hull box's corners,
+    /// the main tracks' guards, the flipper guards turned through their whole range — lies
+    /// within the collider radius, and some point comes within 2 cm of it (a bound, not a
+    /// guess far above the robot).
+    #[test]
+    fn every_collider_point_lies_within_the_collider_radius() {
+        for name in ["scout", "selfright20", "tracker55", "heavy250", "rover30"] {
+            let spec = test_preset(name);
+            let radius = collider_radius(&spec);
+            let HullShape::Box { size, center } = spec.hull;
+            let mut points: Vec<Point3<f64>> = (0..8)
+                .map(|k| {
+                    let sign = |bit: usize| if k >> bit & 1 == 1 { 0.5 } else { -0.5 };
+                    center
+                        + nalgebra::Vector3::new(
+                            sign(0) * size.x,
+                            sign(1) * size.y,
+                            sign(2) * size.z,
+                        )
+                })
+                .collect();
+            for guard in belt_guards(&spec) {
+                match guard.flipper.map(|f| &spec.flippers[f]) {
+                    None => points.extend(&guard.points),
+                    Some(flipper) => {
+                        for k in 0..=72 {
+                            let angle = flipper.min_angle
+                                + (flipper.max_angle - flipper.min_angle) * k as f64 / 72.0;
+                            let motion = flipper_motion(flipper, angle);
+                            points.extend(guard.points.iter().map(|p| motion * p));
+                        }
+                    }
+                }
+            }
+            let farthest = points.iter().map(|p| p.coords.norm()).fold(0.0, f64::max);
+            assert!(farthest <= radius + 1e-12, "{name}: {farthest} > {radius}");
+            assert!(farthest > radius - 0.02, "{name}: {farthest} ≪ {radius}");
         }
     }
 }

@@ -12,7 +12,9 @@
 //! 3. **Apply** the resulting wrench to the hull (rapier forces persist, so they are reset
 //!    first), turn the flippers' side guards to the new flipper angles, and let the hull box
 //!    collide with the terrain only while some terrain face comes within rapier's contact
-//!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise).
+//!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
+//!    and switch it off while neither terrain nor another robot or mover can reach it
+//!    (`proximity.rs`).
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
 //!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
 //!    time.
@@ -48,6 +50,7 @@ mod hull;
 pub mod link;
 mod movers;
 pub mod pacing;
+mod proximity;
 mod script;
 mod state;
 mod telemetry;
@@ -61,9 +64,11 @@ pub use telemetry::{TelemetryRow, TelemetryWriter};
 
 use clearance::{HullClearance, REACH_SLACK};
 use hull::{
-    hull_colliders, insert_robot_body, pose_guards, switch_hull_terrain, GuardCollider, GuardHook,
+    collider_radius, hull_colliders, insert_robot_body, pose_guards, switch_hull, GuardCollider,
+    GuardHook, HullReach,
 };
 pub(crate) use hull::{insert_hull, terrain_collider};
+use proximity::{mark_robots_near_bodies, BodySphere};
 
 use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
@@ -208,6 +213,9 @@ struct RobotSlot {
     /// from, J.
     energy: f64,
     status: RobotStatus,
+    /// Radius about the body origin of a sphere holding the robot's colliders, m
+    /// ([`collider_radius`]).
+    collider_radius: f64,
     /// Centre-of-mass z when the robot was last supported (tracks carrying half the weight,
     /// or not sinking fast), m; NaN right after a teleport.
     support_z: f64,
@@ -233,6 +241,10 @@ pub struct Simulation {
     steps: u64,
     /// Per-robot scratch of stages 1–3, in robot order (not state: never saved or restored).
     scratch: Vec<RobotScratch>,
+    /// Stage 3's bodies as spheres (`proximity.rs`), and per robot whether another body may
+    /// reach its hull: scratch, as `scratch`.
+    spheres: Vec<BodySphere>,
+    bodies_near: Vec<bool>,
     events: Vec<SimEvent>,
 }
 
@@ -318,6 +330,8 @@ impl Simulation {
             time: 0.0,
             steps: 0,
             scratch: Vec::new(),
+            spheres: Vec::new(),
+            bodies_near: Vec::new(),
             events: Vec::new(),
         })
     }
@@ -353,6 +367,7 @@ impl Simulation {
             snapshot_step: self.steps,
             energy: f64::NAN,
             status: RobotStatus::Active,
+            collider_radius: collider_radius(&spec),
             support_z: f64::NAN,
             blow_ups: [f64::NAN; MAX_ESCALATE],
             blow_up_next: 0,
@@ -428,9 +443,19 @@ impl Simulation {
                 .for_each(drive);
         }
         // 3: apply.
-        for (r, s) in self.robots.iter_mut().zip(&self.scratch) {
+        self.mark_bodies_near(reach);
+        let robots = self
+            .robots
+            .iter_mut()
+            .zip(&self.scratch)
+            .zip(&self.bodies_near);
+        for ((r, s), &bodies) in robots {
             // A robot left out of the steps may still move (a fall): its hull meets the terrain.
-            switch_hull_terrain(&mut self.world, r.body, s.hull_near || !s.active);
+            let reach = HullReach {
+                terrain: s.hull_near || !s.active,
+                bodies,
+            };
+            switch_hull(&mut self.world, r.body, reach);
             if !s.active {
                 continue;
             }
@@ -461,6 +486,43 @@ impl Simulation {
         for i in 0..self.robots.len() {
             self.check_robot(i);
         }
+    }
+
+    /// Stage 3's proximity test (`proximity.rs`): `bodies_near[i]` says whether another robot or
+    /// a mover comes within `reach` m of robot `i`'s colliders.
+    fn mark_bodies_near(&mut self, reach: f64) {
+        self.spheres.clear();
+        for (i, (r, s)) in self.robots.iter().zip(&self.scratch).enumerate() {
+            // An active robot's pose was read in stage 1; a frozen one's is where it stays.
+            let centre = if s.active {
+                Some(Point3::from(s.body.pose.translation.vector))
+            } else {
+                self.world
+                    .bodies
+                    .get(r.body)
+                    .map(|b| Point3::from(v64(b.translation())))
+            };
+            self.spheres.extend(centre.map(|centre| BodySphere {
+                centre,
+                radius: r.collider_radius,
+                robot: Some(i),
+            }));
+        }
+        for (handle, size) in &self.movers {
+            let Some(body) = self.world.bodies.get(*handle) else {
+                continue;
+            };
+            // The box at its pose now, swollen by how far it moves to the next one.
+            let (now, next) = (body.translation(), body.next_position().translation);
+            let half_diagonal = Vector3::from(*size).norm() / 2.0;
+            self.spheres.push(BodySphere {
+                centre: Point3::from(v64(now)),
+                radius: half_diagonal + v64(next - now).norm(),
+                robot: None,
+            });
+        }
+        self.bodies_near.resize(self.robots.len(), false);
+        mark_robots_near_bodies(&mut self.spheres, reach, &mut self.bodies_near);
     }
 
     /// Runs steps until `duration` s more have passed.
@@ -601,8 +663,19 @@ impl Simulation {
         let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
             return false;
         };
-        hull_colliders(&self.world.colliders, body)
-            .any(|(_, c)| c.collision_groups().filter.contains(hull::TERRAIN_GROUP))
+        hull_colliders(&self.world.colliders, body).any(|(_, c)| {
+            c.is_enabled() && c.collision_groups().filter.contains(hull::TERRAIN_GROUP)
+        })
+    }
+
+    /// Whether robot `id`'s hull box is switched on in rapier's world for the coming step:
+    /// some terrain, another robot or a mover may come within rapier's contact reach of it
+    /// (`proximity.rs`); while nothing may, rapier leaves it out altogether.
+    pub fn hull_switched_on(&self, id: RobotId) -> bool {
+        let Some(body) = self.world.bodies.get(self.robots[id.0].body) else {
+            return false;
+        };
+        hull_colliders(&self.world.colliders, body).any(|(_, c)| c.is_enabled())
     }
 
     /// The rapier world, for the viewer and benchmarks.

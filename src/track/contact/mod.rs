@@ -123,6 +123,12 @@ pub fn evaluate_plane_reusing(
     let circles = outline.circles();
     debug_assert_eq!(loads.len(), circles.len() + outline.runs().len());
     written.reset(loads);
+    if segments.is_empty() {
+        // Nothing to touch (a flipper held clear of the ground): no element loaded, nothing
+        // looked at beyond the culling lines.
+        *written = WrittenLoads::NONE.with(WrittenLoads::NONE, circles.len(), loads.len());
+        return true;
+    }
     let (complete, by_wheels) = add_wheel_loads(
         circles,
         stiffness,
