@@ -202,6 +202,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    cli::string_functions::prefer_256_bit_string_functions();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { scenes } => check(&scenes),
