@@ -195,8 +195,8 @@ impl Climb {
 
     /// One step, the command set from the robot's pitch.
     fn step(&mut self) {
-        let (_, pitch, _) = self.sim.body_state(self.id).pose.rotation.euler_angles();
-        let command = StairDriver::default().command(-pitch, &mut self.on_flight);
+        let rotation = self.sim.body_state(self.id).pose.rotation;
+        let command = StairDriver::default().command_at(&rotation, &mut self.on_flight);
         self.sim.set_command(self.id, command);
         self.sim.step();
         self.steps += 1;

@@ -48,8 +48,8 @@ fn a_stair_climb_mostly_leaves_the_hull_out() {
     let (mut on_flight, mut paired, mut touched) = (false, 0, 0);
     let steps = 15_000;
     for _ in 0..steps {
-        let pitch = -sim.body_state(id).pose.rotation.euler_angles().1;
-        let command: DriveCommand = driver.command(pitch, &mut on_flight);
+        let rotation = sim.body_state(id).pose.rotation;
+        let command: DriveCommand = driver.command_at(&rotation, &mut on_flight);
         sim.set_command(id, command);
         sim.step();
         paired += usize::from(sim.hull_meets_terrain(id));

@@ -90,6 +90,12 @@ impl StairDriver {
             steer: None,
         }
     }
+
+    /// [`StairDriver::command`] for a robot whose hull is turned by `rotation` (world): its
+    /// nose-up pitch is the negated pitch of the hull's roll–pitch–yaw angles.
+    pub fn command_at(&self, rotation: &UnitQuaternion<f64>, on_flight: &mut bool) -> DriveCommand {
+        self.command(nose_up_pitch(rotation), on_flight)
+    }
 }
 
 /// The measurement.
@@ -259,8 +265,8 @@ impl DrivenField {
     /// Commands every robot from its pitch, then steps the world once.
     fn step(&mut self) {
         for (k, &id) in self.ids.iter().enumerate() {
-            let nose_up = nose_up_pitch(&self.sim.body_state(id).pose.rotation);
-            let cmd = self.driver.command(nose_up, &mut self.on_flight[k]);
+            let rotation = self.sim.body_state(id).pose.rotation;
+            let cmd = self.driver.command_at(&rotation, &mut self.on_flight[k]);
             self.sim.set_command(id, cmd);
         }
         self.sim.step();
