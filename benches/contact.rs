@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use nalgebra::{Point2, Vector2};
 use treadsim::scene::Scene;
-use treadsim::sim::bench::StairDriver;
+use treadsim::tools::bench::StairDriver;
 use treadsim::sim::{SimConfig, Simulation};
 use treadsim::terrain::{CutSegment, MaterialId, SurfaceMaterial};
 use treadsim::track::area::CircularSegment;

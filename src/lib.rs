@@ -1,22 +1,32 @@
 //! treadsim: a real-time simulator for training the operators of tracked and wheeled mobile
-//! robots. See `ARCHITECTURE.md` for the module map and the dependency rule.
+//! robots. See `ARCHITECTURE.md` for the map. Modules are listed by layer, each using only its
+//! own layer or those above it in this list (`tests/layers.rs` keeps it so).
 
 // Every public item says what it is, with units and frame (clippy denies warnings in CI).
 #![warn(missing_docs)]
 
+// Core: the simulated world.
 pub mod config;
-pub mod control;
 mod digest;
-pub mod envelope;
-pub mod exercise;
-pub mod input;
-pub mod record;
 mod rng;
-pub mod scene;
-pub mod session;
-pub mod sim;
 pub mod terrain;
+pub mod scene;
 pub mod track;
 pub mod vehicle;
+pub mod sim;
+
+// Behaviour: control laws, the operator's link, exercise rules and scoring.
+pub mod control;
+pub mod link;
+pub mod exercise;
+
+// Session: one robot driven by inputs, one step at a time; its recording and replay.
+pub mod session;
+pub mod record;
+
+// Front ends: input mapping, measuring tools, the capability envelope, the station.
+pub mod input;
+pub mod tools;
+pub mod envelope;
 #[cfg(feature = "viewer")]
 pub mod viewer;

@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use treadsim::exercise::Exercise;
 use treadsim::scene::Scene;
-use treadsim::session::soak;
+use treadsim::tools::soak;
 use treadsim::vehicle::robot_file::load_robot;
 
 mod cli;
@@ -574,8 +574,8 @@ fn bench(
     let scene = Scene::load(&scene)?;
     let spec = load_robot(robot)?;
     if digest {
-        let driver = treadsim::sim::bench::StairDriver::default();
-        let d = treadsim::sim::bench::trace_digest(scene, &spec, robots, steps, driver)?;
+        let driver = treadsim::tools::bench::StairDriver::default();
+        let d = treadsim::tools::bench::trace_digest(scene, &spec, robots, steps, driver)?;
         if json {
             println!(
                 "{{\"digest\":\"{:016x}\",\"steps\":{},\"lowest_robot_z\":{:.4}}}",
@@ -589,12 +589,12 @@ fn bench(
         }
         return Ok(());
     }
-    let config = treadsim::sim::bench::BenchConfig {
+    let config = treadsim::tools::bench::BenchConfig {
         robots,
         steps,
         ..Default::default()
     };
-    let r = treadsim::sim::bench::run_bench(scene, &spec, &config)?;
+    let r = treadsim::tools::bench::run_bench(scene, &spec, &config)?;
     if json {
         println!("{}", r.to_json());
     } else {

@@ -5,7 +5,8 @@ mod common;
 use common::*;
 
 use nalgebra::Vector2;
-use treadsim::control::autopilot::{Autopilot, AutopilotDriver, Goal};
+use treadsim::control::autopilot::{Autopilot, Goal};
+use treadsim::session::AutopilotDriver;
 use treadsim::session::{drive, Session};
 use treadsim::sim::SimConfig;
 
@@ -196,7 +197,8 @@ fn the_goal_script_example_takes_the_scout_to_the_landing() {
 #[test]
 fn the_autopilot_demonstrates_exercises() {
     use treadsim::control::autopilot::TrialPilot;
-    use treadsim::exercise::{headless, Exercise};
+    use treadsim::exercise::Exercise;
+    use treadsim::session::headless;
     for name in [
         "incline_15",
         "curb_climb",
@@ -225,7 +227,8 @@ fn the_autopilot_demonstrates_exercises() {
 #[ignore]
 fn autopilot_over_the_course_table() {
     use treadsim::control::autopilot::TrialPilot;
-    use treadsim::exercise::{headless, Exercise};
+    use treadsim::exercise::Exercise;
+    use treadsim::session::headless;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("dir")

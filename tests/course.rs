@@ -14,7 +14,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use treadsim::exercise::{Exercise, ExerciseEvent};
-use treadsim::sim::{DriveScript, SimConfig};
+use treadsim::session::DriveScript;
+use treadsim::sim::SimConfig;
 
 fn exercises() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");

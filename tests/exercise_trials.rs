@@ -10,7 +10,8 @@ use std::path::Path;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use treadsim::config::SourceFile;
 use treadsim::exercise::{Exercise, ExerciseEvent, ExerciseSpec, FaultKind, Trial};
-use treadsim::sim::{DriveScript, SimConfig, Simulation};
+use treadsim::session::DriveScript;
+use treadsim::sim::{SimConfig, Simulation};
 
 /// Flat 20 × 20 m floor (spawn at the origin facing +x) plus `extra` scene text.
 fn flat_scene(extra: &str) -> treadsim::scene::Scene {

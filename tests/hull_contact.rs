@@ -6,7 +6,7 @@ mod common;
 use common::*;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
-use treadsim::sim::bench::StairDriver;
+use treadsim::tools::bench::StairDriver;
 use treadsim::vehicle::DriveCommand;
 
 const FLOOR: &str = "[[element]]\ntype = \"box\"\nsize = [8, 8, 0.2]\nposition = [0, 0, -0.2]\n\

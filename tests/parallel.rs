@@ -3,7 +3,7 @@
 
 mod common;
 
-use treadsim::sim::bench::bench_spawn;
+use treadsim::tools::bench::bench_spawn;
 use treadsim::sim::{SimConfig, Simulation, StateSnapshot};
 use treadsim::vehicle::DriveCommand;
 

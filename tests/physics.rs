@@ -6,7 +6,8 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, Vector3};
 use treadsim::config::SourceFile;
-use treadsim::sim::{DriveScript, RobotId, Simulation, TelemetryWriter};
+use treadsim::session::DriveScript;
+use treadsim::sim::{RobotId, Simulation, TelemetryWriter};
 use treadsim::track::area::circular_segment_area;
 use treadsim::vehicle::DriveCommand;
 

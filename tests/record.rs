@@ -10,7 +10,7 @@ use treadsim::record::header::VERSION;
 use treadsim::record::{replay, Log, LogError, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{Input, Session};
-use treadsim::sim::link::{CameraFaultKind, LinkChange};
+use treadlink::{CameraFaultKind, LinkChange};
 use treadsim::sim::SimConfig;
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::DriveCommand;
@@ -435,11 +435,12 @@ fn the_mcap_file_reads_back_with_the_mcap_crate() {
 /// Records a trial of a shipped exercise driven by one of its scripts, as `treadsim run
 /// --exercise` does.
 fn record_trial(stem: &str, script: &str, log: &Path) -> treadsim::exercise::TrialResult {
-    use treadsim::exercise::{headless, Exercise};
+    use treadsim::exercise::Exercise;
+    use treadsim::session::headless;
     let path = PathBuf::from(format!("scenes/exercises/{stem}.toml"));
     let exercise = Exercise::load(&path).expect("exercise");
     let script_path = PathBuf::from(format!("scenes/exercises/scripts/{stem}.{script}.toml"));
-    let script = treadsim::sim::DriveScript::load(&script_path).expect("script");
+    let script = treadsim::session::DriveScript::load(&script_path).expect("script");
     let mut s = Session::exercise(&exercise, SimConfig::default()).expect("session");
     let mut writer = LogWriter::start(
         &mut s,

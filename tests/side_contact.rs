@@ -6,7 +6,7 @@ mod common;
 use common::*;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
-use treadsim::sim::bench::StairDriver;
+use treadsim::tools::bench::StairDriver;
 use treadsim::sim::{RobotId, Simulation};
 use treadsim::vehicle::robot_file::track_circles;
 use treadsim::vehicle::DriveCommand;

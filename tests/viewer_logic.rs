@@ -6,7 +6,7 @@ use std::path::Path;
 
 use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use treadsim::input::{InputEvent, Key, PadState, Source, Status};
-use treadsim::sim::pacing::{Pacer, MAX_CATCH_UP, MAX_SPEED, MIN_SPEED};
+use treadsim::session::pacing::{Pacer, MAX_CATCH_UP, MAX_SPEED, MIN_SPEED};
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::stability::{tip_level, Tilt, TipLevel, TipLimits};
 use treadsim::vehicle::stall::{is_stalling, STALL_HOLD};
@@ -405,10 +405,12 @@ fn out_of_bounds_shows_a_reset_banner_until_reset() {
 
 #[test]
 fn a_station_replay_seeks_forwards_and_backwards_to_the_logged_state() {
-    use treadsim::exercise::{headless, Exercise};
+    use treadsim::exercise::Exercise;
+    use treadsim::session::headless;
     use treadsim::record::LogWriter;
     use treadsim::session::Session;
-    use treadsim::sim::{DriveScript, SimConfig};
+    use treadsim::session::DriveScript;
+use treadsim::sim::SimConfig;
     use treadsim::viewer::replay::ReplayCursor;
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

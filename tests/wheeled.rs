@@ -309,7 +309,8 @@ fn wheeled_robots_over_the_course_table() {
 /// the exercise's robot, driven by the autopilot's trial pilot: `(exercise, passed, reason)`.
 fn course_with(robot_name: &str, names: Option<&[&str]>) -> Vec<(String, bool, String)> {
     use treadsim::control::autopilot::TrialPilot;
-    use treadsim::exercise::{headless, Exercise, ExerciseSpec};
+    use treadsim::exercise::{Exercise, ExerciseSpec};
+    use treadsim::session::headless;
     use treadsim::scene::Scene;
     use treadsim::session::Session;
     use treadsim::sim::SimConfig;

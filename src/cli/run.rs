@@ -6,13 +6,16 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use treadsim::config::SourceFile;
-use treadsim::control::autopilot::{Autopilot, AutopilotDriver};
+use treadsim::control::autopilot::Autopilot;
+use treadsim::session::AutopilotDriver;
 use treadsim::control::goal_script::{is_goal_script, read_goals};
-use treadsim::exercise::{headless, report, Exercise};
+use treadsim::exercise::{report, Exercise};
+use treadsim::session::headless;
 use treadsim::record::{default_log_path, file_stem, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{drive, Driver, ScriptDriver, Session};
-use treadsim::sim::{DriveScript, SimConfig, TelemetryWriter};
+use treadsim::session::DriveScript;
+use treadsim::sim::{SimConfig, TelemetryWriter};
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::RobotSpec;
 

@@ -348,37 +348,6 @@ impl Autopilot {
     }
 }
 
-/// The autopilot as a session's [`Driver`](crate::session::Driver): before each step it
-/// reads the robot and sends the belt speeds its goals ask for.
-#[derive(Debug, Clone)]
-pub struct AutopilotDriver {
-    /// The autopilot.
-    pub pilot: Autopilot,
-}
-
-impl AutopilotDriver {
-    /// A driver with `pilot`.
-    pub fn new(pilot: Autopilot) -> Self {
-        Self { pilot }
-    }
-}
-
-/// Gives the session `command` as the operator's, unless it is the one in force already (so
-/// a log holds each command once).
-fn send(session: &mut crate::session::Session, command: DriveCommand) {
-    if command != session.operator_command() {
-        session.apply(crate::session::Input::Drive(command));
-    }
-}
-
-impl crate::session::Driver for AutopilotDriver {
-    fn before_step(&mut self, session: &mut crate::session::Session) {
-        let body = session.sim().body_state(session.robot());
-        let command = self.pilot.command(&body, session.sim().config().dt);
-        send(session, command);
-    }
-}
-
 /// The autopilot taking over an exercise trial — the instructor's demonstration: it drives to
 /// the trial's current goal (a zone's centre, a gate's middle, the start on the way back),
 /// climbing with the stair strategy when the goal lies more than [`CLIMB_RISE`] above the
@@ -391,6 +360,16 @@ pub struct TrialPilot {
     target: Option<nalgebra::Point3<f64>>,
     /// Cruise speed, m/s.
     pub speed: f64,
+}
+
+/// What a trial asks of the robot now (world frame, m): its current target and, while that is
+/// a gate, the gate's two ends and the heading it must be crossed at (rad, if any).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrialGoal {
+    /// The point to reach, m (world frame).
+    pub target: nalgebra::Point3<f64>,
+    /// The gate being driven through: its ends and required heading.
+    pub gate: Option<(nalgebra::Point2<f64>, nalgebra::Point2<f64>, Option<f64>)>,
 }
 
 /// Height above the robot past which a goal is climbed to, m.
@@ -407,11 +386,10 @@ impl TrialPilot {
         }
     }
 
-    /// The command for this step: towards the trial's current target.
-    pub fn command(&mut self, session: &crate::session::Session) -> DriveCommand {
-        let target = session.trial().and_then(|t| t.current_target());
-        let body = session.sim().body_state(session.robot());
-        let Some(target) = target else {
+    /// The command for this step, for the robot in state `body` stepping `dt` s: towards
+    /// `goal`, the trial's current target (none: stop).
+    pub fn command(&mut self, goal: Option<TrialGoal>, body: &BodyState, dt: f64) -> DriveCommand {
+        let Some(TrialGoal { target, gate }) = goal else {
             self.pilot = None;
             self.target = None;
             return DriveCommand::STOP;
@@ -421,7 +399,6 @@ impl TrialPilot {
         let stuck = self.pilot.as_ref().is_some_and(|p| p.is_done());
         if self.target != Some(target) || stuck {
             let here = body.pose.translation.vector.xy();
-            let gate = session.trial().and_then(|t| t.current_gate());
             let goal = if let Some((a, b, heading)) = gate {
                 // Through the gate: arrive 0.6 m beyond its middle, heading across it (at the
                 // required heading, or the way the robot comes).
@@ -457,15 +434,9 @@ impl TrialPilot {
         match &mut self.pilot {
             // Past a goal's tolerance the trial moves the target on; until then keep
             // heading for it (a zone's dwell holds the robot there).
-            Some(pilot) if !pilot.is_done() => pilot.command(&body, session.sim().config().dt),
+            Some(pilot) if !pilot.is_done() => pilot.command(body, dt),
             _ => DriveCommand::STOP,
         }
     }
 }
 
-impl crate::session::Driver for TrialPilot {
-    fn before_step(&mut self, session: &mut crate::session::Session) {
-        let command = self.command(session);
-        send(session, command);
-    }
-}

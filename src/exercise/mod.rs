@@ -6,9 +6,7 @@
 //!   repetitions of a route, faults that void a repetition, repetitions per minute, penalties,
 //!   score and pass/fail with the reason.
 //! - [`report`]: the result as a table and as JSON.
-//! - [`headless`]: a trial driven by a drive script, without the station.
 
-pub mod headless;
 pub mod report;
 pub mod spec;
 pub mod trial;

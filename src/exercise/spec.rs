@@ -73,7 +73,7 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Point2, Point3};
 
 use crate::config::{ConfigError, SourceFile, TableReader};
-use crate::sim::link::{CameraFault, CameraFaultKind, Dropout, LinkConditions};
+use crate::link::{CameraFault, CameraFaultKind, Dropout, LinkConditions};
 
 /// Largest number of goals in an exercise.
 pub const MAX_GOALS: usize = 200;

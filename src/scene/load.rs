@@ -136,7 +136,7 @@ pub struct SceneBounds {
     /// Largest world x and y a robot's centre of mass may have, m.
     pub max: [f64; 2],
     /// World z of the lowest point of the terrain, m: a robot whose centre of mass is more
-    /// than [`SimConfig::fall_below`](crate::sim::SimConfig::fall_below) below it has fallen
+    /// than the simulation's `SimConfig::fall_below` below it has fallen
     /// out of the scene.
     pub lowest_z: f64,
     /// Whether `min` and `max` came from the scene file (`[bounds]`) rather than from the

@@ -1,5 +1,5 @@
-//! `[[traffic]]` tables: groups of agents that roam part of a scene (seed 002, driven by
-//! [`crate::control::traffic`]), declared by a scene or an exercise file.
+//! `[[traffic]]` tables: groups of agents that roam part of a scene (seed 002, driven by the
+//! traffic controller in `control::traffic`), declared by a scene or an exercise file.
 //!
 //! ```toml
 //! [[traffic]]

@@ -3,7 +3,7 @@
 //! runs a session with one.
 
 use super::{Input, Session};
-use crate::sim::DriveScript;
+use super::DriveScript;
 
 /// Anything that gives a session the inputs of its next step.
 pub trait Driver {

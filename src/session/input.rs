@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::sim::link::{CameraFaultKind, LinkChange};
+use crate::link::{CameraFaultKind, LinkChange};
 use crate::sim::{f64_of_json, json_f64};
 use crate::vehicle::DriveCommand;
 

@@ -12,29 +12,37 @@
 //!
 //! - [`input`]: the inputs and their JSON form.
 //! - [`driver`]: a drive script as a source of inputs.
-//! - [`soak`]: seeded random aggressive driving with blow-up statistics.
+//! - [`headless`]: a trial run to its end without the station.
+//! - [`pilot`]: the autopilot as a driver.
+//! - [`pacing`]: fixed-step pacing for real-time front ends.
+//! - [`script`]: drive scripts (timed commands).
 //! - [`traffic`]: the scene's moving agents (seed 002).
 
 pub mod driver;
+pub mod headless;
 pub mod input;
 mod journal;
-pub mod soak;
+pub mod pacing;
+pub mod pilot;
+pub mod script;
 pub mod traffic;
 
 pub use driver::{drive, Driver, ScriptDriver};
 pub use input::{Input, InputError, StepInput};
 pub use journal::{Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE};
+pub use pilot::AutopilotDriver;
+pub use script::DriveScript;
 
 use crate::control::traffic::Avoidance;
 use crate::exercise::{Exercise, Trial};
+use crate::link::{CommandLink, LinkConditions};
 use crate::scene::{Scene, Spawn};
-use crate::sim::link::{CommandLink, LinkConditions};
 use crate::sim::{RobotId, SimConfig, SimError, Simulation, StateSnapshot};
 use crate::vehicle::{DriveCommand, RobotSpec};
 use traffic::SessionTraffic;
 
 /// Slowest and fastest real-time factors the station runs at (the pacer's).
-pub const SPEED_RANGE: (f64, f64) = (crate::sim::pacing::MIN_SPEED, crate::sim::pacing::MAX_SPEED);
+pub const SPEED_RANGE: (f64, f64) = (pacing::MIN_SPEED, pacing::MAX_SPEED);
 
 /// One robot on a scene, driven by inputs; optionally a trial of an exercise.
 #[derive(Debug)]

@@ -165,7 +165,7 @@ fn the_same_inputs_give_the_same_state_bit_for_bit_and_a_different_one_does_not(
 
 #[test]
 fn an_instructor_dropout_stops_the_robot_within_one_step() {
-    use crate::sim::link::LinkChange;
+    use crate::link::LinkChange;
     let mut s = free();
     s.apply(go(0.5));
     for _ in 0..500 {

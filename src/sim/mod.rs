@@ -42,22 +42,19 @@
 //! (four or more): each robot's drive-train step reads only that robot's state and the
 //! terrain and writes only its own, so the numbers do not depend on the thread count.
 
-pub mod bench;
+mod bare;
 mod checks;
 mod clearance;
 mod events;
 mod hull;
-pub mod link;
 mod movers;
-pub mod pacing;
 mod proximity;
-mod script;
 mod state;
 mod telemetry;
 
+pub use bare::bare_world;
 pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
-pub use script::DriveScript;
 pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};

@@ -1,6 +1,6 @@
 //! Moving obstacles — the traffic agents of seed 002 — as kinematic boxes in rapier's world, so
 //! a robot's hull bumps into them like into any solid that will not give way. Their motion
-//! comes from outside ([`crate::session`] runs the traffic controller); the simulation only
+//! comes from outside (the session runs the traffic controller); the simulation only
 //! carries them: a pose set before a step is where the box is at its end, and rapier gives the
 //! box the velocity that takes it there, so contacts see it move.
 

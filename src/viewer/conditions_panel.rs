@@ -6,7 +6,7 @@ use kiss3d::egui::{self, Align2, Vec2};
 
 use super::hud::{panel, AMBER, DIM, TEXT};
 
-use crate::sim::link::{CameraFaultKind, LinkChange, LinkConditions};
+use crate::link::{CameraFaultKind, LinkChange, LinkConditions};
 
 /// Command latencies offered, s.
 const LATENCIES: [f64; 4] = [0.0, 0.25, 0.5, 1.0];

@@ -332,7 +332,7 @@ pub struct Pip<'a> {
     /// Its view's name.
     pub name: &'a str,
     /// What the link delivers of it (an onboard camera's faults; a live frame otherwise).
-    pub feed: crate::sim::link::VideoFeed,
+    pub feed: crate::link::VideoFeed,
     /// Frame counter, for the noise pattern.
     pub frame: u64,
 }

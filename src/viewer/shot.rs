@@ -14,7 +14,8 @@ use super::view_scene::{configure, ViewScene};
 use super::{catch_quietly, find_spawn, ViewerError};
 use crate::scene::Scene;
 use crate::session::{drive, ScriptDriver, Session};
-use crate::sim::{DriveScript, RobotId, SimConfig, Simulation};
+use crate::session::DriveScript;
+use crate::sim::{RobotId, SimConfig, Simulation};
 use crate::vehicle::robot_file::load_robot;
 
 /// An 8-bit RGB image, row-major, top row first.

@@ -48,8 +48,8 @@ use super::{catch_quietly, ViewerError};
 use crate::control::autopilot::TrialPilot;
 use crate::input::{Actions, ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
 use crate::session::{Input, ScriptDriver};
-use crate::sim::link::VideoFeed;
-use crate::sim::pacing::{Pacer, RateMeter};
+use crate::link::VideoFeed;
+use crate::session::pacing::{Pacer, RateMeter};
 use crate::vehicle::DriveCommand;
 
 /// Picture-in-picture size, pixels (16:9).

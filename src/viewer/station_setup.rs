@@ -11,7 +11,8 @@ use crate::input::{load_mapping, InputMapper, MappingConfig};
 use crate::record::{default_log_path, LogWriter};
 use crate::scene::Scene;
 use crate::session::Session;
-use crate::sim::{DriveScript, SimConfig};
+use crate::session::DriveScript;
+use crate::sim::SimConfig;
 use crate::vehicle::robot_file::load_robot;
 
 /// Everything loaded before a window opens, so file errors come out first and clearly.

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Vec2};
 
 use super::cameras::{View, ViewKind};
-use crate::sim::link::{LinkConditions, VideoFeed};
+use crate::link::{LinkConditions, VideoFeed};
 use crate::vehicle::{BodyState, Drivetrain};
 
 /// The robot's recent states, so an onboard camera with video latency shows the world as it
@@ -283,7 +283,7 @@ mod tests {
     /// near-black with a red NO SIGNAL in its middle; a live picture gets no such card.
     #[test]
     fn a_dead_camera_renders_as_no_signal() {
-        use crate::sim::link::{CameraFault, CameraFaultKind};
+        use crate::link::{CameraFault, CameraFaultKind};
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/robots/scout.toml");
         let spec =
             crate::vehicle::robot_file::load_robot(std::path::Path::new(path)).expect("scout");

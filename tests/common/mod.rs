@@ -119,12 +119,12 @@ pub fn assert_located_error(e: &ConfigError, file: &Path, line: usize, field: &s
 /// `each_step` with the simulation and the robot after every step.
 pub fn run_trial(
     exercise: &treadsim::exercise::Exercise,
-    script: Option<treadsim::sim::DriveScript>,
+    script: Option<treadsim::session::DriveScript>,
     config: treadsim::sim::SimConfig,
     mut each_step: impl FnMut(&treadsim::sim::Simulation, treadsim::sim::RobotId),
-) -> Result<treadsim::exercise::headless::HeadlessRun, treadsim::sim::SimError> {
+) -> Result<treadsim::session::headless::HeadlessRun, treadsim::sim::SimError> {
     let session = treadsim::session::Session::exercise(exercise, config)?;
-    Ok(treadsim::exercise::headless::run_trial(
+    Ok(treadsim::session::headless::run_trial(
         session,
         script,
         |s| each_step(s.sim(), s.robot()),

@@ -3,14 +3,15 @@
 //! one robot while counting blow-ups, out-of-bounds and fall events and measuring the largest
 //! speed, spin and one-step change of any track's normal force. A robot that goes out of
 //! bounds, falls or is disabled is reset to its spawn, as an instructor would, and driving
-//! goes on; [`super::ScriptDriver`] does the same for `treadsim run --auto-reset`, so a failing
+//! goes on; [`ScriptDriver`] does the same for `treadsim run --auto-reset`, so a failing
 //! combination's script replays bit for bit.
 
 use std::time::Instant;
 
-use super::{Driver, ScriptDriver, Session};
+use crate::session::{DriveScript, Driver, ScriptDriver, Session};
 use crate::scene::Scene;
-use crate::sim::{DriveScript, SimConfig, SimError, SimEvent};
+
+use crate::sim::{SimConfig, SimError, SimEvent};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 use crate::rng::SplitMix64;

@@ -1,9 +1,8 @@
 //! Running a trial without the station: the robot follows a drive script (or stands still)
 //! until the trial ends.
 
-use super::{Trial, TrialResult};
-use crate::session::{drive, Driver, ScriptDriver, Session};
-use crate::sim::DriveScript;
+use super::{drive, DriveScript, Driver, ScriptDriver, Session};
+use crate::exercise::{Trial, TrialResult};
 
 /// Simulated time a headless trial may run past the exercise's time limit before it is cut
 /// off, s (the clock stops only for the one step of each fault's reset, so it never should).

@@ -9,13 +9,12 @@
 
 use std::time::Instant;
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
-use super::{insert_hull, pose_of, terrain_collider, RobotStatus, SimConfig, SimError, Simulation};
+use crate::sim::{bare_world, RobotId, RobotStatus, SimConfig, SimError, Simulation};
 use crate::digest::BitDigest;
 use crate::scene::{Scene, Spawn};
-use crate::vehicle::spec::HullShape;
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 /// What to measure.
@@ -120,7 +119,7 @@ pub struct BenchReport {
     /// Height of the lowest robot at the end, m (how far up the flight they got).
     pub lowest_robot_z: f64,
     /// Robots still active at the end and carried by their tracks (at least
-    /// [`super::SUPPORT_FRACTION`] of their weight).
+    /// [`SUPPORT_FRACTION`](crate::sim::SUPPORT_FRACTION) of their weight).
     pub robots_on_ground: usize,
     /// Threads the drive trains could run on (rayon's pool; used from 4 robots up).
     pub threads: usize,
@@ -193,40 +192,6 @@ fn bench_spawns(scene: &Scene, robots: usize) -> Result<Vec<Spawn>, SimError> {
         .collect()
 }
 
-/// The bare world: the scene's trimesh and a hull at each of `spawns` as plain rapier bodies.
-fn bare_world(
-    scene: &Scene,
-    spec: &RobotSpec,
-    spawns: &[Spawn],
-    dt: f64,
-) -> Result<PhysicsWorld, SimError> {
-    let mut world = PhysicsWorld {
-        gravity: Vector::new(0.0, 0.0, -9.81),
-        ..Default::default()
-    };
-    world.integration_parameters.dt = dt as f32;
-    world.colliders.insert(terrain_collider(
-        &scene.terrain,
-        SimConfig::default().hull_friction,
-    )?);
-    let HullShape::Box { size, center } = spec.hull;
-    for sp in spawns {
-        // The hull rests on its own box here (no tracks): lift it so the box bottom touches.
-        let lift = (center.z - size.z / 2.0).max(0.0);
-        let pose = Isometry3::from_parts(
-            Translation3::from(sp.position.coords - Vector3::z() * lift + Vector3::z() * 0.005),
-            UnitQuaternion::from_euler_angles(0.0, 0.0, sp.yaw),
-        );
-        insert_hull(
-            &mut world,
-            spec,
-            pose_of(&pose),
-            SimConfig::default().hull_friction,
-        );
-    }
-    Ok(world)
-}
-
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -236,7 +201,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// the bench's [`StairDriver`].
 struct DrivenField {
     sim: Simulation,
-    ids: Vec<super::RobotId>,
+    ids: Vec<RobotId>,
     on_flight: Vec<bool>,
     driver: StairDriver,
 }
