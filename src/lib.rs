@@ -9,24 +9,24 @@
 pub mod config;
 mod digest;
 mod rng;
-pub mod terrain;
 pub mod scene;
+pub mod sim;
+pub mod terrain;
 pub mod track;
 pub mod vehicle;
-pub mod sim;
 
 // Behaviour: control laws, the operator's link, exercise rules and scoring.
 pub mod control;
-pub mod link;
 pub mod exercise;
+pub mod link;
 
 // Session: one robot driven by inputs, one step at a time; its recording and replay.
-pub mod session;
 pub mod record;
+pub mod session;
 
 // Front ends: input mapping, measuring tools, the capability envelope, the station.
+pub mod envelope;
 pub mod input;
 pub mod tools;
-pub mod envelope;
 #[cfg(feature = "viewer")]
 pub mod viewer;

@@ -3,8 +3,8 @@
 
 mod common;
 
-use treadsim::tools::bench::bench_spawn;
 use treadsim::sim::{SimConfig, Simulation, StateSnapshot};
+use treadsim::tools::bench::bench_spawn;
 use treadsim::vehicle::DriveCommand;
 
 /// Eight robots of every tracked and wheeled preset on the bench field, each driven its own

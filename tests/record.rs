@@ -6,11 +6,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use treadlink::{CameraFaultKind, LinkChange};
 use treadsim::record::header::VERSION;
 use treadsim::record::{replay, Log, LogError, LogWriter};
 use treadsim::scene::Scene;
 use treadsim::session::{Input, Session};
-use treadlink::{CameraFaultKind, LinkChange};
 use treadsim::sim::SimConfig;
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::DriveCommand;

@@ -9,9 +9,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use treadsim::config::{ConfigError, SourceFile};
-use treadsim::vehicle::robot_file::{
-    flipper_circles_at, flipper_direction, load_robot, robot_from_source, track_circles,
-};
+use treadsim::vehicle::geometry::{flipper_circles_at, flipper_direction, track_circles};
+use treadsim::vehicle::robot_file::{load_robot, robot_from_source};
 use treadsim::vehicle::spec::{CircleSpec, HullShape, RobotSpec};
 use treadsim::vehicle::stability::TipLimits;
 

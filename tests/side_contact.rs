@@ -6,9 +6,9 @@ mod common;
 use common::*;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion};
-use treadsim::tools::bench::StairDriver;
 use treadsim::sim::{RobotId, Simulation};
-use treadsim::vehicle::robot_file::track_circles;
+use treadsim::tools::bench::StairDriver;
+use treadsim::vehicle::geometry::track_circles;
 use treadsim::vehicle::DriveCommand;
 use treadsim::vehicle::RobotSpec;
 

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use common::{robot, scene_file};
 use treadsim::config::SourceFile;
-use treadsim::tools::soak::{combination_seed, random_script, soak, MAX_HOLD, MIN_HOLD};
 use treadsim::session::DriveScript;
+use treadsim::tools::soak::{combination_seed, random_script, soak, MAX_HOLD, MIN_HOLD};
 
 /// 20 simulated seconds per combination (a few seconds of wall time in the test profile).
 const SECONDS: f64 = 20.0;

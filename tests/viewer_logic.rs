@@ -406,11 +406,11 @@ fn out_of_bounds_shows_a_reset_banner_until_reset() {
 #[test]
 fn a_station_replay_seeks_forwards_and_backwards_to_the_logged_state() {
     use treadsim::exercise::Exercise;
-    use treadsim::session::headless;
     use treadsim::record::LogWriter;
-    use treadsim::session::Session;
+    use treadsim::session::headless;
     use treadsim::session::DriveScript;
-use treadsim::sim::SimConfig;
+    use treadsim::session::Session;
+    use treadsim::sim::SimConfig;
     use treadsim::viewer::replay::ReplayCursor;
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));

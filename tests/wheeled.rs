@@ -310,8 +310,8 @@ fn wheeled_robots_over_the_course_table() {
 fn course_with(robot_name: &str, names: Option<&[&str]>) -> Vec<(String, bool, String)> {
     use treadsim::control::autopilot::TrialPilot;
     use treadsim::exercise::{Exercise, ExerciseSpec};
-    use treadsim::session::headless;
     use treadsim::scene::Scene;
+    use treadsim::session::headless;
     use treadsim::session::Session;
     use treadsim::sim::SimConfig;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");

@@ -439,4 +439,3 @@ impl TrialPilot {
         }
     }
 }
-

@@ -2,8 +2,8 @@
 //! log, the station's input mapping (later the autopilot) — and [`drive`], the one loop that
 //! runs a session with one.
 
-use super::{Input, Session};
 use super::DriveScript;
+use super::{Input, Session};
 
 /// Anything that gives a session the inputs of its next step.
 pub trait Driver {

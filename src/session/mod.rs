@@ -297,4 +297,6 @@ impl Session {
 }
 
 #[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
 mod tests;

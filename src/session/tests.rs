@@ -1,42 +1,8 @@
 //! Session tests: pause, reset, views in a trainee trial, the journal's cadence, determinism.
 
-use std::path::Path;
-
+use super::testing::{free, trial};
 use super::*;
-use crate::config::SourceFile;
-use crate::exercise::{Exercise, ExerciseSpec, FaultKind};
-
-const FLOOR: &str = "[[element]]\ntype = \"box\"\nsize = [20, 20, 0.2]\nposition = [0, 0, -0.2]\n\
-    [[spawn]]\nname = \"start\"\nposition = [0, 0, 0]\n";
-
-fn scout() -> RobotSpec {
-    crate::vehicle::robot_file::test_preset("scout")
-}
-
-fn floor() -> Scene {
-    Scene::from_source(&SourceFile::from_text(
-        Path::new("floor.toml"),
-        FLOOR.into(),
-    ))
-    .expect("scene")
-}
-
-fn free() -> Session {
-    let scene = floor();
-    let spawn = scene.spawns[0].clone();
-    Session::free(scene, scout(), spawn, SimConfig::default()).expect("session")
-}
-
-fn trial(extra: &str) -> Session {
-    let text = format!(
-        "[exercise]\nname = \"t\"\nscene = \"floor.toml\"\nrobot = \"scout.toml\"\ntime_limit = 30\n{extra}\
-         [[goal]]\nname = \"far\"\nposition = [5.0, 0, 0.1]\nradius = 0.5\n"
-    );
-    let spec = ExerciseSpec::from_source(&SourceFile::from_text(Path::new("t.toml"), text))
-        .expect("exercise");
-    let exercise = Exercise::resolve(spec, floor(), scout()).expect("resolve");
-    Session::exercise(&exercise, SimConfig::default()).expect("session")
-}
+use crate::exercise::FaultKind;
 
 fn go(v: f64) -> Input {
     Input::Drive(DriveCommand {

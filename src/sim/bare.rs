@@ -44,4 +44,3 @@ pub fn bare_world(
     }
     Ok(world)
 }
-

@@ -326,7 +326,8 @@ impl PhysicsHooks for GuardHook {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vehicle::robot_file::{flipper_motion, test_preset};
+    use crate::vehicle::geometry::flipper_motion;
+    use crate::vehicle::robot_file::test_preset;
     use nalgebra::Point3;
 
     /// Every point of every collider a preset puts in rapier's world — the hull box's corners,

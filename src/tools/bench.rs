@@ -12,9 +12,9 @@ use std::time::Instant;
 use nalgebra::{UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
-use crate::sim::{bare_world, RobotId, RobotStatus, SimConfig, SimError, Simulation};
 use crate::digest::BitDigest;
 use crate::scene::{Scene, Spawn};
+use crate::sim::{bare_world, RobotId, RobotStatus, SimConfig, SimError, Simulation};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 /// What to measure.

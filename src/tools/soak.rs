@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
-use crate::session::{DriveScript, Driver, ScriptDriver, Session};
 use crate::scene::Scene;
+use crate::session::{DriveScript, Driver, ScriptDriver, Session};
 
 use crate::sim::{SimConfig, SimError, SimEvent};
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -129,6 +129,42 @@ pub struct SoakStats {
 }
 
 impl SoakStats {
+    /// An empty total over many runs (scene `total`), to [`add`](Self::add) them to.
+    pub fn total(seed: u64) -> Self {
+        Self {
+            scene: "total".into(),
+            robot: String::new(),
+            seed,
+            sim_seconds: 0.0,
+            wall_seconds: 0.0,
+            blow_ups: 0,
+            escalations: 0,
+            out_of_bounds: 0,
+            falls: 0,
+            nan: 0,
+            max_speed: 0.0,
+            max_spin: 0.0,
+            max_normal_jump: 0.0,
+            max_normal_jump_time: 0.0,
+            events: Vec::new(),
+        }
+    }
+
+    /// Adds one run to a total: times and counts summed, the largest speed, spin and
+    /// normal-force change kept (their events stay with the run).
+    pub fn add(&mut self, run: &SoakStats) {
+        self.sim_seconds += run.sim_seconds;
+        self.wall_seconds += run.wall_seconds;
+        self.blow_ups += run.blow_ups;
+        self.escalations += run.escalations;
+        self.out_of_bounds += run.out_of_bounds;
+        self.falls += run.falls;
+        self.nan += run.nan;
+        self.max_speed = self.max_speed.max(run.max_speed);
+        self.max_spin = self.max_spin.max(run.max_spin);
+        self.max_normal_jump = self.max_normal_jump.max(run.max_normal_jump);
+    }
+
     /// Whether the run failed: any blow-up or non-finite state.
     pub fn failed(&self) -> bool {
         self.blow_ups > 0 || self.nan > 0

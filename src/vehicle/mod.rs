@@ -6,6 +6,8 @@ pub mod body;
 pub(crate) mod candidates;
 pub mod drive;
 pub mod drivetrain;
+pub mod file_limits;
+pub mod geometry;
 pub mod robot_file;
 pub mod spec;
 pub mod stability;

@@ -12,7 +12,7 @@
 
 use nalgebra::{Isometry3, Vector3};
 
-use crate::vehicle::robot_file::track_circles;
+use crate::vehicle::geometry::track_circles;
 use crate::vehicle::RobotSpec;
 
 /// Static tip-over angles of a robot on a tilting plane, rad (all positive).

@@ -9,18 +9,12 @@
 
 use nalgebra::Point3;
 
-use super::robot_file::{GROUND_TOLERANCE, MAX_ROBOT_EXTENT, MAX_STIFFNESS};
+use super::file_limits::{
+    AXLE_TOLERANCE, GROUND_TOLERANCE, MAX_ROBOT_EXTENT, MAX_STEER_DEG, MAX_STIFFNESS,
+};
 use super::spec::{Differential, MotorSpec, Steering, SuspensionSpec, TyreSpec, WheelSpec};
 use super::wheeled::steering::AckermannGeometry;
 use crate::config::{ConfigError, TableReader};
-
-/// Largest number of `[[wheel]]` tables.
-pub const MAX_WHEELS: usize = 16;
-/// Largest steering angle of the outer front wheel accepted, degrees (the inner wheel turns
-/// further; at 60° outer it is square to the body for common proportions).
-pub const MAX_STEER_DEG: f64 = 60.0;
-/// Steered wheels of one axle must share their x within this, m.
-pub const AXLE_TOLERANCE: f64 = 0.001;
 
 /// Defaults of the optional wheel fields, from the small robots' figures: a 3 % rolling
 /// resistance of a pneumatic or solid rubber tyre on concrete (Wong, Theory of Ground

@@ -4,7 +4,7 @@
 
 use kiss3d::egui::{self, Align2, Vec2};
 
-use super::hud::{panel, AMBER, DIM, TEXT};
+use super::palette::{panel, AMBER, DIM, TEXT};
 
 use crate::link::{CameraFaultKind, LinkChange, LinkConditions};
 

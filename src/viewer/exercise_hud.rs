@@ -4,7 +4,7 @@
 
 use kiss3d::egui::{self, Align2, Color32, Stroke, Vec2};
 
-use super::hud::{panel, AMBER, GREEN, RED, TEXT};
+use super::palette::{panel, AMBER, GREEN, RED, TEXT};
 use nalgebra::Point3;
 
 use crate::exercise::report::score_table;

@@ -5,7 +5,8 @@ use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec
 
 use crate::vehicle::stability::tip_level;
 
-use super::hud::{deg, level_color, load_color, panel, HudData, AMBER, DIM, GREEN, RED, TEXT};
+use super::hud_data::HudData;
+use super::palette::{deg, level_color, load_color, panel, AMBER, DIM, GREEN, RED, TEXT};
 
 /// Two clusters in the bottom corners, so the middle of the picture's lower edge — where the
 /// tracks meet the step ahead — stays clear.

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use kiss3d::egui::{self, Align2, Color32, Stroke, Vec2};
 
-use super::hud::{panel, AMBER, GREEN, RED};
+use super::palette::{panel, AMBER, GREEN, RED};
 use super::ViewerError;
 use crate::record::reader::LogEvent;
 use crate::record::replay::{apply_logged_inputs, session_from_log};

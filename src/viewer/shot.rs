@@ -13,8 +13,8 @@ use super::render_path::RenderPath;
 use super::view_scene::{configure, ViewScene};
 use super::{catch_quietly, find_spawn, ViewerError};
 use crate::scene::Scene;
-use crate::session::{drive, ScriptDriver, Session};
 use crate::session::DriveScript;
+use crate::session::{drive, ScriptDriver, Session};
 use crate::sim::{RobotId, SimConfig, Simulation};
 use crate::vehicle::robot_file::load_robot;
 

@@ -2,18 +2,70 @@
 //! clearly): the session — free driving, an exercise's trial, or a log to replay —, the input
 //! mapper, a drive script and the session's log.
 
+use std::path::PathBuf;
+
 use super::cameras::views;
+use super::render_path::RenderPath;
 use super::replay::ReplayCursor;
-use super::station::StationOptions;
 use super::{find_spawn, ViewerError};
 use crate::exercise::Exercise;
 use crate::input::{load_mapping, InputMapper, MappingConfig};
 use crate::record::{default_log_path, LogWriter};
 use crate::scene::Scene;
-use crate::session::Session;
 use crate::session::DriveScript;
+use crate::session::Session;
 use crate::sim::SimConfig;
 use crate::vehicle::robot_file::load_robot;
+
+/// Default render scale on a software renderer.
+pub const SOFTWARE_RENDER_SCALE: f64 = 0.5;
+
+/// What `treadsim station` is asked to do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StationOptions {
+    /// Scene file.
+    pub scene: PathBuf,
+    /// Robot file.
+    pub robot: PathBuf,
+    /// Spawn name (default: the scene's first).
+    pub spawn: Option<String>,
+    /// Input mapping file (default: the built-in mapping, `scenes/input/default_mapping.toml`).
+    pub mapping: Option<PathBuf>,
+    /// Start in trainee mode and lock it.
+    pub trainee: bool,
+    /// Drive from this script instead of the operator's sticks (demos, screenshots);
+    /// station actions still work.
+    pub script: Option<PathBuf>,
+    /// Window size, pixels.
+    pub width: u32,
+    /// Window height, pixels.
+    pub height: u32,
+    /// Close after this much wall time, s (measurements, screenshots).
+    pub quit_after: Option<f64>,
+    /// Save the window (3D view and panel) to this PNG when closing.
+    pub screenshot: Option<PathBuf>,
+    /// Start with this view in the main window (default: the robot's first camera).
+    pub view: Option<String>,
+    /// Picture-in-picture view at start: a view name or `off` (default: `rear`, else the
+    /// next view).
+    pub pip: Option<String>,
+    /// An exercise to run as a scored trial (its scene, robot and spawn replace the ones
+    /// above; trainee-mode rules lock trainee mode).
+    pub exercise: Option<PathBuf>,
+    /// The session's log (MCAP); `None`: `logs/<exercise or scene>-<date>-<time>.mcap`.
+    pub log: Option<PathBuf>,
+    /// Write no log.
+    pub no_log: bool,
+    /// Replay this log instead of driving (any view; play, pause, speed, seek).
+    pub replay: Option<PathBuf>,
+    /// Resolution of the 3D views relative to the window, (0, 1]; `None`: 1 on a GPU,
+    /// [`SOFTWARE_RENDER_SCALE`] on a software renderer (Mesa llvmpipe/lavapipe), where
+    /// shading cost grows with the pixel count and a full-size view drops under 2 frames/s.
+    pub render_scale: Option<f64>,
+    /// How the 3D views are drawn; `None`: [`RenderPath::Fast`] on a software renderer,
+    /// [`RenderPath::Full`] on a GPU (see [`RenderPath::for_device`]).
+    pub render_path: Option<RenderPath>,
+}
 
 /// Everything loaded before a window opens, so file errors come out first and clearly.
 pub(super) struct Setup {

@@ -44,6 +44,20 @@ impl Station {
         }
     }
 
+    /// After the main view changed: a picture-in-picture that now shows the same view moves to
+    /// the next allowed view after it, wrapping round (off only when no other is allowed), so
+    /// cycling the cameras never loses it.
+    pub(super) fn move_pip_off_main(&mut self) {
+        if self.pip != Some(self.main) {
+            return;
+        }
+        let n = self.views.len();
+        self.pip = (1..n)
+            .map(|k| (self.main + k) % n)
+            .find(|&i| self.allowed(i));
+    }
+
+    /// F2: the picture-in-picture off → each allowed view other than the main one → off.
     pub(super) fn cycle_pip(&mut self) {
         // Off → each allowed view other than the main one → off.
         let n = self.views.len();

@@ -31,7 +31,7 @@
 
 use nalgebra::Point3;
 
-use crate::vehicle::robot_file::track_circles;
+use crate::vehicle::geometry::track_circles;
 use crate::vehicle::spec::{CircleSpec, RobotSpec};
 
 /// Points sampled on each shrunk circle of a guard (per side of the belt).

@@ -11,7 +11,7 @@ mod tests;
 use nalgebra::{Isometry3, Point2, Point3, Vector2, Vector3};
 
 use super::drive::DriveCommand;
-use super::robot_file::{flipper_direction, flipper_motion};
+use super::geometry::{flipper_direction, flipper_motion};
 use super::spec::{BeltSpec, CircleSpec, RobotSpec};
 use crate::track::contact::PlaneStiffness;
 use crate::track::outline::{BeltOutline, Circle, OutlineError};

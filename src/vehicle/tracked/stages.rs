@@ -31,7 +31,7 @@ use crate::vehicle::body::{
 };
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
-use crate::vehicle::robot_file::flipper_direction;
+use crate::vehicle::geometry::flipper_direction;
 use crate::vehicle::spec::FlipperSpec;
 
 /// How far beyond a belt's runs a face must lie to be left out of its planes' cuts, m. No

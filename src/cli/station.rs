@@ -1,0 +1,265 @@
+//! `treadsim station` (the operator station in a window) and `treadsim shot` (what a camera
+//! sees, rendered headless): their command-line arguments and what they print.
+
+use std::path::PathBuf;
+
+use treadsim::viewer::default_asset;
+use treadsim::viewer::render_path::RenderPath;
+use treadsim::viewer::shot::{shot, ShotArgs};
+use treadsim::viewer::station::{run_station, StationOptions};
+
+/// The default training exercise's scene: the 20 kg robot at the foot of the public stairs.
+const DEFAULT_SCENE: &str = "scenes/public_stairs.toml";
+
+/// The default training exercise's robot.
+const DEFAULT_ROBOT: &str = "scenes/robots/scout.toml";
+
+/// Arguments of `treadsim station`.
+#[derive(clap::Args)]
+pub struct StationArgs {
+    /// Scene file (TOML) [default: scenes/public_stairs.toml].
+    #[arg(long)]
+    scene: Option<PathBuf>,
+    /// Robot file (TOML) [default: scenes/robots/scout.toml].
+    #[arg(long)]
+    robot: Option<PathBuf>,
+    /// Spawn point name (default: the scene's first).
+    #[arg(long)]
+    spawn: Option<String>,
+    /// Run an exercise as a scored trial (its scene, robot and spawn): the goal's
+    /// direction and distance over the view, repetitions, faults, clock, penalties, and
+    /// the result at the end.
+    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn"])]
+    exercise: Option<PathBuf>,
+    /// The session's log (MCAP) [default: logs/<exercise or scene>-<date>-<time>.mcap].
+    #[arg(long, conflicts_with = "no_log")]
+    log: Option<PathBuf>,
+    /// Write no log.
+    #[arg(long)]
+    no_log: bool,
+    /// Replay a log (MCAP) instead of driving: any view, play/pause (Space or the
+    /// button), speed (F3/F4), seek on the timeline, reset restarts it.
+    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn", "exercise", "script", "trainee", "log"])]
+    replay: Option<PathBuf>,
+    /// Input mapping (TOML; default: scenes/input/default_mapping.toml, built in).
+    #[arg(long)]
+    mapping: Option<PathBuf>,
+    /// Trainee mode, locked: onboard cameras only, no instructor controls.
+    #[arg(long)]
+    trainee: bool,
+    /// Drive from a script instead of the sticks (demonstrations).
+    #[arg(long)]
+    script: Option<PathBuf>,
+    /// Main view at start: a camera of the robot file, chase or free.
+    #[arg(long)]
+    view: Option<String>,
+    /// Picture-in-picture view at start, or "off" [default: rear].
+    #[arg(long)]
+    pip: Option<String>,
+    /// Window width, pixels.
+    #[arg(long, default_value_t = 1280)]
+    width: u32,
+    /// Window height, pixels.
+    #[arg(long, default_value_t = 720)]
+    height: u32,
+    /// Close after this many seconds of wall time (measurements, screenshots).
+    #[arg(long)]
+    quit_after: Option<f64>,
+    /// Save the whole window (view and panel) as PNG when closing.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// 3D resolution relative to the window, (0, 1] [default: 1 on a GPU, 0.5 on a
+    /// software renderer].
+    #[arg(long)]
+    render_scale: Option<f64>,
+    /// How the 3D views are drawn: "full" (PBR shading and shadows) or "fast" (flat
+    /// Lambert shading, no shadows) [default: fast on a software renderer, full on a GPU].
+    #[arg(long)]
+    render_path: Option<RenderPath>,
+}
+
+impl StationArgs {
+    /// The station's options, with the default scene and robot filled in.
+    fn into_options(self) -> StationOptions {
+        let StationArgs {
+            scene,
+            robot,
+            spawn,
+            exercise,
+            log,
+            no_log,
+            replay,
+            mapping,
+            trainee,
+            script,
+            view,
+            pip,
+            width,
+            height,
+            quit_after,
+            screenshot,
+            render_scale,
+            render_path,
+        } = self;
+        StationOptions {
+            scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
+            robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
+            spawn,
+            exercise,
+            log,
+            no_log,
+            replay,
+            mapping,
+            trainee,
+            script,
+            view,
+            pip,
+            width,
+            height,
+            quit_after,
+            screenshot,
+            render_scale,
+            render_path,
+        }
+    }
+}
+
+/// Arguments of `treadsim shot`.
+#[derive(clap::Args)]
+pub struct ShotCommandArgs {
+    /// Scene file (TOML) [default: scenes/public_stairs.toml].
+    #[arg(long)]
+    scene: Option<PathBuf>,
+    /// Robot file (TOML) [default: scenes/robots/scout.toml].
+    #[arg(long)]
+    robot: Option<PathBuf>,
+    /// View: a camera of the robot file (e.g. front, rear, mast), chase or free.
+    #[arg(long, default_value = "front")]
+    camera: String,
+    /// Output image (PNG).
+    #[arg(long)]
+    out: PathBuf,
+    /// Drive script followed until --at (default: the robot stands still).
+    #[arg(long)]
+    script: Option<PathBuf>,
+    /// Simulated time before the picture, s (1 s lets the robot settle on its tracks).
+    #[arg(long, default_value_t = 1.0)]
+    at: f64,
+    /// Image width, pixels.
+    #[arg(long, default_value_t = 1280)]
+    width: u32,
+    /// Image height, pixels.
+    #[arg(long, default_value_t = 720)]
+    height: u32,
+    /// Spawn point name (default: the scene's first).
+    #[arg(long)]
+    spawn: Option<String>,
+    /// How the picture is drawn: "full" (PBR shading and shadows, what a station on a
+    /// GPU shows) or "fast" (flat Lambert shading, no shadows, what a station on a
+    /// software renderer shows).
+    #[arg(long, default_value = "full")]
+    render_path: RenderPath,
+}
+
+impl ShotCommandArgs {
+    /// The shot's arguments, with the default scene and robot filled in.
+    fn into_args(self) -> ShotArgs {
+        let ShotCommandArgs {
+            scene,
+            robot,
+            camera,
+            out,
+            script,
+            at,
+            width,
+            height,
+            spawn,
+            render_path,
+        } = self;
+        ShotArgs {
+            scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
+            robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
+            camera,
+            out,
+            script,
+            at,
+            width,
+            height,
+            spawn,
+            render_path,
+        }
+    }
+}
+
+/// Runs `treadsim station` and prints its frame statistics, result and log.
+pub fn station_command(a: StationArgs) -> anyhow::Result<()> {
+    let r = run_station(&a.into_options())?;
+    println!(
+        "station: {} frames in {:.1} s: mean {:.1} ms/frame ({:.1} fps), median {:.1} ms, \
+         95th percentile {:.1} ms; simulated {:.2} s in {} steps ({:.2}x real time)",
+        r.frames,
+        r.wall,
+        r.mean_frame_ms,
+        if r.mean_frame_ms > 0.0 {
+            1e3 / r.mean_frame_ms
+        } else {
+            0.0
+        },
+        r.median_frame_ms,
+        r.p95_frame_ms,
+        r.sim_time,
+        r.steps,
+        if r.wall > 0.0 {
+            r.sim_time / r.wall
+        } else {
+            0.0
+        }
+    );
+    let phases: Vec<String> = r
+        .phases_ms
+        .iter()
+        .map(|(name, ms)| format!("{name} {ms:.1} ms"))
+        .collect();
+    println!(
+        "per frame: {}; 3D at {:.2}x the window, {} render path{}",
+        phases.join(", "),
+        r.render_scale,
+        r.render_path,
+        if r.software_renderer {
+            " (software renderer)"
+        } else {
+            ""
+        }
+    );
+    if let Some(p) = r.screenshot {
+        println!("screenshot: {}", p.display());
+    }
+    if let Some(result) = &r.result {
+        print!("{}", treadsim::exercise::report::score_table(result));
+    }
+    if let Some(p) = r.log {
+        println!("log: {}", p.display());
+    }
+    Ok(())
+}
+
+/// Runs `treadsim shot` and prints what it rendered.
+pub fn shot_command(a: ShotCommandArgs) -> anyhow::Result<()> {
+    let args = a.into_args();
+    let s = shot(&args)?;
+    println!(
+        "{}: '{}' at t = {:.2} s, robot at x {:.3} y {:.3} z {:.3} m; rendered {}x{} in {:.0} ms \
+         (setup {:.0} ms)",
+        s.out.display(),
+        args.camera,
+        s.time,
+        s.position[0],
+        s.position[1],
+        s.position[2],
+        args.width,
+        args.height,
+        s.render_seconds * 1e3,
+        s.setup_seconds * 1e3
+    );
+    Ok(())
+}

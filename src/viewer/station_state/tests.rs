@@ -1,0 +1,288 @@
+//! The station's instructor and trainee rules, exercised without a window: the scout (views
+//! front, rear, mast, chase, free) on a floor, driven through [`StationState`].
+
+use std::path::Path;
+
+use super::*;
+use crate::config::SourceFile;
+use crate::input::MappingConfig;
+use crate::link::LinkChange;
+use crate::session::testing::{free, scout};
+use crate::session::{DriveScript, ScriptDriver};
+
+/// The scout's views, by index.
+const FRONT: usize = 0;
+const REAR: usize = 1;
+const MAST: usize = 2;
+const CHASE: usize = 3;
+
+fn mapper() -> InputMapper {
+    let mut mapper = InputMapper::new(MappingConfig::default()).expect("default mapping");
+    sync_flippers(&mut mapper, &scout());
+    mapper
+}
+
+/// A station on a free session of the scout, in trainee mode or not, with default views.
+fn station(source: InputSource, trainee: bool) -> (StationState, Session) {
+    let session = free();
+    let state = StationState::new(&session, mapper(), source, trainee, None, None);
+    (state, session)
+}
+
+fn clicks(f: impl FnOnce(&mut UiRequests)) -> FrameActions {
+    let mut actions = FrameActions::default();
+    f(&mut actions.clicks);
+    actions
+}
+
+fn mapped(f: impl FnOnce(&mut Actions)) -> FrameActions {
+    let mut actions = FrameActions::default();
+    f(&mut actions.mapped);
+    actions
+}
+
+/// Applies `actions` and carries the effects out; returns the effects.
+fn act(
+    state: &mut StationState,
+    session: &mut Session,
+    actions: &FrameActions,
+) -> Vec<StationEffect> {
+    let effects = state.apply(actions, session.view());
+    state
+        .carry_out(effects.clone(), session, &RawInput::new())
+        .expect("carry out");
+    effects
+}
+
+/// Runs the station's physics for `wall` s of frame time with the sticks at rest.
+fn run(state: &mut StationState, session: &mut Session, wall: f64) -> u64 {
+    state
+        .run_physics(session, &RawInput::new(), wall, 0.0)
+        .steps
+}
+
+#[test]
+fn default_views_are_the_first_camera_and_the_rear_one_beside_it() {
+    let (state, _) = station(InputSource::Operator, false);
+    assert_eq!((state.views.main, state.views.pip), (FRONT, Some(REAR)));
+    let session = free();
+    let named = StationState::new(
+        &session,
+        mapper(),
+        InputSource::Operator,
+        false,
+        Some("chase"),
+        Some("off"),
+    );
+    assert_eq!((named.views.main, named.views.pip), (CHASE, None));
+    // Trainee mode replaces a third-person view asked for by name.
+    let trainee = StationState::new(
+        &session,
+        mapper(),
+        InputSource::Operator,
+        true,
+        Some("chase"),
+        None,
+    );
+    assert_eq!(trainee.views.main, FRONT);
+}
+
+#[test]
+fn trainee_mode_refuses_a_third_person_view_and_the_autopilot() {
+    let (mut state, mut session) = station(InputSource::Operator, true);
+    let effects = act(
+        &mut state,
+        &mut session,
+        &clicks(|c| c.main_view = Some(CHASE)),
+    );
+    assert_eq!(state.views.main, FRONT, "the chase view is refused");
+    assert!(effects.is_empty(), "{effects:?}");
+    let effects = act(&mut state, &mut session, &clicks(|c| c.autopilot = true));
+    assert!(!state.source.is_autopilot());
+    assert!(effects.is_empty(), "{effects:?}");
+    // The lock holds: the trainee cannot switch trainee mode off.
+    act(
+        &mut state,
+        &mut session,
+        &mapped(|a| a.toggle_trainee_view = true),
+    );
+    assert!(state.views.trainee);
+    // An onboard view is the trainee's to choose, and the session learns of it.
+    let effects = act(
+        &mut state,
+        &mut session,
+        &clicks(|c| c.main_view = Some(MAST)),
+    );
+    assert_eq!(state.views.main, MAST);
+    assert_eq!(effects, [StationEffect::Input(Input::View("mast".into()))]);
+    assert_eq!(session.view(), "mast");
+}
+
+#[test]
+fn the_instructor_hands_the_robot_to_the_autopilot_and_takes_it_back_stopped() {
+    let (mut state, mut session) = station(InputSource::Operator, false);
+    let effects = act(&mut state, &mut session, &clicks(|c| c.autopilot = true));
+    assert_eq!(effects, [StationEffect::HandOver]);
+    assert!(state.source.is_autopilot());
+    session.apply(Input::Drive(DriveCommand {
+        left: 0.3,
+        right: 0.3,
+        ..DriveCommand::STOP
+    }));
+    act(&mut state, &mut session, &clicks(|c| c.autopilot = true));
+    assert!(!state.source.is_autopilot());
+    let command = session.operator_command();
+    assert_eq!(
+        (command.left, command.right),
+        (0.0, 0.0),
+        "stopped on hand-back"
+    );
+    assert_eq!(command.flipper, state.mapper.flipper_target());
+}
+
+#[test]
+fn reset_stops_the_robot_and_resends_the_scripts_current_command() {
+    let text = "[[command]]\nat = 0.0\nleft = 0.4\nright = 0.4\n";
+    let file = SourceFile::from_text(Path::new("forward.toml"), text.into());
+    let forward = DriveScript::from_source(&file).expect("script");
+    let (mut state, mut session) = station(
+        InputSource::Script(ScriptDriver::new(forward, false)),
+        false,
+    );
+    assert!(run(&mut state, &mut session, 0.5) > 0);
+    assert_eq!(session.operator_command().left, 0.4);
+    let effects = act(&mut state, &mut session, &mapped(|a| a.reset = true));
+    assert_eq!(
+        effects,
+        [
+            StationEffect::Input(Input::Reset),
+            StationEffect::ResetControls,
+            StationEffect::RecentreChase
+        ]
+    );
+    assert_eq!(
+        session.operator_command().left,
+        0.0,
+        "a reset stops the robot"
+    );
+    // The script's command in force goes out again before the next step.
+    assert!(run(&mut state, &mut session, 0.1) > 0);
+    assert_eq!(session.operator_command().left, 0.4);
+}
+
+#[test]
+fn pause_freezes_the_clock_and_the_link() {
+    let (mut state, mut session) = station(InputSource::Operator, false);
+    session.apply(Input::Link(LinkChange::CommandLatency(0.1)));
+    let effects = act(&mut state, &mut session, &mapped(|a| a.toggle_pause = true));
+    assert_eq!(effects, [StationEffect::Input(Input::Pause(true))]);
+    assert!(state.pacer.is_paused() && session.is_paused());
+    let forward = DriveCommand {
+        left: 0.4,
+        right: 0.4,
+        ..DriveCommand::STOP
+    };
+    session.apply(Input::Drive(forward));
+    let (t, id) = (session.sim().time(), session.robot());
+    assert_eq!(run(&mut state, &mut session, 1.0), 0);
+    assert_eq!(session.sim().time(), t, "the clock stands");
+    // Resumed, the command still takes the link's whole latency to reach the robot.
+    act(&mut state, &mut session, &mapped(|a| a.toggle_pause = true));
+    let dt = session.sim().config().dt;
+    let latency_steps = (0.1 / dt).round() as u32;
+    for _ in 0..latency_steps - 1 {
+        session.step();
+    }
+    assert_eq!(
+        session.sim().robot(id).command().left,
+        0.0,
+        "still in the link"
+    );
+    for _ in 0..2 {
+        session.step();
+    }
+    assert_eq!(
+        session.sim().robot(id).command().left,
+        0.4,
+        "through the link"
+    );
+}
+
+#[test]
+fn a_single_step_of_a_paused_session_advances_one_step_and_stays_paused() {
+    let (mut state, mut session) = station(InputSource::Operator, false);
+    act(&mut state, &mut session, &mapped(|a| a.toggle_pause = true));
+    let t = session.sim().time();
+    let effects = state.apply(&mapped(|a| a.single_step = true), session.view());
+    assert_eq!(effects, [StationEffect::SingleStep]);
+    let steps = state
+        .carry_out(effects, &mut session, &RawInput::new())
+        .expect("step");
+    assert_eq!(steps, 1);
+    assert!((session.sim().time() - t - session.sim().config().dt).abs() < 1e-12);
+    assert!(session.is_paused());
+    // Running, a single step asks for nothing.
+    act(&mut state, &mut session, &mapped(|a| a.toggle_pause = true));
+    assert!(state
+        .apply(&mapped(|a| a.single_step = true), session.view())
+        .is_empty());
+}
+
+#[test]
+fn speed_is_the_instructors_and_is_logged() {
+    let (mut state, mut session) = station(InputSource::Operator, true);
+    let mut faster = FrameActions::default();
+    faster.keys.speed_step = Some(true);
+    assert!(act(&mut state, &mut session, &faster).is_empty());
+    assert_eq!(state.pacer.speed(), 1.0, "not in trainee mode");
+    let (mut state, mut session) = station(InputSource::Operator, false);
+    let effects = act(&mut state, &mut session, &faster);
+    assert_eq!(effects, [StationEffect::Input(Input::Speed(2.0))]);
+    let effects = act(&mut state, &mut session, &clicks(|c| c.slower = true));
+    assert_eq!(effects, [StationEffect::Input(Input::Speed(1.0))]);
+}
+
+/// Regression (issue: in trainee mode, cycling the cameras front → rear → mast lost the
+/// picture-in-picture for good).
+#[test]
+fn cycling_cameras_in_trainee_mode_keeps_the_picture_in_picture() {
+    let (mut state, mut session) = station(InputSource::Operator, true);
+    assert_eq!((state.views.main, state.views.pip), (FRONT, Some(REAR)));
+    let next = mapped(|a| a.next_camera = true);
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        act(&mut state, &mut session, &next);
+        seen.push((state.views.main, state.views.pip));
+    }
+    assert_eq!(
+        seen,
+        [
+            (REAR, Some(MAST)),
+            (MAST, Some(FRONT)),
+            (FRONT, Some(REAR)),
+            (REAR, Some(MAST)),
+            (MAST, Some(FRONT)),
+            (FRONT, Some(REAR)),
+        ]
+    );
+}
+
+#[test]
+fn switching_to_trainee_mode_leaves_the_third_person_views() {
+    let session = free();
+    let mut state = StationState::new(
+        &session,
+        mapper(),
+        InputSource::Operator,
+        false,
+        Some("chase"),
+        Some("free"),
+    );
+    let mut session = session;
+    session.apply(Input::View("chase".into()));
+    let effects = act(&mut state, &mut session, &clicks(|c| c.trainee = true));
+    assert!(state.views.trainee);
+    assert_eq!(state.views.main, FRONT);
+    assert_eq!(state.views.pip, Some(REAR));
+    assert_eq!(effects, [StationEffect::Input(Input::View("front".into()))]);
+}
