@@ -20,7 +20,9 @@ pub mod control;
 pub mod exercise;
 pub mod link;
 
-// Session: one robot driven by inputs, one step at a time; its recording and replay.
+// Session: one robot driven by inputs, one step at a time; its recording and replay; the one
+// way to start one.
+pub mod launch;
 pub mod record;
 pub mod session;
 

@@ -75,6 +75,8 @@ fn replaced(from: &str, to: &str) -> String {
 }
 
 #[test]
+// A table of bad files, one case a row: its length is the number of cases.
+#[allow(clippy::too_many_lines)]
 fn malformed_exercise_files_get_located_errors() {
     let goal = "[[goal]]\nname = \"ahead\"\nposition = [3.0, 0.0, 0.1]\nradius = 0.5\n";
     let cases = vec![

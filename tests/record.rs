@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use treadlink::{CameraFaultKind, LinkChange};
+use treadsim::link::{CameraFaultKind, LinkChange};
 use treadsim::record::header::VERSION;
 use treadsim::record::{replay, Log, LogError, LogWriter};
 use treadsim::scene::Scene;

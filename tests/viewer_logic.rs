@@ -436,7 +436,15 @@ fn a_station_replay_seeks_forwards_and_backwards_to_the_logged_state() {
     let mut run = headless::run_trial(session, Some(script), |s| writer.record(s).expect("record"));
     writer.finish(&mut run.session).expect("finish");
 
-    let (mut cursor, mut replayed) = ReplayCursor::open(&log_path).expect("open");
+    let treadsim::launch::Launched {
+        session: mut replayed,
+        replayed: log,
+        ..
+    } = treadsim::launch::open(&treadsim::launch::Launch::Replay {
+        log: log_path.clone(),
+    })
+    .expect("open");
+    let mut cursor = ReplayCursor::new(log.expect("the log"));
     fn cursor_snapshot(path: &Path, t: f64) -> treadsim::sim::StateSnapshot {
         let log = treadsim::record::Log::read(path).expect("read");
         log.snapshots

@@ -8,15 +8,13 @@ use anyhow::{bail, Context};
 use treadsim::config::SourceFile;
 use treadsim::control::autopilot::Autopilot;
 use treadsim::control::goal_script::{is_goal_script, read_goals};
-use treadsim::exercise::{report, Exercise};
-use treadsim::record::{default_log_path, file_stem, LogWriter};
-use treadsim::scene::Scene;
-use treadsim::session::headless;
-use treadsim::session::AutopilotDriver;
-use treadsim::session::DriveScript;
-use treadsim::session::{drive, Driver, ScriptDriver, Session};
-use treadsim::sim::{SimConfig, TelemetryWriter};
-use treadsim::vehicle::robot_file::load_robot;
+use treadsim::exercise::report;
+use treadsim::launch::{open, Launch, LaunchOptions, Launched, LogTarget};
+use treadsim::record::{file_stem, LogWriter};
+use treadsim::session::{
+    drive, headless, AutopilotDriver, DriveScript, Driver, ScriptDriver, Session,
+};
+use treadsim::sim::TelemetryWriter;
 use treadsim::vehicle::RobotSpec;
 
 /// The driver a script file asks for: timed commands, or goals for the autopilot.
@@ -85,13 +83,13 @@ pub struct RunArgs {
     pub no_log: bool,
 }
 
-/// Where the log goes: `--log`, nothing with `--no-log`, else the default for a session on
-/// `file` (its exercise or scene).
-pub fn log_path(log: &Option<PathBuf>, no_log: bool, file: &Path) -> Option<PathBuf> {
-    if no_log {
-        return None;
+/// The launcher's options for a run: its log (`--log`, `--no-log`) and its script.
+fn launch_options(a: &RunArgs) -> LaunchOptions {
+    LaunchOptions {
+        log: LogTarget::from_options(a.log.as_deref(), a.no_log),
+        program: "run",
+        script: a.script.clone(),
     }
-    Some(log.clone().unwrap_or_else(|| default_log_path(file)))
 }
 
 /// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
@@ -99,28 +97,24 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     let Some(path) = &a.exercise else {
         bail!("--exercise is missing");
     };
-    let exercise = Exercise::load(path)?;
-    let mut driver = script_driver(a.script.as_deref(), &exercise.robot, false)?;
+    let what = Launch::Exercise {
+        exercise: path.clone(),
+    };
+    let mut launched = open(&what)?;
+    let robot = launched
+        .session
+        .sim()
+        .robot(launched.session.robot())
+        .spec();
+    let mut driver = script_driver(a.script.as_deref(), robot, false)?;
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("logs").join(file_stem(path)));
-    let mut session = Session::exercise(&exercise, SimConfig::default())?;
-    let log_file = log_path(&a.log, a.no_log, path);
-    let mut log = match &log_file {
-        Some(file) => {
-            let mut files = vec![
-                ("exercise", path.as_path()),
-                ("scene", exercise.spec.scene.as_path()),
-                ("robot", exercise.spec.robot.as_path()),
-            ];
-            if let Some(s) = &a.script {
-                files.push(("script", s.as_path()));
-            }
-            Some(LogWriter::start(&mut session, file, "run", &files)?)
-        }
-        None => None,
-    };
+    launched.start_log(&what, &launch_options(a))?;
+    let Launched {
+        session, mut log, ..
+    } = launched;
     let start = Instant::now();
     let mut log_error = None;
     let mut run = headless::run_trial_with(session, driver.as_mut(), |session| {
@@ -149,10 +143,9 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
         return Err(e.into());
     }
     if let Some(writer) = log {
+        let file = writer.path().to_path_buf();
         writer.finish(&mut run.session)?;
-        if let Some(file) = &log_file {
-            println!("log: {}", file.display());
-        }
+        println!("log: {}", file.display());
     }
     Ok(run.result.passed)
 }
@@ -168,56 +161,69 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     if !(a.rate.is_finite() && a.rate >= 0.0) {
         bail!("--rate must be a non-negative number, got {}", a.rate);
     }
-    let (Some(scene_path), Some(robot_path), Some(script_path), Some(out)) =
+    let (Some(scene), Some(robot), Some(script), Some(out)) =
         (&a.scene, &a.robot, &a.script, &a.out)
     else {
         bail!("run needs --scene, --robot, --script and --out (or --exercise)");
     };
-    let scene = Scene::load(scene_path)?;
-    let robot = load_robot(robot_path)?;
-    let mut driver = script_driver(Some(script_path), &robot, a.auto_reset)?;
-    let spawn = match &a.spawn {
-        Some(name) => scene.spawn(name).cloned().with_context(|| {
-            let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
-            format!(
-                "{}: no spawn named '{name}' (have: {})",
-                scene_path.display(),
-                names.join(", ")
-            )
-        })?,
-        None => scene.spawns[0].clone(),
+    let what = Launch::Free {
+        scene: scene.clone(),
+        robot: robot.clone(),
+        spawn: a.spawn.clone(),
     };
-    let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
-    let log_file = log_path(&a.log, a.no_log, scene_path);
-    let mut log = match &log_file {
-        Some(file) => Some(LogWriter::start(
-            &mut session,
-            file,
-            "run",
-            &[
-                ("scene", scene_path.as_path()),
-                ("robot", robot_path.as_path()),
-                ("script", script_path.as_path()),
-            ],
-        )?),
-        None => None,
-    };
+    let mut launched = open(&what)?;
+    let spec = launched
+        .session
+        .sim()
+        .robot(launched.session.robot())
+        .spec();
+    let mut driver = script_driver(Some(script), spec, a.auto_reset)?;
+    launched.start_log(&what, &launch_options(a))?;
+    let Launched {
+        mut session,
+        mut log,
+        ..
+    } = launched;
+    let start = Instant::now();
+    let steps = (a.duration / session.sim().config().dt).round() as u64;
+    drive_with_telemetry(a, out, &mut session, driver.as_mut(), log.as_mut(), steps)?;
+    print_summary(&session, start.elapsed().as_secs_f64(), steps);
+    if driver.resets() > 0 {
+        println!("auto-reset to the spawn {} time(s)", driver.resets());
+    }
+    println!("telemetry: {}", out.display());
+    if let Some(log) = log {
+        let file = log.path().to_path_buf();
+        log.finish(&mut session)?;
+        println!("log: {}", file.display());
+    }
+    Ok(())
+}
+
+/// Drives `session` `steps` steps with `driver`, writing telemetry at `--rate` to `out`
+/// (through `out.csv.part`, renamed when complete) and recording the log, if any.
+fn drive_with_telemetry(
+    a: &RunArgs,
+    out: &Path,
+    session: &mut Session,
+    driver: &mut dyn Driver,
+    mut log: Option<&mut LogWriter>,
+    steps: u64,
+) -> anyhow::Result<()> {
     let part = out.with_extension("csv.part");
     let file = std::fs::File::create(&part)
         .with_context(|| format!("cannot create {}", part.display()))?;
     let id = session.robot();
     let mut writer = TelemetryWriter::new(std::io::BufWriter::new(file), session.sim().robot(id))?;
     let dt = session.sim().config().dt;
-    let steps = (a.duration / dt).round() as u64;
     let every = if a.rate > 0.0 {
         ((1.0 / a.rate) / dt).round().max(1.0) as u64
     } else {
         1
     };
-    let start = Instant::now();
     writer.write(&session.sim().telemetry(id))?;
     let mut failure: Option<anyhow::Error> = None;
-    drive(&mut session, driver.as_mut(), steps, |s| {
+    drive(session, driver, steps, |s| {
         let step = s.sim().steps();
         let written = if step.is_multiple_of(every) {
             writer
@@ -244,13 +250,18 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     writer.finish()?;
     std::fs::rename(&part, out)
         .with_context(|| format!("cannot move {} to {}", part.display(), out.display()))?;
-    let wall = start.elapsed().as_secs_f64();
+    Ok(())
+}
+
+/// The run's speed, where the robot ended, its events and its status.
+fn print_summary(session: &Session, wall: f64, steps: u64) {
     let sim = session.sim();
+    let id = session.robot();
     let r = sim.telemetry(id);
     println!(
         "ran {:.2} s ({steps} steps of {:.1} ms) in {:.2} s wall: {:.0}x real time",
         sim.time(),
-        dt * 1e3,
+        sim.config().dt * 1e3,
         wall,
         sim.time() / wall.max(1e-9)
     );
@@ -270,17 +281,8 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
             println!("event: {e}");
         }
     }
-    if driver.resets() > 0 {
-        println!("auto-reset to the spawn {} time(s)", driver.resets());
-    }
     let status = sim.robot_status(id);
     if status.is_halted() {
         println!("final status: {status:?} (stopped until reset)");
     }
-    println!("telemetry: {}", out.display());
-    if let (Some(log), Some(file)) = (log, &log_file) {
-        log.finish(&mut session)?;
-        println!("log: {}", file.display());
-    }
-    Ok(())
 }

@@ -304,12 +304,73 @@ impl InputMapper {
     /// step they are seen. A non-finite or negative `dt` counts as 0.
     pub fn update(&mut self, raw: &RawInput, dt: f64) -> MappedInput {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let (actions, slow) = self.action_edges(raw);
+        let pad_wants = pad_demand(&self.config, raw);
+        let pad_state = self.arm_pad(raw, dt, pad_wants);
+        let keyboard_drives = self.ramp_keyboard(raw, dt);
         let cfg = &self.config;
-        let connected = raw.connected;
-        let pad = |b: &Button| connected && raw.button_down(*b);
-        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
+        // Source and demand.
+        let (source, demand) = if keyboard_drives {
+            (
+                Source::Keyboard,
+                mix_arcade(
+                    self.keyboard_speed,
+                    cfg.keyboard.turn_gain * self.keyboard_turn,
+                ),
+            )
+        } else if pad_state == PadState::Ready {
+            (Source::Gamepad, pad_wants)
+        } else {
+            (Source::None, (0.0, 0.0))
+        };
+        let (start, stop) = (cfg.drive.start_threshold, cfg.drive.stop_threshold);
+        let (left, right) = if source == Source::None {
+            self.moving = [false; 2];
+            (0.0, 0.0)
+        } else {
+            (
+                hysteresis(&mut self.moving[0], demand.0, start, stop),
+                hysteresis(&mut self.moving[1], demand.1, start, stop),
+            )
+        };
+        let scale = cfg.drive.max_speed
+            * if slow {
+                cfg.drive.slow_speed_factor
+            } else {
+                1.0
+            };
+        self.move_flippers(raw, dt);
+        // Ackermann: speed from the mean demand, the turn demand as a steering angle.
+        let (left, right, steer) = match self.steer_max {
+            Some(max) => {
+                let speed = 0.5 * (left + right);
+                let turn = (0.5 * (right - left)).clamp(-1.0, 1.0);
+                (speed, speed, Some(turn * max))
+            }
+            None => (left, right, None),
+        };
+        MappedInput {
+            drive: DriveCommand {
+                left: left * scale,
+                right: right * scale,
+                flipper: self.flipper_target,
+                steer,
+            },
+            actions,
+            status: Status {
+                source,
+                pad: pad_state,
+                slow,
+            },
+        }
+    }
 
-        // Action edges.
+    /// The one-shot actions whose button or key went down since the last update, and whether
+    /// slow mode is on (held, or toggled by its action).
+    fn action_edges(&mut self, raw: &RawInput) -> (Actions, bool) {
+        let cfg = &self.config;
+        let pad = |b: &Button| raw.connected && raw.button_down(*b);
+        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
         let mut down = [false; Action::COUNT];
         for a in Action::ALL {
             down[a.index()] =
@@ -334,10 +395,19 @@ impl InputMapper {
             }
         };
         self.was_down = down;
+        (actions, slow)
+    }
 
-        // Gamepad arming and dead-man.
-        let pad_deadman = cfg.gamepad.deadman.as_ref().is_none_or(pad);
-        let pad_wants = pad_demand(cfg, raw);
+    /// The gamepad's state: a pad (re)connected drives only after its sticks have been
+    /// centred for the re-arm time, and only while its dead-man is held.
+    fn arm_pad(&mut self, raw: &RawInput, dt: f64, pad_wants: (f64, f64)) -> PadState {
+        let cfg = &self.config;
+        let connected = raw.connected;
+        let pad_deadman = cfg
+            .gamepad
+            .deadman
+            .as_ref()
+            .is_none_or(|b| connected && raw.button_down(*b));
         let stop = cfg.drive.stop_threshold;
         if !connected {
             self.pad_armed = false;
@@ -353,7 +423,7 @@ impl InputMapper {
                 self.centred_for = 0.0;
             }
         }
-        let pad_state = if !connected {
+        if !connected {
             PadState::Absent
         } else if !self.pad_armed {
             PadState::WaitingForCentre
@@ -361,10 +431,14 @@ impl InputMapper {
             PadState::DeadmanReleased
         } else {
             PadState::Ready
-        };
+        }
+    }
 
-        // Keyboard.
-        let kb = &cfg.keyboard;
+    /// The keyboard's speed and turn ramped toward the keys held (with its dead-man, if
+    /// any); returns whether the keyboard drives.
+    fn ramp_keyboard(&mut self, raw: &RawInput, dt: f64) -> bool {
+        let kb = &self.config.keyboard;
+        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
         let kb_deadman = kb.deadman.is_none_or(|k| raw.key_down(k));
         let (f, b, l, r) = (
             keys_held(&kb.forward),
@@ -386,36 +460,18 @@ impl InputMapper {
             self.keyboard_speed = 0.0;
             self.keyboard_turn = 0.0;
         }
+        keyboard_drives
+    }
 
-        // Source and demand.
-        let (source, demand) = if keyboard_drives {
-            (
-                Source::Keyboard,
-                mix_arcade(self.keyboard_speed, kb.turn_gain * self.keyboard_turn),
-            )
-        } else if pad_state == PadState::Ready {
-            (Source::Gamepad, pad_wants)
-        } else {
-            (Source::None, (0.0, 0.0))
-        };
-        let (start, stop) = (cfg.drive.start_threshold, cfg.drive.stop_threshold);
-        let (left, right) = if source == Source::None {
-            self.moving = [false; 2];
-            (0.0, 0.0)
-        } else {
-            (
-                hysteresis(&mut self.moving[0], demand.0, start, stop),
-                hysteresis(&mut self.moving[1], demand.1, start, stop),
-            )
-        };
-        let scale = cfg.drive.max_speed
-            * if slow {
-                cfg.drive.slow_speed_factor
-            } else {
-                1.0
-            };
-
-        // Flipper: the pad's buttons count while it is connected and its dead-man held.
+    /// The flipper target moved at the flipper rate while its up or down action is held: the
+    /// pad's buttons count while it is connected and its dead-man held, the keys with theirs.
+    fn move_flippers(&mut self, raw: &RawInput, dt: f64) {
+        let cfg = &self.config;
+        let pad = |b: &Button| raw.connected && raw.button_down(*b);
+        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
+        let pad_deadman = cfg.gamepad.deadman.as_ref().is_none_or(pad);
+        let kb = &cfg.keyboard;
+        let kb_deadman = kb.deadman.is_none_or(|k| raw.key_down(k));
         let flipper_held = |a: Action| {
             (pad_deadman && cfg.gamepad.buttons.get(a).iter().any(pad))
                 || (kb_deadman && keys_held(kb.keys.get(a)))
@@ -427,30 +483,6 @@ impl InputMapper {
             self.flipper_target = Some(
                 (from + dir * cfg.flipper.rate * dt).clamp(self.flipper_min, self.flipper_max),
             );
-        }
-
-        // Ackermann: speed from the mean demand, the turn demand as a steering angle.
-        let (left, right, steer) = match self.steer_max {
-            Some(max) => {
-                let speed = 0.5 * (left + right);
-                let turn = (0.5 * (right - left)).clamp(-1.0, 1.0);
-                (speed, speed, Some(turn * max))
-            }
-            None => (left, right, None),
-        };
-        MappedInput {
-            drive: DriveCommand {
-                left: left * scale,
-                right: right * scale,
-                flipper: self.flipper_target,
-                steer,
-            },
-            actions,
-            status: Status {
-                source,
-                pad: pad_state,
-                slow,
-            },
         }
     }
 }

@@ -474,9 +474,22 @@ pub fn mapping_from_source(file: &SourceFile) -> Result<MappingConfig, ConfigErr
     let mut cfg = MappingConfig::default();
     // Every table read, by dotted path, to locate the errors of `validate`.
     let mut tables: Vec<(String, TableReader<'_>)> = Vec::new();
+    read_drive_table(&root, &mut cfg.drive, &mut tables)?;
+    read_flipper_table(&root, &mut cfg.flipper, &mut tables)?;
+    read_gamepad_table(&root, &mut cfg.gamepad, &mut tables)?;
+    read_keyboard_table(&root, &mut cfg.keyboard, &mut tables)?;
+    root.finish()?;
+    cfg.validate().map_err(|e| locate(&root, &tables, e))?;
+    Ok(cfg)
+}
 
+/// The `[drive]` table, if any.
+fn read_drive_table<'f>(
+    root: &TableReader<'f>,
+    d: &mut DriveConfig,
+    tables: &mut Vec<(String, TableReader<'f>)>,
+) -> Result<(), ConfigError> {
     if let Some(t) = root.opt_table("drive")? {
-        let d = &mut cfg.drive;
         read_f64(&t, "max_speed", MAX_SPEED, &mut d.max_speed)?;
         read_f64(
             &t,
@@ -496,16 +509,32 @@ pub fn mapping_from_source(file: &SourceFile) -> Result<MappingConfig, ConfigErr
         t.finish()?;
         tables.push(("drive".into(), t));
     }
+    Ok(())
+}
+
+/// The `[flipper]` table, if any.
+fn read_flipper_table<'f>(
+    root: &TableReader<'f>,
+    f: &mut FlipperConfig,
+    tables: &mut Vec<(String, TableReader<'f>)>,
+) -> Result<(), ConfigError> {
     if let Some(t) = root.opt_table("flipper")? {
-        let f = &mut cfg.flipper;
         read_deg(&t, "rate_deg", RATE_DEG, &mut f.rate)?;
         read_deg(&t, "min_angle_deg", ANGLE_DEG, &mut f.min_angle)?;
         read_deg(&t, "max_angle_deg", ANGLE_DEG, &mut f.max_angle)?;
         t.finish()?;
         tables.push(("flipper".into(), t));
     }
+    Ok(())
+}
+
+/// The `[gamepad]` table and its `buttons`, if any.
+fn read_gamepad_table<'f>(
+    root: &TableReader<'f>,
+    g: &mut GamepadConfig,
+    tables: &mut Vec<(String, TableReader<'f>)>,
+) -> Result<(), ConfigError> {
     if let Some(t) = root.opt_table("gamepad")? {
-        let g = &mut cfg.gamepad;
         if let Some(m) = read_choice(
             &t,
             "mode",
@@ -543,8 +572,16 @@ pub fn mapping_from_source(file: &SourceFile) -> Result<MappingConfig, ConfigErr
         t.finish()?;
         tables.push(("gamepad".into(), t));
     }
+    Ok(())
+}
+
+/// The `[keyboard]` table and its `keys`, if any.
+fn read_keyboard_table<'f>(
+    root: &TableReader<'f>,
+    k: &mut KeyboardConfig,
+    tables: &mut Vec<(String, TableReader<'f>)>,
+) -> Result<(), ConfigError> {
     if let Some(t) = root.opt_table("keyboard")? {
-        let k = &mut cfg.keyboard;
         read_f64(&t, "ramp_time", RAMP_TIME, &mut k.ramp_time)?;
         read_f64(&t, "turn_gain", TURN_GAIN, &mut k.turn_gain)?;
         if let Some(list) = read_list(&t, "deadman", Key::parse, "key", Key::valid_names)? {
@@ -573,29 +610,35 @@ pub fn mapping_from_source(file: &SourceFile) -> Result<MappingConfig, ConfigErr
         t.finish()?;
         tables.push(("keyboard".into(), t));
     }
-    root.finish()?;
+    Ok(())
+}
 
-    cfg.validate().map_err(|e| {
-        let (section, key) = e.field.rsplit_once('.').unwrap_or(("", e.field.as_str()));
-        if let Some((_, t)) = tables.iter().find(|(p, _)| p == section) {
-            return t.error(key, e.message);
+/// A rule `validate` found broken, located at its field's table, or — the table absent
+/// (defaulted) — at the nearest enclosing table the file has, or the file's start, naming the
+/// field.
+fn locate(
+    root: &TableReader<'_>,
+    tables: &[(String, TableReader<'_>)],
+    e: MappingError,
+) -> ConfigError {
+    let (section, key) = e.field.rsplit_once('.').unwrap_or(("", e.field.as_str()));
+    if let Some((_, t)) = tables.iter().find(|(p, _)| p == section) {
+        return t.error(key, e.message);
+    }
+    // The field's table is absent (defaulted): point at the nearest enclosing table the
+    // file has, or the file's start, and name the field.
+    let mut at = section;
+    let mut located = loop {
+        match at.rsplit_once('.') {
+            Some((parent, _)) => at = parent,
+            None => break root.table_error(e.message.clone()),
         }
-        // The field's table is absent (defaulted): point at the nearest enclosing table the
-        // file has, or the file's start, and name the field.
-        let mut at = section;
-        let mut located = loop {
-            match at.rsplit_once('.') {
-                Some((parent, _)) => at = parent,
-                None => break root.table_error(e.message.clone()),
-            }
-            if let Some((_, t)) = tables.iter().find(|(p, _)| p == at) {
-                break t.table_error(e.message.clone());
-            }
-        };
-        located.field = e.field.clone();
-        located
-    })?;
-    Ok(cfg)
+        if let Some((_, t)) = tables.iter().find(|(p, _)| p == at) {
+            break t.table_error(e.message.clone());
+        }
+    };
+    located.field = e.field.clone();
+    located
 }
 
 fn read_f64(

@@ -52,13 +52,9 @@ pub fn session_from_log(log: &Log, config: SimConfig) -> Result<Session, LogErro
         };
         let scene = Scene::load(&scene.path).map_err(|e| setup(e.to_string()))?;
         let robot = load_robot(&robot.path).map_err(|e| setup(e.to_string()))?;
-        let spawn = match &header.spawn {
-            Some(name) => scene
-                .spawn(name)
-                .cloned()
-                .ok_or_else(|| setup(format!("the scene has no spawn '{name}'")))?,
-            None => scene.spawns[0].clone(),
-        };
+        let spawn = scene
+            .spawn_named(header.spawn.as_deref())
+            .map_err(|e| setup(e.to_string()))?;
         Session::free(scene, robot, spawn, config)
     };
     session.map_err(|e| setup(e.to_string()))

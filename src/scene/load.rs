@@ -182,6 +182,18 @@ pub struct Scene {
     pub mesh_files: Vec<PathBuf>,
 }
 
+/// A spawn asked for by name that the scene does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{scene}: no spawn named '{name}' (have: {have})")]
+pub struct UnknownSpawn {
+    /// The scene file.
+    pub scene: String,
+    /// The name asked for (`(first)`: the scene has none).
+    pub name: String,
+    /// Every name the scene has, comma-separated, or `none`.
+    pub have: String,
+}
+
 impl Scene {
     /// Reads and builds the scene in `path`.
     pub fn load(path: &Path) -> Result<Scene, ConfigError> {
@@ -279,6 +291,28 @@ impl Scene {
     /// The spawn with this name.
     pub fn spawn(&self, name: &str) -> Option<&Spawn> {
         self.spawns.iter().find(|s| s.name == name)
+    }
+
+    /// Where a session starts: the spawn called `name`, or the scene's first one. The one
+    /// spawn rule of every front end (station, shot, run, replay, soak).
+    pub fn spawn_named(&self, name: Option<&str>) -> Result<Spawn, UnknownSpawn> {
+        let found = match name {
+            Some(name) => self.spawn(name),
+            None => self.spawns.first(),
+        };
+        found.cloned().ok_or_else(|| UnknownSpawn {
+            scene: self.path.display().to_string(),
+            name: name.unwrap_or("(first)").to_string(),
+            have: if self.spawns.is_empty() {
+                "none".to_string()
+            } else {
+                self.spawns
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        })
     }
 
     /// The checkpoint with this name.

@@ -9,8 +9,8 @@ mod summary;
 pub mod traffic;
 
 pub use load::{
-    resolve_inside, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn, MAX_ELEMENTS,
-    MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
+    resolve_inside, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn, UnknownSpawn,
+    MAX_ELEMENTS, MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
 };
 pub use mesh_data::MeshData;
 pub use summary::summary;

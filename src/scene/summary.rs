@@ -2,9 +2,20 @@
 
 use super::Scene;
 
-/// A human-readable report of a loaded scene, as `treadsim check` prints it.
+use std::fmt::Write;
+
+/// A human-readable report of a loaded scene, as `treadsim check` prints it: its size and
+/// bounds, then its elements, spawns, checkpoints and traffic, a line each.
 pub fn summary(scene: &Scene, load_ms: f64) -> String {
-    use std::fmt::Write;
+    let mut s = head(scene, load_ms);
+    elements(scene, &mut s);
+    places(scene, &mut s);
+    notes(scene, &mut s);
+    s
+}
+
+/// The scene's name, mesh size, load time and bounds.
+fn head(scene: &Scene, load_ms: f64) -> String {
     let t = &scene.terrain;
     let (lo, hi) = t.bounds();
     let mut s = String::new();
@@ -40,6 +51,12 @@ pub fn summary(scene: &Scene, load_ms: f64) -> String {
         },
         b.lowest_z
     );
+    s
+}
+
+/// The elements, each with its triangles and material.
+fn elements(scene: &Scene, s: &mut String) {
+    let t = &scene.terrain;
     for el in &scene.elements {
         let m = t.material(el.material);
         let _ = writeln!(
@@ -52,6 +69,10 @@ pub fn summary(scene: &Scene, load_ms: f64) -> String {
             m.friction
         );
     }
+}
+
+/// Spawns, checkpoints and traffic groups.
+fn places(scene: &Scene, s: &mut String) {
     for sp in &scene.spawns {
         let p = sp.position;
         let tilted = if sp.roll != 0.0 || sp.pitch != 0.0 {
@@ -98,6 +119,10 @@ pub fn summary(scene: &Scene, load_ms: f64) -> String {
             g.area_max.y
         );
     }
+}
+
+/// What loading left out.
+fn notes(scene: &Scene, s: &mut String) {
     if scene.buried_triangles > 0 {
         let _ = writeln!(
             s,
@@ -112,5 +137,4 @@ pub fn summary(scene: &Scene, load_ms: f64) -> String {
             scene.dropped_triangles
         );
     }
-    s
 }

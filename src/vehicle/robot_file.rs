@@ -19,7 +19,7 @@ use nalgebra::{Point3, Vector3};
 use super::file_limits::*;
 use super::spec::{
     BeltSpec, CameraSpec, CircleSpec, Differential, FlipperSpec, HullShape, MotorSpec, RobotSpec,
-    Steering, TrackSpec,
+    Steering, TrackSpec, WheelSpec,
 };
 use super::wheel_file::read_wheels;
 use crate::config::{ConfigError, SourceFile, TableReader};
@@ -55,7 +55,59 @@ pub(crate) fn test_preset(name: &str) -> RobotSpec {
 /// Builds a robot from file text already in memory.
 pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
     let root = file.parse()?;
+    let body = read_body(&root)?;
+    let belt_defaults = match root.opt_table("belt_defaults")? {
+        Some(t) => {
+            let b = PartialBelt::read(&t)?;
+            t.finish()?;
+            b
+        }
+        None => PartialBelt::default(),
+    };
+    let mut names: Vec<String> = Vec::new();
+    let running = read_running_gear(&root, &belt_defaults, &mut names)?;
+    let mut flippers = Vec::new();
+    for t in root.tables("flipper", MAX_FLIPPERS)? {
+        flippers.push(read_flipper(
+            &t,
+            &running.tracks,
+            &belt_defaults,
+            body.mass,
+            &mut names,
+        )?);
+    }
+    let cameras = read_cameras(&root)?;
+    root.finish()?;
+    Ok(RobotSpec {
+        name: body.name,
+        mass: body.mass,
+        center_of_mass: body.center_of_mass,
+        inertia: body.inertia,
+        hull: body.hull,
+        tracks: running.tracks,
+        flippers,
+        wheels: running.wheels,
+        steering: running.steering,
+        differential: running.differential,
+        cameras,
+    })
+}
 
+/// The `[robot]` and `[hull]` tables: the rigid body (body frame, SI units).
+struct Body {
+    name: String,
+    /// kg.
+    mass: f64,
+    /// m, body frame.
+    center_of_mass: Point3<f64>,
+    /// Principal moments, kg·m² (a solid box of the hull's size when the file gives none).
+    inertia: Vector3<f64>,
+    hull: HullShape,
+}
+
+/// Reads `[robot]` and `[hull]`: the hull must stand above the tracks' ground plane and hold
+/// the centre of mass (within [`COM_MARGIN`]).
+fn read_body(root: &TableReader<'_>) -> Result<Body, ConfigError> {
     let robot = root
         .opt_table("robot")?
         .ok_or_else(|| root.error("robot", "missing required table [robot]"))?;
@@ -106,17 +158,30 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         let (a, b, c) = (size.x * size.x, size.y * size.y, size.z * size.z);
         Vector3::new(b + c, a + c, a + b) * (mass / 12.0)
     });
+    Ok(Body {
+        name,
+        mass,
+        center_of_mass: Point3::from(com),
+        inertia,
+        hull: HullShape::Box { size, center },
+    })
+}
 
-    let belt_defaults = match root.opt_table("belt_defaults")? {
-        Some(t) => {
-            let b = PartialBelt::read(&t)?;
-            t.finish()?;
-            b
-        }
-        None => PartialBelt::default(),
-    };
+/// What the robot runs on: main tracks, or wheels with their steering and differential.
+struct RunningGear {
+    tracks: Vec<TrackSpec>,
+    wheels: Vec<WheelSpec>,
+    steering: Steering,
+    differential: Differential,
+}
 
-    let mut names: Vec<String> = Vec::new();
+/// Reads the `[[track]]` or `[[wheel]]` tables (one kind, at least one table); the lowest
+/// main-track circle must touch the ground plane z = 0 (within [`GROUND_TOLERANCE`]).
+fn read_running_gear(
+    root: &TableReader<'_>,
+    belt_defaults: &PartialBelt,
+    names: &mut Vec<String>,
+) -> Result<RunningGear, ConfigError> {
     let track_tables = root.tables("track", MAX_TRACKS)?;
     let wheel_tables = root.tables("wheel", MAX_WHEELS)?;
     if track_tables.is_empty() && wheel_tables.is_empty() {
@@ -132,12 +197,12 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
     let (wheels, steering, differential) = if wheel_tables.is_empty() {
         (Vec::new(), Steering::Skid, Differential::Electronic)
     } else {
-        read_wheels(&root, &wheel_tables)?
+        read_wheels(root, &wheel_tables)?
     };
     let mut tracks = Vec::with_capacity(track_tables.len());
     let mut lowest: Option<(f64, ConfigError)> = None;
     for t in &track_tables {
-        let track = read_track(t, &belt_defaults, &mut names, &mut lowest)?;
+        let track = read_track(t, belt_defaults, names, &mut lowest)?;
         tracks.push(track);
     }
     if let Some((bottom, at)) = lowest {
@@ -154,12 +219,16 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
             });
         }
     }
+    Ok(RunningGear {
+        tracks,
+        wheels,
+        steering,
+        differential,
+    })
+}
 
-    let mut flippers = Vec::new();
-    for t in root.tables("flipper", MAX_FLIPPERS)? {
-        flippers.push(read_flipper(&t, &tracks, &belt_defaults, mass, &mut names)?);
-    }
-
+/// Reads the `[[camera]]` tables; names must differ.
+fn read_cameras(root: &TableReader<'_>) -> Result<Vec<CameraSpec>, ConfigError> {
     let mut cameras: Vec<CameraSpec> = Vec::new();
     for t in root.tables("camera", MAX_CAMERAS)? {
         let camera = read_camera(&t)?;
@@ -168,21 +237,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         }
         cameras.push(camera);
     }
-
-    root.finish()?;
-    Ok(RobotSpec {
-        name,
-        mass,
-        center_of_mass: Point3::from(com),
-        inertia,
-        hull: HullShape::Box { size, center },
-        tracks,
-        flippers,
-        wheels,
-        steering,
-        differential,
-        cameras,
-    })
+    Ok(cameras)
 }
 
 fn non_empty_str(t: &TableReader<'_>, key: &str) -> Result<String, ConfigError> {

@@ -88,61 +88,80 @@ fn clock_text(t: f64) -> String {
 
 /// Paints the goal indicator, the readout and (at the end) the result screen.
 pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
-    // Goal direction over the onboard view: an arrow in a ring (up: straight ahead).
-    if let (Some((n, of, name)), None) = (&r.goal, &r.result) {
-        egui::Area::new(egui::Id::new("goal"))
-            .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 10.0))
-            .interactable(false)
-            .show(ctx, |ui| {
-                panel().show(ui, |ui| {
-                    ui.horizontal(|ui| {
-                        let (rect, painter) =
-                            ui.allocate_painter(Vec2::splat(44.0), egui::Sense::hover());
-                        let c = rect.rect.center();
-                        painter.circle_stroke(c, 19.0, Stroke::new(2.0, TEXT));
-                        // Screen y grows downwards; a goal to the left turns the arrow left.
-                        let a = r.bearing as f32;
-                        let dir = Vec2::new(-a.sin(), -a.cos());
-                        let tip = c + dir * 16.0;
-                        let side = Vec2::new(-dir.y, dir.x);
-                        painter.line_segment([c - dir * 10.0, tip], Stroke::new(3.0, GREEN));
-                        painter.add(egui::Shape::convex_polygon(
-                            vec![
-                                tip,
-                                tip - dir * 8.0 + side * 6.0,
-                                tip - dir * 8.0 - side * 6.0,
-                            ],
-                            GREEN,
-                            Stroke::NONE,
-                        ));
-                        let turn = r.bearing.to_degrees();
-                        let side_text = if turn.abs() < 5.0 {
-                            "ahead".to_owned()
-                        } else if turn.abs() > 150.0 {
-                            "behind".to_owned()
-                        } else if turn > 0.0 {
-                            format!("{:.0}° left", turn.abs())
-                        } else {
-                            format!("{:.0}° right", turn.abs())
-                        };
-                        ui.vertical(|ui| {
-                            ui.label(
-                                egui::RichText::new(format!("GOAL {n}/{of}: {name}"))
-                                    .color(TEXT)
-                                    .strong()
-                                    .size(16.0),
-                            );
-                            ui.label(
-                                egui::RichText::new(format!("{:.1} m  {side_text}", r.distance))
-                                    .color(GREEN)
-                                    .monospace()
-                                    .size(16.0),
-                            );
-                        });
+    if let (Some(goal), None) = (&r.goal, &r.result) {
+        draw_goal(ctx, goal, r.bearing, r.distance);
+    }
+    draw_trial(ctx, r);
+    if let Some((passed, table)) = &r.result {
+        draw_result(ctx, *passed, table);
+    }
+}
+
+/// The goal's direction over the onboard view: an arrow in a ring (up: straight ahead), the
+/// goal's number and name, and its distance (m) and bearing (rad, positive to the left).
+fn draw_goal(
+    ctx: &egui::Context,
+    (n, of, name): &(usize, usize, String),
+    bearing: f64,
+    distance: f64,
+) {
+    egui::Area::new(egui::Id::new("goal"))
+        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 10.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                ui.horizontal(|ui| {
+                    let (rect, painter) =
+                        ui.allocate_painter(Vec2::splat(44.0), egui::Sense::hover());
+                    let c = rect.rect.center();
+                    painter.circle_stroke(c, 19.0, Stroke::new(2.0, TEXT));
+                    // Screen y grows downwards; a goal to the left turns the arrow left.
+                    let a = bearing as f32;
+                    let dir = Vec2::new(-a.sin(), -a.cos());
+                    let tip = c + dir * 16.0;
+                    let side = Vec2::new(-dir.y, dir.x);
+                    painter.line_segment([c - dir * 10.0, tip], Stroke::new(3.0, GREEN));
+                    painter.add(egui::Shape::convex_polygon(
+                        vec![
+                            tip,
+                            tip - dir * 8.0 + side * 6.0,
+                            tip - dir * 8.0 - side * 6.0,
+                        ],
+                        GREEN,
+                        Stroke::NONE,
+                    ));
+                    let turn = bearing.to_degrees();
+                    let side_text = if turn.abs() < 5.0 {
+                        "ahead".to_owned()
+                    } else if turn.abs() > 150.0 {
+                        "behind".to_owned()
+                    } else if turn > 0.0 {
+                        format!("{:.0}° left", turn.abs())
+                    } else {
+                        format!("{:.0}° right", turn.abs())
+                    };
+                    ui.vertical(|ui| {
+                        ui.label(
+                            egui::RichText::new(format!("GOAL {n}/{of}: {name}"))
+                                .color(TEXT)
+                                .strong()
+                                .size(16.0),
+                        );
+                        ui.label(
+                            egui::RichText::new(format!("{:.1} m  {side_text}", distance))
+                                .color(GREEN)
+                                .monospace()
+                                .size(16.0),
+                        );
                     });
                 });
             });
-    }
+        });
+}
+
+/// The trial's readout: name, clock, a warning when the robot must be righted, repetitions,
+/// faults, penalties and score.
+fn draw_trial(ctx: &egui::Context, r: &ExerciseReadout) {
     egui::Area::new(egui::Id::new("trial"))
         .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 80.0))
         .interactable(false)
@@ -182,26 +201,28 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
                 );
             });
         });
-    if let Some((passed, table)) = &r.result {
-        egui::Area::new(egui::Id::new("result"))
-            .anchor(Align2::CENTER_CENTER, Vec2::ZERO)
-            .interactable(false)
-            .show(ctx, |ui| {
-                egui::Frame::new()
-                    .fill(Color32::from_rgba_premultiplied(8, 10, 14, 235))
-                    .inner_margin(16.0)
-                    .corner_radius(8.0)
-                    .show(ui, |ui| {
-                        ui.label(
-                            egui::RichText::new(if *passed { "PASS" } else { "FAIL" })
-                                .color(if *passed { GREEN } else { RED })
-                                .strong()
-                                .size(32.0),
-                        );
-                        ui.label(egui::RichText::new(table).color(TEXT).monospace());
-                    });
-            });
-    }
+}
+
+/// The result screen: PASS or FAIL over the score table.
+fn draw_result(ctx: &egui::Context, passed: bool, table: &str) {
+    egui::Area::new(egui::Id::new("result"))
+        .anchor(Align2::CENTER_CENTER, Vec2::ZERO)
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(Color32::from_rgba_premultiplied(8, 10, 14, 235))
+                .inner_margin(16.0)
+                .corner_radius(8.0)
+                .show(ui, |ui| {
+                    ui.label(
+                        egui::RichText::new(if passed { "PASS" } else { "FAIL" })
+                            .color(if passed { GREEN } else { RED })
+                            .strong()
+                            .size(32.0),
+                    );
+                    ui.label(egui::RichText::new(table).color(TEXT).monospace());
+                });
+        });
 }
 
 #[cfg(test)]

@@ -172,45 +172,7 @@ impl FlatMaterial {
             label: Some("treadsim_flat_object_layout"),
             entries: &[uniform_entry(true)],
         });
-        let texture_layout = texture.as_ref().map(|_| {
-            ctxt.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some("treadsim_flat_texture_layout"),
-                entries: &[
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 0,
-                        visibility: wgpu::ShaderStages::FRAGMENT,
-                        ty: wgpu::BindingType::Texture {
-                            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                            view_dimension: wgpu::TextureViewDimension::D2,
-                            multisampled: false,
-                        },
-                        count: None,
-                    },
-                    wgpu::BindGroupLayoutEntry {
-                        binding: 1,
-                        visibility: wgpu::ShaderStages::FRAGMENT,
-                        ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                        count: None,
-                    },
-                ],
-            })
-        });
-        let texture_group = texture.as_ref().zip(texture_layout.as_ref()).map(|(t, l)| {
-            ctxt.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("treadsim_flat_texture_group"),
-                layout: l,
-                entries: &[
-                    wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: wgpu::BindingResource::TextureView(&t.view),
-                    },
-                    wgpu::BindGroupEntry {
-                        binding: 1,
-                        resource: wgpu::BindingResource::Sampler(&t.sampler),
-                    },
-                ],
-            })
-        });
+        let (texture_layout, texture_group) = texture_binding(texture.as_ref());
         let mut layouts = vec![Some(&frame_layout), Some(&object_layout)];
         if let Some(l) = &texture_layout {
             layouts.push(Some(l));
@@ -224,56 +186,7 @@ impl FlatMaterial {
             ctxt.create_shader_module(Some("treadsim_flat_shader"), include_str!("flat.wgsl"));
         let textured = texture.is_some();
         let build = Rc::new(move |cull_mode: Option<wgpu::Face>, samples: u32| {
-            let ctxt = Context::get();
-            let buffers = [
-                vertex_layout(12, &POSITION),
-                vertex_layout(12, &NORMAL),
-                vertex_layout(8, &UV),
-            ];
-            let (vs, fs, buffers) = if textured {
-                ("vs_textured", "fs_textured", &buffers[..])
-            } else {
-                ("vs_plain", "fs_plain", &buffers[..2])
-            };
-            ctxt.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some("treadsim_flat_pipeline"),
-                layout: Some(&pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &shader,
-                    entry_point: Some(vs),
-                    buffers,
-                    compilation_options: Default::default(),
-                },
-                fragment: Some(wgpu::FragmentState {
-                    module: &shader,
-                    entry_point: Some(fs),
-                    targets: &[Some(wgpu::ColorTargetState {
-                        format: Context::render_format(),
-                        blend: Some(wgpu::BlendState::REPLACE),
-                        write_mask: wgpu::ColorWrites::ALL,
-                    })],
-                    compilation_options: Default::default(),
-                }),
-                primitive: wgpu::PrimitiveState {
-                    topology: wgpu::PrimitiveTopology::TriangleList,
-                    strip_index_format: None,
-                    front_face: wgpu::FrontFace::Ccw,
-                    cull_mode,
-                    polygon_mode: wgpu::PolygonMode::Fill,
-                    unclipped_depth: false,
-                    conservative: false,
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: Context::depth_format(),
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::Less),
-                    stencil: wgpu::StencilState::default(),
-                    bias: wgpu::DepthBiasState::default(),
-                }),
-                multisample: multisample_state(samples),
-                multiview_mask: None,
-                cache: None,
-            })
+            render_pipeline(&pipeline_layout, &shader, textured, cull_mode, samples)
         });
         let cull = PipelineCache::new({
             let build = build.clone();
@@ -326,6 +239,115 @@ impl FlatMaterial {
         MaterialManager3d::get_global_manager(|mm| mm.add(material.clone(), &name));
         material
     }
+}
+
+/// The texture's bind group layout and bind group (view and sampler), for the textured
+/// variant; none without a texture.
+fn texture_binding(
+    texture: Option<&Arc<Texture>>,
+) -> (Option<wgpu::BindGroupLayout>, Option<wgpu::BindGroup>) {
+    let ctxt = Context::get();
+    let texture_layout = texture.map(|_| {
+        ctxt.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("treadsim_flat_texture_layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        })
+    });
+    let texture_group = texture.zip(texture_layout.as_ref()).map(|(t, l)| {
+        ctxt.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("treadsim_flat_texture_group"),
+            layout: l,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&t.view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&t.sampler),
+                },
+            ],
+        })
+    });
+    (texture_layout, texture_group)
+}
+
+/// The flat material's render pipeline: plain or textured, culling `cull_mode`, at `samples`
+/// samples per pixel.
+fn render_pipeline(
+    pipeline_layout: &wgpu::PipelineLayout,
+    shader: &wgpu::ShaderModule,
+    textured: bool,
+    cull_mode: Option<wgpu::Face>,
+    samples: u32,
+) -> wgpu::RenderPipeline {
+    let ctxt = Context::get();
+    let buffers = [
+        vertex_layout(12, &POSITION),
+        vertex_layout(12, &NORMAL),
+        vertex_layout(8, &UV),
+    ];
+    let (vs, fs, buffers) = if textured {
+        ("vs_textured", "fs_textured", &buffers[..])
+    } else {
+        ("vs_plain", "fs_plain", &buffers[..2])
+    };
+    ctxt.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("treadsim_flat_pipeline"),
+        layout: Some(pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: shader,
+            entry_point: Some(vs),
+            buffers,
+            compilation_options: Default::default(),
+        },
+        fragment: Some(wgpu::FragmentState {
+            module: shader,
+            entry_point: Some(fs),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: Context::render_format(),
+                blend: Some(wgpu::BlendState::REPLACE),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+            compilation_options: Default::default(),
+        }),
+        primitive: wgpu::PrimitiveState {
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            strip_index_format: None,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode,
+            polygon_mode: wgpu::PolygonMode::Fill,
+            unclipped_depth: false,
+            conservative: false,
+        },
+        depth_stencil: Some(wgpu::DepthStencilState {
+            format: Context::depth_format(),
+            depth_write_enabled: Some(true),
+            depth_compare: Some(wgpu::CompareFunction::Less),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        }),
+        multisample: multisample_state(samples),
+        multiview_mask: None,
+        cache: None,
+    })
 }
 
 /// The vertex streams: one attribute per buffer, as kiss3d keeps them.

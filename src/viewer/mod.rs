@@ -60,7 +60,6 @@ use kiss3d::glamx::{Pose3, Quat, Vec3};
 use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::config::ConfigError;
-use crate::scene::{Scene, Spawn};
 use crate::sim::SimError;
 
 /// Why the station or a headless shot could not run.
@@ -117,16 +116,9 @@ pub enum ViewerError {
         /// Every valid name.
         have: String,
     },
-    /// `--spawn` names no spawn of the scene.
-    #[error("{scene}: no spawn named '{name}' (have: {have})")]
-    UnknownSpawn {
-        /// Scene file.
-        scene: String,
-        /// The name asked for.
-        name: String,
-        /// Every valid name.
-        have: String,
-    },
+    /// The session could not be started (a file, the spawn, the simulation or the log).
+    #[error(transparent)]
+    Launch(#[from] crate::launch::LaunchError),
     /// A command-line value is out of range.
     #[error("{0}")]
     Argument(String),
@@ -138,34 +130,6 @@ pub enum ViewerError {
         /// What went wrong.
         message: String,
     },
-}
-
-/// The spawn called `name`, or the scene's first one.
-pub fn find_spawn(scene: &Scene, name: Option<&str>) -> Result<Spawn, ViewerError> {
-    match name {
-        None => scene
-            .spawns
-            .first()
-            .cloned()
-            .ok_or_else(|| ViewerError::UnknownSpawn {
-                scene: scene.path.display().to_string(),
-                name: "(first)".into(),
-                have: "none".into(),
-            }),
-        Some(n) => scene
-            .spawn(n)
-            .cloned()
-            .ok_or_else(|| ViewerError::UnknownSpawn {
-                scene: scene.path.display().to_string(),
-                name: n.into(),
-                have: scene
-                    .spawns
-                    .iter()
-                    .map(|s| s.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
-    }
 }
 
 /// A default input file: `rel` under the working directory if it exists there, else under

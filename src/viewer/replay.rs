@@ -6,8 +6,6 @@
 //! target (the replay is deterministic, so it arrives at the logged state; about 100× real
 //! time); seeking forwards re-simulates from where it is.
 
-use std::path::Path;
-
 use kiss3d::egui::{self, Align2, Color32, Stroke, Vec2};
 
 use super::palette::{panel, AMBER, GREEN, RED};
@@ -37,12 +35,10 @@ pub struct TimelineRequest {
 }
 
 impl ReplayCursor {
-    /// Reads the log at `path` and sets its session up at the start.
-    pub fn open(path: &Path) -> Result<(Self, Session), ViewerError> {
-        let log = Log::read(path)?;
-        let session = session_from_log(&log, SimConfig::default())?;
+    /// A cursor at the start of `log` (its session set up by the launcher).
+    pub fn new(log: Log) -> Self {
         let end = log.last_complete_step();
-        Ok((Self { log, next: 0, end }, session))
+        Self { log, next: 0, end }
     }
 
     /// The log.

@@ -21,7 +21,7 @@ use nalgebra::{Isometry3, Point2, UnitQuaternion, Vector2};
 use super::{point3, pose3};
 use crate::track::outline::BeltOutline;
 use crate::vehicle::spec::HullShape;
-use crate::vehicle::{BodyState, Drivetrain, TrackedRobot, WheeledRobot};
+use crate::vehicle::{BodyState, Drivetrain, RobotSpec, TrackedRobot, WheeledRobot};
 
 /// Belt thickness as drawn, m.
 const BELT_THICKNESS: f64 = 0.008;
@@ -206,147 +206,25 @@ impl RobotView {
     pub fn new(parent: &mut SceneNode3d, robot: &Drivetrain) -> Self {
         let spec = robot.spec();
         let mut root = parent.add_group();
-
-        // Hull, with a darker top plate and a light stripe on the front edge so the
-        // heading reads at a glance from the chase and free views.
-        // The collision box usually spans the tracks (so a rolled robot lies on it); drawn
-        // like that it would hide the upper half of every belt. Draw the body between the
-        // tracks instead, under a deck plate the size of the collision box's top.
-        let HullShape::Box { size, center } = spec.hull;
-        let top = center.z + size.z / 2.0;
-        let inner = spec
-            .tracks
-            .iter()
-            .map(|t| t.y.abs() - t.belt.width / 2.0 - 0.005)
-            .fold(size.y / 2.0, f64::min);
-        let body_width = if inner > 0.2 * size.y {
-            2.0 * inner
-        } else {
-            size.y
-        };
-        root.add_cube(size.x as f32, body_width as f32, size.z as f32)
-            .set_position(point3(&center))
-            .set_color(HULL_COLOR)
-            .set_roughness(0.6);
-        if body_width < size.y {
-            root.add_cube(size.x as f32, size.y as f32, 0.012)
-                .set_position(Vec3::new(
-                    center.x as f32,
-                    center.y as f32,
-                    top as f32 - 0.006,
-                ))
-                .set_color(HULL_COLOR)
-                .set_roughness(0.6);
-        }
-        root.add_cube((size.x * 0.9) as f32, (size.y * 0.9) as f32, 0.004)
-            .set_position(Vec3::new(
-                center.x as f32,
-                center.y as f32,
-                top as f32 + 0.002,
-            ))
-            .set_color(HULL_TOP_COLOR);
-        root.add_cube(0.02, (size.y * 0.8) as f32, 0.012)
-            .set_position(Vec3::new(
-                (center.x + size.x / 2.0) as f32 - 0.008,
-                center.y as f32,
-                top as f32 - 0.004,
-            ))
-            .set_color(MARK_COLOR);
-
-        // Cameras: a small housing just behind each lens (so the camera never sees its own
-        // housing), and a mast for cameras well above the hull.
-        for cam in &spec.cameras {
-            let rot = UnitQuaternion::from_euler_angles(cam.rpy.x, cam.rpy.y, cam.rpy.z);
-            let back = cam.position - rot * nalgebra::Vector3::x() * 0.03;
-            let q = rot.quaternion();
-            root.add_cube(0.045, 0.06, 0.04)
-                .set_position(point3(&back))
-                .set_rotation(Quat::from_xyzw(
-                    q.i as f32, q.j as f32, q.k as f32, q.w as f32,
-                ))
-                .set_color(CAMERA_COLOR);
-            if cam.position.z > top + 0.05 {
-                let h = cam.position.z - 0.02 - top;
-                root.add_cylinder(0.012, h as f32)
-                    .set_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
-                    .set_position(Vec3::new(
-                        back.x as f32,
-                        back.y as f32,
-                        (top + h / 2.0) as f32,
-                    ))
-                    .set_color(HUB_COLOR);
-            }
-        }
-
+        let top = add_hull(&mut root, spec);
+        add_cameras(&mut root, spec, top);
         let wheels = match robot {
             Drivetrain::Wheeled(r) => add_wheels(&mut root, r),
             Drivetrain::Tracked(_) => Vec::new(),
         };
-        let mut belts = Vec::new();
         let Drivetrain::Tracked(robot) = robot else {
             let mut view = Self {
                 root,
-                belts,
+                belts: Vec::new(),
                 wheels,
             };
             view.place_wheels(robot, 0.0);
             return view;
         };
-        for r in belt_refs(robot) {
-            let (outline, _) = robot.plane_outline(r.plane);
-            let mut group = root.add_group();
-            group.set_position(Vec3::new(0.0, r.y as f32, 0.0));
-            let w = r.width as f32;
-            let hub_color = if r.flipper {
-                FLIPPER_HUB_COLOR
-            } else {
-                HUB_COLOR
-            };
-            let mut wheels = Vec::new();
-            let mut hubs = Vec::new();
-            for c in outline.circles() {
-                // kiss3d's cylinder axis is its local y: the body's lateral axis already.
-                wheels.push(
-                    group
-                        .add_cylinder(c.radius as f32, w)
-                        .set_color(BELT_COLOR)
-                        .set_roughness(0.95),
-                );
-                hubs.push(
-                    group
-                        .add_cylinder((c.radius * 0.6) as f32, w + 0.006)
-                        .set_color(hub_color)
-                        .set_metallic(0.3),
-                );
-            }
-            let runs = outline
-                .runs()
-                .iter()
-                .map(|_| {
-                    group
-                        .add_cube(1.0, 1.0, 1.0)
-                        .set_color(BELT_COLOR)
-                        .set_roughness(0.95)
-                })
-                .collect();
-            let count =
-                ((outline.belt_length() / CLEAT_PITCH).round() as usize).clamp(4, MAX_CLEATS);
-            let cleats = (0..count)
-                .map(|_| {
-                    group
-                        .add_cube(0.012, w * 1.02, 0.007)
-                        .set_color(CLEAT_COLOR)
-                })
-                .collect();
-            belts.push(BeltView {
-                r,
-                wheels,
-                hubs,
-                runs,
-                cleats,
-                phase: 0.0,
-            });
-        }
+        let belts = belt_refs(robot)
+            .into_iter()
+            .map(|r| add_belt(&mut root, robot, r))
+            .collect();
         let mut view = Self {
             root,
             belts,
@@ -447,6 +325,143 @@ impl RobotView {
                 node.set_position(Vec3::new(q.x as f32, 0.0, q.y as f32));
             }
         }
+    }
+}
+
+/// The hull under `root`, with a darker top plate and a light stripe on the front edge so the
+/// heading reads at a glance from the chase and free views; returns the height of its top, m
+/// (body frame).
+fn add_hull(root: &mut SceneNode3d, spec: &RobotSpec) -> f64 {
+    // Hull, with a darker top plate and a light stripe on the front edge so the
+    // heading reads at a glance from the chase and free views.
+    // The collision box usually spans the tracks (so a rolled robot lies on it); drawn
+    // like that it would hide the upper half of every belt. Draw the body between the
+    // tracks instead, under a deck plate the size of the collision box's top.
+    let HullShape::Box { size, center } = spec.hull;
+    let top = center.z + size.z / 2.0;
+    let inner = spec
+        .tracks
+        .iter()
+        .map(|t| t.y.abs() - t.belt.width / 2.0 - 0.005)
+        .fold(size.y / 2.0, f64::min);
+    let body_width = if inner > 0.2 * size.y {
+        2.0 * inner
+    } else {
+        size.y
+    };
+    root.add_cube(size.x as f32, body_width as f32, size.z as f32)
+        .set_position(point3(&center))
+        .set_color(HULL_COLOR)
+        .set_roughness(0.6);
+    if body_width < size.y {
+        root.add_cube(size.x as f32, size.y as f32, 0.012)
+            .set_position(Vec3::new(
+                center.x as f32,
+                center.y as f32,
+                top as f32 - 0.006,
+            ))
+            .set_color(HULL_COLOR)
+            .set_roughness(0.6);
+    }
+    root.add_cube((size.x * 0.9) as f32, (size.y * 0.9) as f32, 0.004)
+        .set_position(Vec3::new(
+            center.x as f32,
+            center.y as f32,
+            top as f32 + 0.002,
+        ))
+        .set_color(HULL_TOP_COLOR);
+    root.add_cube(0.02, (size.y * 0.8) as f32, 0.012)
+        .set_position(Vec3::new(
+            (center.x + size.x / 2.0) as f32 - 0.008,
+            center.y as f32,
+            top as f32 - 0.004,
+        ))
+        .set_color(MARK_COLOR);
+
+    top
+}
+
+/// Cameras: a small housing just behind each lens (so the camera never sees its own
+/// housing), and a mast for cameras well above the hull's `top` (m).
+fn add_cameras(root: &mut SceneNode3d, spec: &RobotSpec, top: f64) {
+    for cam in &spec.cameras {
+        let rot = UnitQuaternion::from_euler_angles(cam.rpy.x, cam.rpy.y, cam.rpy.z);
+        let back = cam.position - rot * nalgebra::Vector3::x() * 0.03;
+        let q = rot.quaternion();
+        root.add_cube(0.045, 0.06, 0.04)
+            .set_position(point3(&back))
+            .set_rotation(Quat::from_xyzw(
+                q.i as f32, q.j as f32, q.k as f32, q.w as f32,
+            ))
+            .set_color(CAMERA_COLOR);
+        if cam.position.z > top + 0.05 {
+            let h = cam.position.z - 0.02 - top;
+            root.add_cylinder(0.012, h as f32)
+                .set_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))
+                .set_position(Vec3::new(
+                    back.x as f32,
+                    back.y as f32,
+                    (top + h / 2.0) as f32,
+                ))
+                .set_color(HUB_COLOR);
+        }
+    }
+}
+
+/// One belt's nodes in a group at its lateral offset: a wheel and a hub for each circle of
+/// its outline, a box for each run, and cleats along the loop.
+fn add_belt(root: &mut SceneNode3d, robot: &TrackedRobot, r: BeltRef) -> BeltView {
+    let (outline, _) = robot.plane_outline(r.plane);
+    let mut group = root.add_group();
+    group.set_position(Vec3::new(0.0, r.y as f32, 0.0));
+    let w = r.width as f32;
+    let hub_color = if r.flipper {
+        FLIPPER_HUB_COLOR
+    } else {
+        HUB_COLOR
+    };
+    let mut wheels = Vec::new();
+    let mut hubs = Vec::new();
+    for c in outline.circles() {
+        // kiss3d's cylinder axis is its local y: the body's lateral axis already.
+        wheels.push(
+            group
+                .add_cylinder(c.radius as f32, w)
+                .set_color(BELT_COLOR)
+                .set_roughness(0.95),
+        );
+        hubs.push(
+            group
+                .add_cylinder((c.radius * 0.6) as f32, w + 0.006)
+                .set_color(hub_color)
+                .set_metallic(0.3),
+        );
+    }
+    let runs = outline
+        .runs()
+        .iter()
+        .map(|_| {
+            group
+                .add_cube(1.0, 1.0, 1.0)
+                .set_color(BELT_COLOR)
+                .set_roughness(0.95)
+        })
+        .collect();
+    let count = ((outline.belt_length() / CLEAT_PITCH).round() as usize).clamp(4, MAX_CLEATS);
+    let cleats = (0..count)
+        .map(|_| {
+            group
+                .add_cube(0.012, w * 1.02, 0.007)
+                .set_color(CLEAT_COLOR)
+        })
+        .collect();
+    BeltView {
+        r,
+        wheels,
+        hubs,
+        runs,
+        cleats,
+        phase: 0.0,
     }
 }
 

@@ -11,12 +11,10 @@ use nalgebra::Point3;
 use super::cameras::{chase_eye, heading, onboard_pose, views, StationCamera, View, ViewKind};
 use super::render_path::RenderPath;
 use super::view_scene::{configure, ViewScene};
-use super::{catch_quietly, find_spawn, ViewerError};
-use crate::scene::Scene;
-use crate::session::DriveScript;
-use crate::session::{drive, ScriptDriver, Session};
-use crate::sim::{RobotId, SimConfig, Simulation};
-use crate::vehicle::robot_file::load_robot;
+use super::{catch_quietly, ViewerError};
+use crate::launch::{open, Launch};
+use crate::session::{drive, DriveScript, ScriptDriver};
+use crate::sim::{RobotId, Simulation};
 
 /// An 8-bit RGB image, row-major, top row first.
 pub type RgbImage = image::RgbImage;
@@ -228,12 +226,16 @@ pub fn shot(a: &ShotArgs) -> Result<ShotSummary, ViewerError> {
         )));
     }
     check_size(a.width, a.height)?;
-    let scene = Scene::load(&a.scene)?;
-    let robot = load_robot(&a.robot)?;
     let script = a.script.as_deref().map(DriveScript::load).transpose()?;
-    let spawn = find_spawn(&scene, a.spawn.as_deref())?;
+    let mut session = open(&Launch::Free {
+        scene: a.scene.clone(),
+        robot: a.robot.clone(),
+        spawn: a.spawn.clone(),
+    })?
+    .session;
     // Refuse a bad camera name before simulating.
-    let names = views(&robot);
+    let robot = session.sim().robot(session.robot()).spec();
+    let names = views(robot);
     if !names.iter().any(|v| v.name == a.camera) {
         return Err(ViewerError::UnknownCamera {
             robot: robot.name.clone(),
@@ -245,7 +247,6 @@ pub fn shot(a: &ShotArgs) -> Result<ShotSummary, ViewerError> {
                 .join(", "),
         });
     }
-    let mut session = Session::free(scene, robot, spawn, SimConfig::default())?;
     let id = session.robot();
     let start = Instant::now();
     let mut renderer =

@@ -7,15 +7,12 @@ use std::path::PathBuf;
 use super::cameras::views;
 use super::render_path::RenderPath;
 use super::replay::ReplayCursor;
-use super::{find_spawn, ViewerError};
-use crate::exercise::Exercise;
+use super::ViewerError;
 use crate::input::{load_mapping, InputMapper, MappingConfig};
-use crate::record::{default_log_path, LogWriter};
-use crate::scene::Scene;
-use crate::session::DriveScript;
-use crate::session::Session;
-use crate::sim::SimConfig;
-use crate::vehicle::robot_file::load_robot;
+use crate::launch::{open, Launch, LaunchOptions, LogTarget};
+use crate::record::LogWriter;
+use crate::session::{DriveScript, Session};
+use crate::vehicle::RobotSpec;
 
 /// Default render scale on a software renderer.
 pub const SOFTWARE_RENDER_SCALE: f64 = 0.5;
@@ -80,7 +77,76 @@ pub(super) struct Setup {
     pub(super) replay: Option<ReplayCursor>,
 }
 
+/// Loads what the station needs, checking the options first: the session (through the one
+/// launcher), the mapper, the script, the views asked for; the log starts last, so a refused
+/// start leaves none behind.
 pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
+    check_options(o)?;
+    let what = match (&o.replay, &o.exercise) {
+        (Some(log), _) => Launch::Replay { log: log.clone() },
+        (None, Some(exercise)) => Launch::Exercise {
+            exercise: exercise.clone(),
+        },
+        (None, None) => Launch::Free {
+            scene: o.scene.clone(),
+            robot: o.robot.clone(),
+            spawn: o.spawn.clone(),
+        },
+    };
+    let mut launched = open(&what)?;
+    let robot = launched
+        .session
+        .sim()
+        .robot(launched.session.robot())
+        .spec()
+        .clone();
+    if let Some(log) = launched.replayed.take() {
+        // A replay is watched, not driven: any view, the built-in mapping, no log of its own.
+        let mut mapper = InputMapper::new(MappingConfig::default())
+            .map_err(|e| ViewerError::Mapping(e.to_string()))?;
+        sync_flippers(&mut mapper, &robot);
+        sync_steering(&mut mapper, &robot);
+        return Ok(Setup {
+            session: launched.session,
+            mapper,
+            script: None,
+            log: None,
+            trainee: false,
+            replay: Some(ReplayCursor::new(log)),
+        });
+    }
+    let trainee = o.trainee
+        || launched
+            .exercise
+            .as_ref()
+            .is_some_and(|e| e.spec.rules.trainee);
+    let mapping = match &o.mapping {
+        Some(p) => load_mapping(p)?,
+        None => MappingConfig::default(),
+    };
+    let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
+    let script = o.script.as_deref().map(DriveScript::load).transpose()?;
+    check_views(o, &robot, trainee)?;
+    sync_flippers(&mut mapper, &robot);
+    sync_steering(&mut mapper, &robot);
+    let options = LaunchOptions {
+        log: LogTarget::from_options(o.log.as_deref(), o.no_log),
+        program: "station",
+        script: o.script.clone(),
+    };
+    launched.start_log(&what, &options)?;
+    Ok(Setup {
+        session: launched.session,
+        mapper,
+        script,
+        log: launched.log,
+        trainee,
+        replay: None,
+    })
+}
+
+/// The window size, render scale and closing time asked for are in range.
+fn check_options(o: &StationOptions) -> Result<(), ViewerError> {
     if !(320..=7680).contains(&o.width) || !(240..=4320).contains(&o.height) {
         return Err(ViewerError::Argument(format!(
             "window size must be 320..=7680 x 240..=4320 pixels, got {}x{}",
@@ -101,53 +167,15 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
             )));
         }
     }
-    if let Some(path) = &o.replay {
-        // A replay is watched, not driven: any view, no log of its own.
-        let (cursor, session) = ReplayCursor::open(path)?;
-        let robot = session.sim().robot(session.robot()).spec().clone();
-        let mut mapper = InputMapper::new(MappingConfig::default())
-            .map_err(|e| ViewerError::Mapping(e.to_string()))?;
-        sync_flippers(&mut mapper, &robot);
-        sync_steering(&mut mapper, &robot);
-        return Ok(Setup {
-            session,
-            mapper,
-            script: None,
-            log: None,
-            trainee: false,
-            replay: Some(cursor),
-        });
-    }
-    let (session, files, trainee) = match &o.exercise {
-        Some(path) => {
-            let exercise = Exercise::load(path)?;
-            let session = Session::exercise(&exercise, SimConfig::default())?;
-            let files = vec![
-                ("exercise", path.clone()),
-                ("scene", exercise.spec.scene.clone()),
-                ("robot", exercise.spec.robot.clone()),
-            ];
-            (session, files, o.trainee || exercise.spec.rules.trainee)
-        }
-        None => {
-            let scene = Scene::load(&o.scene)?;
-            let robot = load_robot(&o.robot)?;
-            let spawn = find_spawn(&scene, o.spawn.as_deref())?;
-            let session = Session::free(scene, robot, spawn, SimConfig::default())?;
-            let files = vec![("scene", o.scene.clone()), ("robot", o.robot.clone())];
-            (session, files, o.trainee)
-        }
-    };
-    let robot = session.sim().robot(session.robot()).spec().clone();
-    let mapping = match &o.mapping {
-        Some(p) => load_mapping(p)?,
-        None => MappingConfig::default(),
-    };
-    let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
-    let script = o.script.as_deref().map(DriveScript::load).transpose()?;
+    Ok(())
+}
+
+/// The main and picture-in-picture views asked for exist, and neither is a third-person view
+/// in trainee mode.
+fn check_views(o: &StationOptions, robot: &RobotSpec, trainee: bool) -> Result<(), ViewerError> {
     let pip = o.pip.as_ref().filter(|p| p.as_str() != "off");
+    let names = views(robot);
     for v in [o.view.as_ref(), pip].into_iter().flatten() {
-        let names = views(&robot);
         let Some(view) = names.iter().find(|n| &n.name == v) else {
             return Err(ViewerError::UnknownCamera {
                 robot: robot.name.clone(),
@@ -165,33 +193,7 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
             )));
         }
     }
-    sync_flippers(&mut mapper, &robot);
-    sync_steering(&mut mapper, &robot);
-    let mut session = session;
-    let log = if o.no_log {
-        None
-    } else {
-        // Named after the exercise, else the scene.
-        let session_file = o.exercise.as_ref().unwrap_or(&o.scene);
-        let path = o
-            .log
-            .clone()
-            .unwrap_or_else(|| default_log_path(session_file));
-        let mut named: Vec<(&str, &std::path::Path)> =
-            files.iter().map(|(r, p)| (*r, p.as_path())).collect();
-        if let Some(s) = &o.script {
-            named.push(("script", s.as_path()));
-        }
-        Some(LogWriter::start(&mut session, &path, "station", &named)?)
-    };
-    Ok(Setup {
-        session,
-        mapper,
-        script,
-        log,
-        trainee,
-        replay: None,
-    })
+    Ok(())
 }
 
 /// Tells the mapper how the robot steers: an Ackermann robot's stick turn becomes a steering

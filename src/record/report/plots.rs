@@ -123,8 +123,54 @@ fn range<'a>(values: impl IntoIterator<Item = &'a f64>, fallback: (f64, f64)) ->
 pub fn trajectory<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, run: &RunData) -> DrawResult {
     area.fill(&WHITE).map_err(err)?;
     let s = &run.series;
-    // Plan extent: the path, the goals and the start with a margin, within the scene's
-    // bounds; equal scale on both axes.
+    let (x0, x1, y0, y1) = plan_extent(run);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{}: path from above", run.title()),
+            ("sans-serif", 22),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("world x, m")
+        .y_desc("world y, m")
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(err)?;
+    if let Some(scene) = &run.scene {
+        draw_plan(&mut chart, scene)?;
+    }
+    draw_goals(&mut chart, run)?;
+    let path = PALETTE[0];
+    for (i, piece) in path_pieces(&s.x, &s.y).into_iter().enumerate() {
+        let series = chart
+            .draw_series(LineSeries::new(piece, path.stroke_width(1)))
+            .map_err(err)?;
+        if i == 0 {
+            series
+                .label("path")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], path));
+        }
+    }
+    if let (Some(x), Some(y)) = (s.x.first(), s.y.first()) {
+        chart
+            .draw_series(std::iter::once(Circle::new((*x, *y), 6, BLACK.filled())))
+            .map_err(err)?
+            .label("start")
+            .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
+    }
+    draw_event_marks(&mut chart, run)?;
+    legend(&mut chart)
+}
+
+/// The plan's extent, world x and y, m: the path, the goals and the start with a margin,
+/// within the scene's bounds, widened to the plot's aspect so both axes share a scale.
+fn plan_extent(run: &RunData) -> (f64, f64, f64, f64) {
+    let s = &run.series;
     let mut xs: Vec<f64> = s.x.clone();
     let mut ys: Vec<f64> = s.y.clone();
     if let Some(exercise) = &run.exercise {
@@ -155,100 +201,75 @@ pub fn trajectory<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, run: &RunDa
     let (pw, ph) = (SIZE.0 as f64 - 90.0, SIZE.1 as f64 - 110.0);
     let scale = ((x1 - x0) / pw).max((y1 - y0) / ph);
     let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-    (x0, x1) = (cx - scale * pw / 2.0, cx + scale * pw / 2.0);
-    (y0, y1) = (cy - scale * ph / 2.0, cy + scale * ph / 2.0);
-    let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{}: path from above", run.title()),
-            ("sans-serif", 22),
-        )
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(err)?;
+    (
+        cx - scale * pw / 2.0,
+        cx + scale * pw / 2.0,
+        cy - scale * ph / 2.0,
+        cy + scale * ph / 2.0,
+    )
+}
+
+/// The scene from above: faces that face up, shaded by height (lowest drawn first so higher
+/// ones cover them), and the robot's bounds.
+fn draw_plan<DB: DrawingBackend>(
+    chart: &mut Chart2d<'_, DB>,
+    scene: &crate::scene::Scene,
+) -> DrawResult {
+    let t = &scene.terrain;
+    let (lo, hi) = t.bounds();
+    let span = (hi.z - lo.z).max(1e-6);
+    let mut faces: Vec<(f64, [(f64, f64); 3])> = (0..t.num_triangles())
+        .filter(|i| t.normals()[*i].z > 0.2)
+        .map(|i| {
+            let p = t.triangle_points(i);
+            let z = (p[0].z + p[1].z + p[2].z) / 3.0;
+            (z, [(p[0].x, p[0].y), (p[1].x, p[1].y), (p[2].x, p[2].y)])
+        })
+        .collect();
+    faces.sort_by(|a, b| a.0.total_cmp(&b.0));
     chart
-        .configure_mesh()
-        .x_desc("world x, m")
-        .y_desc("world y, m")
-        .light_line_style(WHITE.mix(0.0))
-        .draw()
+        .draw_series(faces.iter().map(|(z, p)| {
+            let shade = 235.0 - 120.0 * ((z - lo.z) / span).clamp(0.0, 1.0);
+            let c = shade as u8;
+            Polygon::new(p.to_vec(), RGBColor(c, c, c.saturating_add(8)).filled())
+        }))
         .map_err(err)?;
-    if let Some(scene) = &run.scene {
-        let t = &scene.terrain;
-        let (lo, hi) = t.bounds();
-        let span = (hi.z - lo.z).max(1e-6);
-        // Faces seen from above, lowest first so higher ones cover them.
-        let mut faces: Vec<(f64, [(f64, f64); 3])> = (0..t.num_triangles())
-            .filter(|i| t.normals()[*i].z > 0.2)
-            .map(|i| {
-                let p = t.triangle_points(i);
-                let z = (p[0].z + p[1].z + p[2].z) / 3.0;
-                (z, [(p[0].x, p[0].y), (p[1].x, p[1].y), (p[2].x, p[2].y)])
-            })
-            .collect();
-        faces.sort_by(|a, b| a.0.total_cmp(&b.0));
-        chart
-            .draw_series(faces.iter().map(|(z, p)| {
-                let shade = 235.0 - 120.0 * ((z - lo.z) / span).clamp(0.0, 1.0);
-                let c = shade as u8;
-                Polygon::new(p.to_vec(), RGBColor(c, c, c.saturating_add(8)).filled())
-            }))
-            .map_err(err)?;
-        let b = &scene.bounds;
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                vec![
-                    (b.min[0], b.min[1]),
-                    (b.max[0], b.min[1]),
-                    (b.max[0], b.max[1]),
-                    (b.min[0], b.max[1]),
-                    (b.min[0], b.min[1]),
-                ],
-                BLACK.stroke_width(1),
-            )))
-            .map_err(err)?;
-    }
-    draw_goals(&mut chart, run)?;
-    // The path, broken where the robot was put back (a jump of more than 0.3 m in a sample).
+    let b = &scene.bounds;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![
+                (b.min[0], b.min[1]),
+                (b.max[0], b.min[1]),
+                (b.max[0], b.max[1]),
+                (b.min[0], b.max[1]),
+                (b.min[0], b.min[1]),
+            ],
+            BLACK.stroke_width(1),
+        )))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// The path as pieces, broken where the robot was put back (a jump of more than 0.3 m in a
+/// sample); points closer than 2 cm to the last add nothing at the plot's scale, and many
+/// tiny segments draw as a broken wide line.
+fn path_pieces(xs: &[f64], ys: &[f64]) -> Vec<Vec<(f64, f64)>> {
     let mut pieces: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
-    for (x, y) in s.x.iter().zip(&s.y) {
+    for (x, y) in xs.iter().zip(ys) {
         if let Some(last) = pieces.last().and_then(|p| p.last()) {
             if (last.0 - x).hypot(last.1 - y) > 0.3 {
                 pieces.push(Vec::new());
             }
         }
         if let Some(p) = pieces.last_mut() {
-            // Points closer than 2 cm add nothing at this scale, and many tiny segments
-            // draw as a broken wide line.
             if p.last().is_none_or(|l| (l.0 - x).hypot(l.1 - y) >= 0.02) {
                 p.push((*x, *y));
             }
         }
     }
-    let path = PALETTE[0];
-    for (i, piece) in pieces.into_iter().enumerate() {
-        let series = chart
-            .draw_series(LineSeries::new(piece, path.stroke_width(1)))
-            .map_err(err)?;
-        if i == 0 {
-            series
-                .label("path")
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], path));
-        }
-    }
-    if let (Some(x), Some(y)) = (s.x.first(), s.y.first()) {
-        chart
-            .draw_series(std::iter::once(Circle::new((*x, *y), 6, BLACK.filled())))
-            .map_err(err)?
-            .label("start")
-            .legend(|(x, y)| Circle::new((x + 10, y), 5, BLACK.filled()));
-    }
-    draw_event_marks(&mut chart, run)?;
-    legend(&mut chart)
+    pieces
 }
 
-/// A chart with f64 axes (the plan in m, or time in s against a quantity).
 type Chart2d<'a, DB> = ChartContext<
     'a,
     DB,
