@@ -230,7 +230,7 @@ fn every_library_module_has_a_layer_and_lib_rs_lists_them_by_layer() {
             let rest = line
                 .strip_prefix("pub mod ")
                 .or_else(|| line.strip_prefix("mod "))?;
-            Some(rest.trim_end_matches(';').to_string())
+            Some(rest.split(';').next().unwrap_or(rest).trim().to_string())
         })
         .collect();
     for module in &declared {

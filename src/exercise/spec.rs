@@ -30,7 +30,7 @@
 //!
 //! [[traffic]]               # moving agents on top of the scene's (see `scene::traffic`)
 //!
-//! [link]                    # the remote link (see `sim::link`); all optional
+//! [link]                    # the remote link (see `link`); all optional
 //! command_latency_ms = 300  # operator → robot
 //! video_latency_ms = 200    # robot → operator
 //! video_fps = 10            # frame-rate cap

@@ -35,7 +35,10 @@ pub use mapping::{
     hysteresis, mix_arcade, pad_demand, ramp_toward, shape_axis, shape_stick, Actions, InputMapper,
     MappedInput, PadState, Source, Status,
 };
-pub use raw::{AxisId, Button, ButtonSet, InputEvent, Key, KeySet, RawInput, TRIGGER_PRESSED};
+pub use raw::{
+    AxisId, Button, ButtonSet, InputEvent, InputSet, Key, KeySet, RawInput, SetMember,
+    TRIGGER_PRESSED,
+};
 pub use settings::{
     load_mapping, mapping_from_source, Action, Bindings, DriveConfig, DriveMode, FlipperConfig,
     GamepadConfig, KeyboardConfig, MappingConfig, MappingError, SlowMode, Stick,

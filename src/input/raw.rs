@@ -5,6 +5,8 @@
 //! (`input::gamepad`, feature `viewer`) and the viewer's keyboard handler translate their
 //! events into [`InputEvent`]s, and tests script the same events without any device.
 
+use std::marker::PhantomData;
+
 use std::fmt;
 
 /// Defines a fieldless enum with its list of variants and the names used in mapping files.
@@ -189,91 +191,116 @@ impl Key {
     }
 }
 
-const _: () = assert!(Button::ALL.len() <= 32 && Key::ALL.len() <= 128);
+const _: () = assert!(Button::ALL.len() <= 128 && Key::ALL.len() <= 128);
 
-/// A set of gamepad buttons (a bit set: `Copy`, no allocation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct ButtonSet(u32);
+/// What an [`InputSet`] holds: gamepad buttons or keyboard keys, each with its index.
+pub trait SetMember: Copy + 'static {
+    /// Every member, in index order.
+    const MEMBERS: &'static [Self];
+    /// The member's bit, 0..128.
+    fn bit(self) -> usize;
+}
 
-impl ButtonSet {
+impl SetMember for Button {
+    const MEMBERS: &'static [Self] = Button::ALL;
+    fn bit(self) -> usize {
+        self.index()
+    }
+}
+
+impl SetMember for Key {
+    const MEMBERS: &'static [Self] = Key::ALL;
+    fn bit(self) -> usize {
+        self.index()
+    }
+}
+
+/// A set of buttons or of keys: the one bit set of the input code (`Copy`, no allocation).
+pub struct InputSet<T> {
+    bits: u128,
+    of: PhantomData<T>,
+}
+
+/// A set of gamepad buttons.
+pub type ButtonSet = InputSet<Button>;
+
+/// A set of keyboard keys.
+pub type KeySet = InputSet<Key>;
+
+impl<T: SetMember> InputSet<T> {
     /// The empty set.
-    pub const EMPTY: ButtonSet = ButtonSet(0);
+    pub const EMPTY: Self = Self {
+        bits: 0,
+        of: PhantomData,
+    };
 
-    /// Adds a button.
-    pub fn insert(&mut self, b: Button) {
-        self.0 |= 1 << b.index();
+    /// Adds a member.
+    pub fn insert(&mut self, m: T) {
+        self.bits |= 1 << m.bit();
     }
 
-    /// Removes a button.
-    pub fn remove(&mut self, b: Button) {
-        self.0 &= !(1 << b.index());
+    /// Removes a member.
+    pub fn remove(&mut self, m: T) {
+        self.bits &= !(1 << m.bit());
     }
 
-    /// Whether the set holds `b`.
-    pub fn contains(&self, b: Button) -> bool {
-        self.0 & (1 << b.index()) != 0
+    /// Whether the set holds `m`.
+    pub fn contains(&self, m: T) -> bool {
+        self.bits & (1 << m.bit()) != 0
     }
 
     /// Whether the set is empty.
     pub fn is_empty(&self) -> bool {
-        self.0 == 0
+        self.bits == 0
     }
 
-    /// The buttons in the set, in [`Button::ALL`] order.
-    pub fn iter(&self) -> impl Iterator<Item = Button> + '_ {
-        Button::ALL.iter().copied().filter(|b| self.contains(*b))
-    }
-}
-
-impl FromIterator<Button> for ButtonSet {
-    fn from_iter<I: IntoIterator<Item = Button>>(iter: I) -> Self {
-        let mut s = ButtonSet::EMPTY;
-        for b in iter {
-            s.insert(b);
-        }
-        s
+    /// The members in the set, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = T> + '_ {
+        T::MEMBERS.iter().copied().filter(|m| self.contains(*m))
     }
 }
 
-/// A set of keyboard keys (a bit set: `Copy`, no allocation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub struct KeySet(u128);
-
-impl KeySet {
-    /// The empty set.
-    pub const EMPTY: KeySet = KeySet(0);
-
-    /// Adds a key.
-    pub fn insert(&mut self, k: Key) {
-        self.0 |= 1 << k.index();
-    }
-
-    /// Removes a key.
-    pub fn remove(&mut self, k: Key) {
-        self.0 &= !(1 << k.index());
-    }
-
-    /// Whether the set holds `k`.
-    pub fn contains(&self, k: Key) -> bool {
-        self.0 & (1 << k.index()) != 0
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.0 == 0
-    }
-
-    /// The keys in the set, in [`Key::ALL`] order.
-    pub fn iter(&self) -> impl Iterator<Item = Key> + '_ {
-        Key::ALL.iter().copied().filter(|k| self.contains(*k))
+// By hand, not derived: a derive would ask the members for each trait, and a set of them is
+// `Copy`, comparable and hashable whatever they are.
+impl<T> Clone for InputSet<T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-impl FromIterator<Key> for KeySet {
-    fn from_iter<I: IntoIterator<Item = Key>>(iter: I) -> Self {
-        let mut s = KeySet::EMPTY;
-        for k in iter {
-            s.insert(k);
+impl<T> Copy for InputSet<T> {}
+
+impl<T> PartialEq for InputSet<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bits == other.bits
+    }
+}
+
+impl<T> Eq for InputSet<T> {}
+
+impl<T> std::hash::Hash for InputSet<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.bits.hash(state);
+    }
+}
+
+impl<T: SetMember> Default for InputSet<T> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<T: SetMember + std::fmt::Debug> std::fmt::Debug for InputSet<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<T: SetMember> FromIterator<T> for InputSet<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut s = Self::EMPTY;
+        for m in iter {
+            s.insert(m);
         }
         s
     }

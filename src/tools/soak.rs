@@ -11,7 +11,8 @@ use std::time::Instant;
 use crate::scene::Scene;
 use crate::session::{DriveScript, Driver, ScriptDriver, Session};
 
-use crate::sim::{SimConfig, SimError, SimEvent};
+use crate::launch::LaunchError;
+use crate::sim::{SimConfig, SimEvent};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 use crate::rng::SplitMix64;
@@ -200,9 +201,9 @@ pub fn soak(
     script: DriveScript,
     seed: u64,
     duration: f64,
-) -> Result<SoakStats, SimError> {
+) -> Result<SoakStats, LaunchError> {
     let start = Instant::now();
-    let spawn = scene.spawns[0].clone();
+    let spawn = scene.spawn_named(None)?;
     let scene_name = scene.name.clone();
     let robot_name = spec.name.clone();
     let tracks = spec.drive_count();

@@ -2,24 +2,26 @@
 //! a second camera, the instrument panel, gamepad and keyboard driving, and the instructor's
 //! controls (pause, single step, reset, speed, any view).
 //!
-//! Each frame:
-//! 1. **Input.** Window key events (and focus loss) and gamepad events update one
-//!    [`RawInput`] snapshot.
-//! 2. **Physics.** The [`Pacer`] turns the frame's wall time into whole fixed steps (all of a
-//!    slow frame's, up to 1 s, while physics stays cheap: simulated time keeps up with wall
-//!    time at any frame rate); before *each* step the input mapper runs once and its command
-//!    goes to the robot, so a lost pad or a released key stops the robot on the very next
-//!    step, however slow the rendering.
-//!    Frames with no step still run the mapper (with `dt = 0`) so one-shot actions — pause,
-//!    reset, camera — are never lost while paused.
-//! 3. **Actions** (mapper one-shots, station keys, instructor clicks): pause, step, reset to
-//!    spawn, camera cycling, trainee mode, speed.
-//! 4. **Views.** Robot nodes move to the new state; the main camera and the
-//!    picture-in-picture camera are posed; the picture-in-picture renders into an off-screen
-//!    surface shown as an egui image (it never leaves the GPU). On a software renderer both
-//!    are drawn by the fast [`RenderPath`] (flat shading, no shadows), at half the window's
-//!    resolution.
-//! 5. **Panel** ([`hud`](super::hud)) and the main render.
+//! The frame loop ([`run_station`]) reads as its stages, each a call:
+//! 1. **Input** (`OperatorInput::read`). Window key events (and focus loss) and gamepad events
+//!    update one [`RawInput`] snapshot.
+//! 2. **Physics** (`StationState::run_physics`). The pacer turns the frame's wall time into
+//!    whole fixed steps (all of a slow frame's, up to 1 s, while physics stays cheap: simulated
+//!    time keeps up with wall time at any frame rate); before *each* step the input mapper runs
+//!    once and its command goes to the robot, so a lost pad or a released key stops the robot
+//!    on the very next step, however slow the rendering. Frames with no step still run the
+//!    mapper (with `dt = 0`) so one-shot actions — pause, reset, camera — are never lost while
+//!    paused.
+//! 3. **Actions** (`StationState::apply`, then `carry_out`): mapper one-shots, station keys
+//!    and the instructor's clicks become effects on the session in order — pause, step, reset
+//!    to spawn, the autopilot, camera cycling, trainee mode, speed — under the instructor's
+//!    rules (unit-tested in `station_state`). Then the log records the frame.
+//! 4. **Views** (`StationRender::draw_views`). Robot nodes move to the new state; the main
+//!    camera and the picture-in-picture camera are posed and render into off-screen surfaces
+//!    shown as egui images (they never leave the GPU). On a software renderer both are drawn
+//!    by the fast [`RenderPath`] (flat shading, no shadows), at half the window's resolution.
+//! 5. **Panel** ([`hud`](super::hud), the exercise overlay, the link panel, the replay
+//!    timeline) and the window's own pass. Frame statistics are kept by `FrameStats`.
 //!
 //! Station keys (not part of the mapping, since they are the station's, not the robot's):
 //! F1 help, F2 cycle the picture-in-picture, F3/F4 halve/double the simulation speed
