@@ -14,6 +14,7 @@ use crate::scene::{Scene, UnknownSpawn};
 use crate::session::Session;
 use crate::sim::{SimConfig, SimError};
 use crate::vehicle::robot_file::load_robot;
+use crate::vehicle::RobotSpec;
 
 /// What session to start.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,6 +166,11 @@ pub fn open(what: &Launch) -> Result<Launched, LaunchError> {
 }
 
 impl Launched {
+    /// The description of the session's robot.
+    pub fn robot(&self) -> &RobotSpec {
+        self.session.sim().robot(self.session.robot()).spec()
+    }
+
     /// Starts the session's log as `options` say (none for a replay), its header naming the
     /// input files and the drive script, if any.
     pub fn start_log(&mut self, what: &Launch, options: &LaunchOptions) -> Result<(), LaunchError> {

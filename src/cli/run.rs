@@ -101,12 +101,7 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
         exercise: path.clone(),
     };
     let mut launched = open(&what)?;
-    let robot = launched
-        .session
-        .sim()
-        .robot(launched.session.robot())
-        .spec();
-    let mut driver = script_driver(a.script.as_deref(), robot, false)?;
+    let mut driver = script_driver(a.script.as_deref(), launched.robot(), false)?;
     let out = a
         .out
         .clone()
@@ -172,12 +167,7 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
         spawn: a.spawn.clone(),
     };
     let mut launched = open(&what)?;
-    let spec = launched
-        .session
-        .sim()
-        .robot(launched.session.robot())
-        .spec();
-    let mut driver = script_driver(Some(script), spec, a.auto_reset)?;
+    let mut driver = script_driver(Some(script), launched.robot(), a.auto_reset)?;
     launched.start_log(&what, &launch_options(a))?;
     let Launched {
         mut session,

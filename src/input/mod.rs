@@ -13,8 +13,9 @@
 //! - [`mapping`]: the pure mapping — dead zones, response curve, tank/arcade mixing,
 //!   hysteresis, keyboard ramps, speed limit, flipper target, dead-man and disconnect rules,
 //!   edge-triggered one-shot [`Actions`]. No device, no clock: tests script events.
-//! - [`settings`]: [`MappingConfig`], its documented default and [`load_mapping`] for
-//!   `scenes/input/*.toml` (see `scenes/input/README.md`).
+//! - [`settings`]: [`MappingConfig`], its documented default and its rules.
+//! - [`mapping_file`]: [`load_mapping`] for `scenes/input/*.toml` (see
+//!   `scenes/input/README.md`).
 //! - `gamepad` (feature `viewer`): `GamepadAdapter`, the only code that touches gilrs; it
 //!   turns gilrs events into [`InputEvent`]s and holds no mapping logic.
 //!
@@ -26,6 +27,7 @@
 #[cfg(feature = "viewer")]
 pub mod gamepad;
 pub mod mapping;
+pub mod mapping_file;
 pub mod raw;
 pub mod settings;
 
@@ -35,11 +37,12 @@ pub use mapping::{
     hysteresis, mix_arcade, pad_demand, ramp_toward, shape_axis, shape_stick, Actions, InputMapper,
     MappedInput, PadState, Source, Status,
 };
+pub use mapping_file::{load_mapping, mapping_from_source};
 pub use raw::{
     AxisId, Button, ButtonSet, InputEvent, InputSet, Key, KeySet, RawInput, SetMember,
     TRIGGER_PRESSED,
 };
 pub use settings::{
-    load_mapping, mapping_from_source, Action, Bindings, DriveConfig, DriveMode, FlipperConfig,
-    GamepadConfig, KeyboardConfig, MappingConfig, MappingError, SlowMode, Stick,
+    Action, Bindings, DriveConfig, DriveMode, FlipperConfig, GamepadConfig, KeyboardConfig,
+    MappingConfig, MappingError, SlowMode, Stick,
 };

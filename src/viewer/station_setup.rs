@@ -94,12 +94,7 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         },
     };
     let mut launched = open(&what)?;
-    let robot = launched
-        .session
-        .sim()
-        .robot(launched.session.robot())
-        .spec()
-        .clone();
+    let robot = launched.robot().clone();
     if let Some(log) = launched.replayed.take() {
         // A replay is watched, not driven: any view, the built-in mapping, no log of its own.
         let mut mapper = InputMapper::new(MappingConfig::default())
