@@ -97,6 +97,43 @@ pub(super) fn read_wheels(
         }
         None => PartialWheel::default(),
     };
+    let (drivetrain, steering, differential) = read_drivetrain(root)?;
+
+    let wheels = read_wheel_tables(tables, &defaults)?;
+    check_layout(root, tables, &wheels, steering)?;
+    if let Steering::Ackermann { max_angle, .. } = steering {
+        // The turn centre must stay outside the front track; `check_layout` made sure there
+        // is one steered axle ahead of a rear one.
+        let limit = AckermannGeometry::of_wheels(&wheels).map_or(0.0, |g| g.outer_limit());
+        if max_angle >= limit {
+            return Err(drivetrain.error(
+                "max_steer_deg",
+                format!(
+                    "{:.1}° is at or beyond this geometry's limit atan(l/w) = {:.1}°: the turn \
+                     centre would fall between the front wheels",
+                    max_angle.to_degrees(),
+                    limit.to_degrees()
+                ),
+            ));
+        }
+    }
+    if differential == Differential::Open {
+        let radius = wheels.iter().find(|w| w.driven).map_or(0.0, |w| w.radius);
+        if wheels.iter().any(|w| w.driven && w.radius != radius) {
+            return Err(drivetrain.error(
+                "differential",
+                "an open differential needs driven wheels of one radius",
+            ));
+        }
+    }
+    Ok((wheels, steering, differential))
+}
+
+/// The `[drivetrain]` table (kept for locating later errors): how the robot steers and its
+/// differential.
+fn read_drivetrain<'f>(
+    root: &TableReader<'f>,
+) -> Result<(TableReader<'f>, Steering, Differential), ConfigError> {
     let drivetrain = root.opt_table("drivetrain")?.ok_or_else(|| {
         root.error(
             "drivetrain",
@@ -137,11 +174,19 @@ pub(super) fn read_wheels(
             }
         };
     drivetrain.finish()?;
+    Ok((drivetrain, steering, differential))
+}
 
+/// The `[[wheel]]` tables: names differ, and the lowest wheel touches the ground plane z = 0
+/// (within [`GROUND_TOLERANCE`]).
+fn read_wheel_tables(
+    tables: &[TableReader<'_>],
+    defaults: &PartialWheel,
+) -> Result<Vec<WheelSpec>, ConfigError> {
     let mut wheels: Vec<WheelSpec> = Vec::with_capacity(tables.len());
     let mut lowest: Option<(f64, ConfigError)> = None;
     for t in tables {
-        let wheel = read_wheel(t, &defaults)?;
+        let wheel = read_wheel(t, defaults)?;
         if wheels.iter().any(|w| w.name == wheel.name) {
             return Err(t.error("name", format!("wheel '{}' is defined twice", wheel.name)));
         }
@@ -164,33 +209,7 @@ pub(super) fn read_wheels(
             });
         }
     }
-    check_layout(root, tables, &wheels, steering)?;
-    if let Steering::Ackermann { max_angle, .. } = steering {
-        // The turn centre must stay outside the front track; `check_layout` made sure there
-        // is one steered axle ahead of a rear one.
-        let limit = AckermannGeometry::of_wheels(&wheels).map_or(0.0, |g| g.outer_limit());
-        if max_angle >= limit {
-            return Err(drivetrain.error(
-                "max_steer_deg",
-                format!(
-                    "{:.1}° is at or beyond this geometry's limit atan(l/w) = {:.1}°: the turn \
-                     centre would fall between the front wheels",
-                    max_angle.to_degrees(),
-                    limit.to_degrees()
-                ),
-            ));
-        }
-    }
-    if differential == Differential::Open {
-        let radius = wheels.iter().find(|w| w.driven).map_or(0.0, |w| w.radius);
-        if wheels.iter().any(|w| w.driven && w.radius != radius) {
-            return Err(drivetrain.error(
-                "differential",
-                "an open differential needs driven wheels of one radius",
-            ));
-        }
-    }
-    Ok((wheels, steering, differential))
+    Ok(wheels)
 }
 
 fn read_wheel(t: &TableReader<'_>, defaults: &PartialWheel) -> Result<WheelSpec, ConfigError> {

@@ -255,6 +255,19 @@ struct PanelFrame<'a> {
 }
 
 impl StationPanel {
+    /// The panel of `session`'s robot, its input readout from the mapper at rest on `raw`.
+    fn new(session: &Session, state: &mut StationState, raw: &RawInput) -> Self {
+        let spec = session.sim().robot(session.robot()).spec();
+        Self {
+            hud: HudData::new(spec, state.mapper.update(raw, 0.0).status),
+            warnings: Vec::with_capacity(16),
+            camera_names: spec.cameras.iter().map(|c| c.name.clone()).collect(),
+            link_changes: Vec::new(),
+            clicks: UiRequests::default(),
+            timeline: TimelineRequest::default(),
+        }
+    }
+
     /// Stage 5: the readouts updated, the panel, the exercise overlay, the link panel and the
     /// replay's timeline drawn over the main feed; the instructor's link changes go to the
     /// session now, the other clicks to the next frame's actions.
@@ -344,13 +357,10 @@ impl StationPanel {
     }
 }
 
-/// The station's frame loop, a stage a call: input, physics, actions (and the log), views,
-/// panel and present; then the report.
-async fn station_loop(
-    mut window: Window,
-    s: Setup,
-    o: &StationOptions,
-) -> Result<StationReport, ViewerError> {
+/// The session from the setup, the station's state with the views `o` asks for, and the log;
+/// the session learns which view the operator sees (its log, and a trainee-mode trial, need
+/// it).
+fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionLog) {
     let Setup {
         mut session,
         mapper,
@@ -364,12 +374,7 @@ async fn station_loop(
         (None, Some(sc)) => InputSource::Script(ScriptDriver::new(sc, false)),
         (None, None) => InputSource::Operator,
     };
-    let mut log = SessionLog {
-        writer: log,
-        error: None,
-    };
-    let mut render = StationRender::new(&mut window, &session, o).await;
-    let mut state = StationState::new(
+    let state = StationState::new(
         &session,
         mapper,
         source,
@@ -377,20 +382,27 @@ async fn station_loop(
         o.view.as_deref(),
         o.pip.as_deref(),
     );
-    let mut input = OperatorInput::new();
-    // The view the session (and its log, and a trainee-mode trial) knows the operator sees.
     session.apply(Input::View(
         state.views.views[state.views.main].name.clone(),
     ));
-    let spec = session.sim().robot(session.robot()).spec().clone();
-    let mut panel = StationPanel {
-        hud: HudData::new(&spec, state.mapper.update(&input.raw, 0.0).status),
-        warnings: Vec::with_capacity(16),
-        camera_names: spec.cameras.iter().map(|c| c.name.clone()).collect(),
-        link_changes: Vec::new(),
-        clicks: UiRequests::default(),
-        timeline: TimelineRequest::default(),
+    let log = SessionLog {
+        writer: log,
+        error: None,
     };
+    (session, state, log)
+}
+
+/// The station's frame loop, a stage a call: input, physics, actions (and the log), views,
+/// panel and present; then the report.
+async fn station_loop(
+    mut window: Window,
+    s: Setup,
+    o: &StationOptions,
+) -> Result<StationReport, ViewerError> {
+    let (mut session, mut state, mut log) = start_state(s, o);
+    let mut render = StationRender::new(&mut window, &session, o).await;
+    let mut input = OperatorInput::new();
+    let mut panel = StationPanel::new(&session, &mut state, &input.raw);
     let mut stats = FrameStats::default();
     let start = Instant::now();
     let mut last = start;

@@ -505,17 +505,15 @@ impl WheeledRobot {
         )
     }
 
-    /// Pass 1 for wheel `w`: its load from the terrain, the suspension's balance, and its
-    /// contact (if any) pushed to `self.contacts`.
-    fn wheel_contact(
+    /// The terrain's load on wheel `w` (its tyre a circle in the wheel's mid-plane), with the
+    /// plane it was cut in and the wheel's pose (world frame).
+    fn wheel_load(
         &mut self,
         w: usize,
         terrain: &Terrain,
         body: &BodyState,
-        hull: &HullInertia,
-        dt: f64,
         segments: &mut Vec<CutSegment>,
-    ) {
+    ) -> (ElementLoad, CutPlane, nalgebra::Isometry3<f64>) {
         let wheel = &self.spec.wheels[w];
         let (r, half) = (wheel.radius, 0.5 * wheel.width);
         let pose = body.pose * self.wheel_pose(w);
@@ -539,7 +537,23 @@ impl WheeledRobot {
             terrain.materials(),
             &mut self.loads,
         );
-        let load = self.loads[0];
+        (self.loads[0], cut, pose)
+    }
+
+    /// Pass 1 for wheel `w`: its load from the terrain, the suspension's balance, and its
+    /// contact (if any) pushed to `self.contacts`.
+    fn wheel_contact(
+        &mut self,
+        w: usize,
+        terrain: &Terrain,
+        body: &BodyState,
+        hull: &HullInertia,
+        dt: f64,
+        segments: &mut Vec<CutSegment>,
+    ) {
+        let (load, cut, pose) = self.wheel_load(w, terrain, body, segments);
+        let wheel = &self.spec.wheels[w];
+        let r = wheel.radius;
         let up = body.pose.rotation * Vector3::z();
         let s0 = self.state.compression[w];
         let susp = wheel.suspension;
