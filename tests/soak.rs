@@ -6,10 +6,23 @@ mod common;
 
 use std::path::Path;
 
-use common::{robot, scene_file};
+use common::robot;
 use treadsim::config::SourceFile;
-use treadsim::session::DriveScript;
+use treadsim::launch::{open, Launch};
+use treadsim::session::{DriveScript, Session};
 use treadsim::tools::soak::{combination_seed, random_script, soak, MAX_HOLD, MIN_HOLD};
+
+/// The preset `robot` driving freely on the library scene `scene`, started as `treadsim soak`
+/// starts it.
+fn session(scene: &str, robot: &str) -> Session {
+    open(&Launch::Free {
+        scene: format!("scenes/{scene}.toml").into(),
+        robot: format!("scenes/robots/{robot}.toml").into(),
+        spawn: None,
+    })
+    .expect("launch")
+    .session
+}
 
 /// 20 simulated seconds per combination (a few seconds of wall time in the test profile).
 const SECONDS: f64 = 20.0;
@@ -20,7 +33,7 @@ fn short_soak_has_no_blow_ups_and_no_nan() {
         let spec = robot(preset);
         let seed = combination_seed(7, scene, preset);
         let script = random_script(&spec, SECONDS, seed);
-        let s = soak(scene_file(scene), spec, script, seed, SECONDS).expect("soak");
+        let s = soak(session(scene, preset), script, seed, SECONDS);
         assert!((s.sim_seconds - SECONDS).abs() < 1e-9);
         assert_eq!(s.blow_ups, 0, "{scene} x {preset}: {:?}", s.events);
         assert_eq!(s.nan, 0, "{scene} x {preset}: {:?}", s.events);
@@ -89,7 +102,7 @@ fn soak_is_deterministic() {
     let spec = robot("heavy250");
     let run = || {
         let script = random_script(&spec, 5.0, 3);
-        soak(scene_file("ramps"), spec.clone(), script, 3, 5.0).expect("soak")
+        soak(session("ramps", "heavy250"), script, 3, 5.0)
     };
     let (a, b) = (run(), run());
     assert_eq!(

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use treadsim::scene::Scene;
+use treadsim::launch::{open, Launch};
 use treadsim::tools::soak::{self, SoakStats};
-use treadsim::vehicle::robot_file::load_robot;
 
 /// Arguments of `treadsim soak`.
 #[derive(clap::Args)]
@@ -167,11 +166,14 @@ pub fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
     let mut failures = Vec::new();
     for scene_path in &scenes {
         for robot_path in &robots {
-            let scene = Scene::load(scene_path)?;
-            let spec = load_robot(robot_path)?;
+            let launched = open(&Launch::Free {
+                scene: scene_path.clone(),
+                robot: robot_path.clone(),
+                spawn: None,
+            })?;
             let seed = soak::combination_seed(a.seed, &stem(scene_path), &stem(robot_path));
-            let script = soak::random_script(&spec, duration, seed);
-            let stats = soak::soak(scene, spec, script.clone(), seed, duration)?;
+            let script = soak::random_script(launched.robot(), duration, seed);
+            let stats = soak::soak(launched.session, script.clone(), seed, duration);
             print_row(a.json, &stem(scene_path), &stem(robot_path), &stats);
             if stats.failed() {
                 failures.push(write_failure(a, scene_path, robot_path, &script, &stats)?);

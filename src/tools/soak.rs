@@ -8,11 +8,9 @@
 
 use std::time::Instant;
 
-use crate::scene::Scene;
 use crate::session::{DriveScript, Driver, ScriptDriver, Session};
 
-use crate::launch::LaunchError;
-use crate::sim::{SimConfig, SimEvent};
+use crate::sim::SimEvent;
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 use crate::rng::SplitMix64;
@@ -193,21 +191,15 @@ impl SoakStats {
     }
 }
 
-/// Runs `script` for `duration` s with one robot `spec` at the scene's first spawn (default
-/// [`SimConfig`]), resetting it to the spawn whenever it is halted, and measures it.
-pub fn soak(
-    scene: Scene,
-    spec: RobotSpec,
-    script: DriveScript,
-    seed: u64,
-    duration: f64,
-) -> Result<SoakStats, LaunchError> {
+/// Runs `script` for `duration` s on `session` (one robot driving freely, as the launcher
+/// starts it at the scene's first spawn), resetting the robot to the spawn whenever it is
+/// halted, and measures it.
+pub fn soak(mut session: Session, script: DriveScript, seed: u64, duration: f64) -> SoakStats {
     let start = Instant::now();
-    let spawn = scene.spawn_named(None)?;
-    let scene_name = scene.name.clone();
+    let scene_name = session.sim().scene().name.clone();
+    let spec = session.sim().robot(session.robot()).spec();
     let robot_name = spec.name.clone();
     let tracks = spec.drive_count();
-    let mut session = Session::free(scene, spec, spawn, SimConfig::default())?;
     let mut driver = ScriptDriver::new(script, true);
     let steps = (duration / session.sim().config().dt).round().max(0.0) as u64;
     let mut prev_normal = vec![0.0; tracks];
@@ -283,7 +275,7 @@ pub fn soak(
         }
     }
     stats.wall_seconds = start.elapsed().as_secs_f64();
-    Ok(stats)
+    stats
 }
 
 #[cfg(test)]
