@@ -14,15 +14,33 @@ const DEFAULT_SCENE: &str = "scenes/public_stairs.toml";
 /// The default training exercise's robot.
 const DEFAULT_ROBOT: &str = "scenes/robots/scout.toml";
 
-/// Arguments of `treadsim station`.
+/// The scene and robot files of a free session, each defaulting to the training exercise's.
 #[derive(clap::Args)]
-pub struct StationArgs {
+pub struct SceneAndRobot {
     /// Scene file (TOML) [default: scenes/public_stairs.toml].
     #[arg(long)]
     scene: Option<PathBuf>,
     /// Robot file (TOML) [default: scenes/robots/scout.toml].
     #[arg(long)]
     robot: Option<PathBuf>,
+}
+
+impl SceneAndRobot {
+    /// The files asked for, or the defaults (found beside the binary when not in the working
+    /// folder).
+    fn or_defaults(self) -> (PathBuf, PathBuf) {
+        (
+            self.scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
+            self.robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
+        )
+    }
+}
+
+/// Arguments of `treadsim station`.
+#[derive(clap::Args)]
+pub struct StationArgs {
+    #[command(flatten)]
+    files: SceneAndRobot,
     /// Spawn point name (default: the scene's first).
     #[arg(long)]
     spawn: Option<String>,
@@ -81,45 +99,26 @@ pub struct StationArgs {
 impl StationArgs {
     /// The station's options, with the default scene and robot filled in.
     fn into_options(self) -> StationOptions {
-        let StationArgs {
+        let (scene, robot) = self.files.or_defaults();
+        StationOptions {
             scene,
             robot,
-            spawn,
-            exercise,
-            log,
-            no_log,
-            replay,
-            mapping,
-            trainee,
-            script,
-            view,
-            pip,
-            width,
-            height,
-            quit_after,
-            screenshot,
-            render_scale,
-            render_path,
-        } = self;
-        StationOptions {
-            scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
-            robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
-            spawn,
-            exercise,
-            log,
-            no_log,
-            replay,
-            mapping,
-            trainee,
-            script,
-            view,
-            pip,
-            width,
-            height,
-            quit_after,
-            screenshot,
-            render_scale,
-            render_path,
+            spawn: self.spawn,
+            exercise: self.exercise,
+            log: self.log,
+            no_log: self.no_log,
+            replay: self.replay,
+            mapping: self.mapping,
+            trainee: self.trainee,
+            script: self.script,
+            view: self.view,
+            pip: self.pip,
+            width: self.width,
+            height: self.height,
+            quit_after: self.quit_after,
+            screenshot: self.screenshot,
+            render_scale: self.render_scale,
+            render_path: self.render_path,
         }
     }
 }
@@ -127,12 +126,8 @@ impl StationArgs {
 /// Arguments of `treadsim shot`.
 #[derive(clap::Args)]
 pub struct ShotCommandArgs {
-    /// Scene file (TOML) [default: scenes/public_stairs.toml].
-    #[arg(long)]
-    scene: Option<PathBuf>,
-    /// Robot file (TOML) [default: scenes/robots/scout.toml].
-    #[arg(long)]
-    robot: Option<PathBuf>,
+    #[command(flatten)]
+    files: SceneAndRobot,
     /// View: a camera of the robot file (e.g. front, rear, mast), chase or free.
     #[arg(long, default_value = "front")]
     camera: String,
@@ -164,29 +159,18 @@ pub struct ShotCommandArgs {
 impl ShotCommandArgs {
     /// The shot's arguments, with the default scene and robot filled in.
     fn into_args(self) -> ShotArgs {
-        let ShotCommandArgs {
+        let (scene, robot) = self.files.or_defaults();
+        ShotArgs {
             scene,
             robot,
-            camera,
-            out,
-            script,
-            at,
-            width,
-            height,
-            spawn,
-            render_path,
-        } = self;
-        ShotArgs {
-            scene: scene.unwrap_or_else(|| default_asset(DEFAULT_SCENE)),
-            robot: robot.unwrap_or_else(|| default_asset(DEFAULT_ROBOT)),
-            camera,
-            out,
-            script,
-            at,
-            width,
-            height,
-            spawn,
-            render_path,
+            camera: self.camera,
+            out: self.out,
+            script: self.script,
+            at: self.at,
+            width: self.width,
+            height: self.height,
+            spawn: self.spawn,
+            render_path: self.render_path,
         }
     }
 }
