@@ -6,17 +6,33 @@ use serde_json::{json, Value};
 
 use super::trial::{ExerciseEvent, TrialResult};
 
-/// The score table printed at the end of a trial.
-pub fn score_table(result: &TrialResult) -> String {
-    let mut out = String::new();
-    let verdict = if result.passed {
+/// A trial's verdict: `PASS`, `FAIL`, or `UNFINISHED` for a trial stopped before it ended (the
+/// station closed mid-trial: not passed, and no reason). The station, the score table and the
+/// report all say it by this rule.
+pub fn verdict(passed: bool, reason: &str) -> &'static str {
+    if passed {
         "PASS"
-    } else if result.reason.is_empty() {
-        // A trial stopped before it ended (the station closed): no verdict.
+    } else if reason.is_empty() {
         "UNFINISHED"
     } else {
         "FAIL"
-    };
+    }
+}
+
+/// A trial's result in words: the verdict, then the reason after a colon when there is one
+/// (`FAIL: tipped over`, `UNFINISHED`).
+pub fn result_text(passed: bool, reason: &str) -> String {
+    let verdict = verdict(passed, reason);
+    if reason.is_empty() {
+        verdict.to_owned()
+    } else {
+        format!("{verdict}: {reason}")
+    }
+}
+
+/// The score table printed at the end of a trial.
+pub fn score_table(result: &TrialResult) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "exercise: {}", result.exercise);
     let rows = [
         (
@@ -31,14 +47,7 @@ pub fn score_table(result: &TrialResult) -> String {
         ),
         ("penalties", format!("{:.0} points", result.penalty_points)),
         ("score", format!("{:.0} / 100", result.score)),
-        (
-            "result",
-            if result.reason.is_empty() {
-                verdict.to_owned()
-            } else {
-                format!("{verdict}: {}", result.reason)
-            },
-        ),
+        ("result", result_text(result.passed, &result.reason)),
     ];
     for (name, value) in rows {
         let _ = writeln!(out, "  {name:<16} {value}");

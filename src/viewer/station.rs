@@ -382,9 +382,9 @@ fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionL
         o.view.as_deref(),
         o.pip.as_deref(),
     );
-    session.apply(Input::View(
-        state.views.views[state.views.main].name.clone(),
-    ));
+    if let Some(view) = state.opening_view() {
+        session.apply(view);
+    }
     let log = SessionLog {
         writer: log,
         error: None,

@@ -145,6 +145,17 @@ impl StationState {
         }
     }
 
+    /// The input that tells the session which view the operator sees at the start (its log,
+    /// and a trainee-mode trial, need it). None for a replay: the instructor watches it from
+    /// any view, and the recorded session is never told (a trainee trial's view rule would
+    /// otherwise fail it).
+    pub(super) fn opening_view(&self) -> Option<Input> {
+        if self.source.replay().is_some() {
+            return None;
+        }
+        Some(Input::View(self.views.views[self.views.main].name.clone()))
+    }
+
     /// Stage 2 of a frame: the pacer's whole steps for `wall` s of frame time (`physics_share`
     /// of the last frame went to physics), each after the input source gave the session its
     /// inputs. A frame with no step still runs the mapper (with `dt = 0`) so one-shot actions

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::file_stem;
 use super::Log;
+use crate::exercise::report::{result_text, verdict};
 use data::RunData;
 use plots::{Figure, PlotError};
 
@@ -83,7 +84,7 @@ pub fn write_report(
     html += "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>treadsim after-action report</title>\n<style>\
         body{font-family:sans-serif;margin:2em;max-width:1000px}table{border-collapse:collapse;margin:1em 0}\
         td,th{border:1px solid #bbb;padding:3px 8px;text-align:left}th{background:#eee}\
-        img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}.pass{color:#070}.fail{color:#b00}\
+        img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}.pass{color:#070}.fail{color:#b00}.unfinished{color:#a60}\
         .note{color:#a60}</style></head><body>\n";
     let _ = writeln!(
         html,
@@ -134,13 +135,14 @@ fn attempts_section(
         let (mut scores, mut per_minute) = (Vec::new(), Vec::new());
         for (i, run) in attempts.iter().enumerate() {
             let n = |key: &str| run.result_number(key);
-            let passed = run
-                .log
-                .end
-                .as_ref()
-                .and_then(|e| e.result.as_ref())
+            let result = run.log.end.as_ref().and_then(|e| e.result.as_ref());
+            let passed = result
                 .and_then(|r| r.get("passed"))
                 .and_then(Value::as_bool);
+            let reason = result
+                .and_then(|r| r.get("reason"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
             scores.push(n("score").unwrap_or(0.0));
             per_minute.push(n("repetitions_per_minute").unwrap_or(0.0));
             let fmt =
@@ -153,9 +155,14 @@ fn attempts_section(
                 date(run.log.header.created_unix_s),
                 esc(&run.name),
                 match passed {
-                    Some(true) => "<span class=\"pass\">PASS</span>",
-                    Some(false) => "<span class=\"fail\">FAIL</span>",
-                    None => "cut short",
+                    Some(passed) => {
+                        let verdict = verdict(passed, reason);
+                        format!(
+                            "<span class=\"{}\">{verdict}</span>",
+                            verdict.to_lowercase()
+                        )
+                    }
+                    None => "cut short".to_owned(),
                 },
                 fmt(n("score"), 0),
                 fmt(n("completed"), 0),
@@ -290,16 +297,43 @@ fn score_table(result: &Value, html: &mut String) {
     }
     let _ = writeln!(
         html,
-        "<tr><th>result</th><td class=\"{}\">{}: {}</td></tr>\n</table>",
-        if passed { "pass" } else { "fail" },
-        if passed { "PASS" } else { "FAIL" },
-        esc(reason)
+        "<tr><th>result</th><td class=\"{}\">{}</td></tr>\n</table>",
+        verdict(passed, reason).to_lowercase(),
+        esc(&result_text(passed, reason))
     );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a log of a station session closed mid-trial (not passed, no reason) showed
+    /// `FAIL: ` with nothing after it, while the station said UNFINISHED.
+    #[test]
+    fn a_trial_cut_short_reads_unfinished_as_the_station_said() {
+        let mut html = String::new();
+        score_table(
+            &serde_json::json!({"passed": false, "reason": ""}),
+            &mut html,
+        );
+        assert!(html.contains(">UNFINISHED</td>"), "{html}");
+        assert!(!html.contains("FAIL"), "{html}");
+        html.clear();
+        score_table(
+            &serde_json::json!({"passed": false, "reason": "time limit reached"}),
+            &mut html,
+        );
+        assert!(
+            html.contains("class=\"fail\">FAIL: time limit reached<"),
+            "{html}"
+        );
+        html.clear();
+        score_table(
+            &serde_json::json!({"passed": true, "reason": ""}),
+            &mut html,
+        );
+        assert!(html.contains("class=\"pass\">PASS<"), "{html}");
+    }
 
     #[test]
     fn dates_and_escapes() {

@@ -286,3 +286,63 @@ fn switching_to_trainee_mode_leaves_the_third_person_views() {
     assert_eq!(state.views.pip, Some(REAR));
     assert_eq!(effects, [StationEffect::Input(Input::View("front".into()))]);
 }
+
+/// Regression: replaying the log of a trainee-mode trial from the chase view showed `FAIL:
+/// forbidden view 'chase' in trainee mode` at 0.0 s, the station having told the replayed
+/// session which view the instructor watched. A replay never applies the trainee's view rule.
+#[test]
+fn replaying_a_trainee_trial_from_the_chase_view_keeps_the_recorded_result() {
+    use crate::launch::{launch, open, Launch, LaunchOptions, LogTarget};
+    use crate::viewer::replay::ReplayCursor;
+
+    let exercise = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises/curb_climb.toml");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("trainee.mcap");
+    let options = LaunchOptions {
+        log: LogTarget::At(log.clone()),
+        program: "run",
+        script: None,
+    };
+    let mut recorded = launch(&Launch::Exercise { exercise }, &options).expect("launch");
+    assert!(recorded
+        .exercise
+        .as_ref()
+        .is_some_and(|e| e.spec.rules.trainee));
+    let mut writer = recorded.log.take().expect("a log");
+    let mut session = recorded.session;
+    session.apply(Input::View("front".into()));
+    for _ in 0..500 {
+        session.step();
+        writer.record(&mut session).expect("record");
+    }
+    writer.finish(&mut session).expect("finish");
+
+    let replay = open(&Launch::Replay { log }).expect("open the log");
+    let mut session = replay.session;
+    let cursor = ReplayCursor::new(replay.replayed.expect("the log"));
+    let mut state = StationState::new(
+        &session,
+        mapper(),
+        InputSource::Replay(Box::new(cursor)),
+        false,
+        Some("chase"),
+        None,
+    );
+    assert_eq!(state.views.views[state.views.main].name, "chase");
+    // As the station starts: the session hears of the opening view, if at all.
+    if let Some(view) = state.opening_view() {
+        session.apply(view);
+    }
+    for _ in 0..20 {
+        run(&mut state, &mut session, 0.1);
+        act(&mut state, &mut session, &FrameActions::default());
+    }
+    assert!(
+        session.sim().time() > 0.9,
+        "the replay ran: {}",
+        session.sim().time()
+    );
+    let result = session.trial().expect("a trial").result();
+    assert_eq!(result.faults, 0, "{result:?}");
+    assert!(result.reason.is_empty(), "{}", result.reason);
+}
