@@ -72,6 +72,7 @@ enum Command {
 
 fn main() -> ExitCode {
     cli::string_functions::prefer_256_bit_string_functions();
+    cli::runtime_dir::ensure_runtime_dir();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { scenes } => cli::check::check(&scenes),

@@ -29,6 +29,29 @@ fn station_without_a_display_says_so_and_points_to_the_headless_tools() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// Regression: on a machine without a display or a runtime folder, a headless shot printed
+/// libwayland's `error: XDG_RUNTIME_DIR is invalid or not set` twice and then succeeded.
+#[test]
+fn shot_without_a_display_or_runtime_folder_prints_no_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_png = dir.path().join("front.png");
+    let out = treadsim()
+        .args([
+            "shot", "--width", "200", "--height", "120", "--at", "0.1", "--out",
+        ])
+        .arg(&out_png)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("XDG_RUNTIME_DIR")
+        .env("TMPDIR", dir.path())
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("error"), "{err}");
+    assert!(out_png.exists());
+}
+
 #[test]
 fn station_checks_its_files_before_looking_for_a_display() {
     let out = treadsim()

@@ -1,13 +1,15 @@
 //! The `treadsim` binary's commands, one file each: `check.rs` (check, envelope), `bench.rs`,
 //! `soak.rs`, headless runs (`run.rs`), logs (`log.rs`: replay and report), traffic
 //! (`traffic.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
-//! string functions the binary restarts with (`string_functions.rs`). Part of the binary, not
+//! string functions the binary restarts with (`string_functions.rs`), and a private runtime
+//! folder when the environment has none (`runtime_dir.rs`). Part of the binary, not
 //! the library.
 
 pub mod bench;
 pub mod check;
 pub mod log;
 pub mod run;
+pub mod runtime_dir;
 pub mod soak;
 #[cfg(feature = "viewer")]
 pub mod station;
