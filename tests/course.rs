@@ -2,10 +2,11 @@
 //! for the reason its failing script states, with the other.
 //!
 //! Convention: `scenes/exercises/<stem>.toml` has `scenes/exercises/scripts/<stem>.pass.toml`
-//! and `<stem>.fail.toml`; the failing script's first line is `# expect: <text>`, a fragment of
-//! the reason the trial fails for (`time over`, `below the pass mark`) or the name of a fault
-//! the mistake causes on the way (`tip-over`, `roll-over`, `fall`, `out of bounds`, `motor
-//! stall`); `a | b` where the script's comment explains why either may happen.
+//! and `<stem>.fail.toml`. The failing script's first line is `# expect: <text>`, a fragment of
+//! the reason the trial fails for (`time over`, `below the pass mark`) — what the score table's
+//! result line says — with `a | b` where the script's comment explains why either may happen.
+//! A second line `# faults: <a>, <b>` may name the faults the mistake causes on the way
+//! (`tip-over`, `roll-over`, `fall`, `out of bounds`, `motor stall`); each must happen.
 
 mod common;
 use common::run_trial;
@@ -62,34 +63,48 @@ fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
         let fail_path = script_path(path, "fail");
         let text = fs::read_to_string(&fail_path)
             .unwrap_or_else(|e| panic!("{}: {e}", fail_path.display()));
-        let expect = text
-            .lines()
-            .next()
-            .and_then(|l| l.strip_prefix("# expect:"))
-            .map(str::trim)
-            .unwrap_or_else(|| {
-                panic!(
-                    "{}: first line must be '# expect: ...'",
-                    fail_path.display()
-                )
-            });
+        let header = |key: &str, line: usize| {
+            text.lines()
+                .nth(line)
+                .and_then(|l| l.strip_prefix(key))
+                .map(str::trim)
+        };
+        let expect = header("# expect:", 0).unwrap_or_else(|| {
+            panic!(
+                "{}: first line must be '# expect: ...'",
+                fail_path.display()
+            )
+        });
+        let faults: Vec<&str> = header("# faults:", 1)
+            .map(|l| l.split(',').map(str::trim).collect())
+            .unwrap_or_default();
         let fail = DriveScript::load(&fail_path).unwrap_or_else(|e| panic!("{e}"));
         let run = run_trial(&exercise, Some(fail), SimConfig::default(), |_, _| {})
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         // `a | b`: the script's comment names either outcome (a chaotic run such as weaving
         // through traffic may end either way; each must be a failure the script explains).
-        let expected = |reason: &str| expect.split('|').map(str::trim).any(|e| reason.contains(e));
-        let faulted = run
-            .result
-            .events
-            .iter()
-            .any(|e| matches!(e, ExerciseEvent::Fault { kind, .. } if expected(kind.name())));
-        if run.result.passed || !(expected(&run.result.reason) || faulted) {
+        let expected = expect
+            .split('|')
+            .map(str::trim)
+            .any(|e| run.result.reason.contains(e));
+        if run.result.passed || !expected {
             failures.push(format!(
                 "{name}: the failing script should fail for '{expect}': {}\n{}",
                 run.result.reason,
                 treadsim::exercise::report::score_table(&run.result)
             ));
+        }
+        for fault in faults {
+            let happened =
+                run.result.events.iter().any(
+                    |e| matches!(e, ExerciseEvent::Fault { kind, .. } if kind.name() == fault),
+                );
+            if !happened {
+                failures.push(format!(
+                    "{name}: the failing script names the fault '{fault}', which did not happen\n{}",
+                    treadsim::exercise::report::score_table(&run.result)
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
