@@ -217,7 +217,31 @@ impl<'f> TableReader<'f> {
         self.file.error(&self.table.span(), &self.path, message)
     }
 
+    /// A required field is absent: when the table holds a key no getter has asked for that is
+    /// a likely misspelling of it, the misspelling is the error (`unknown field `lft` (did you
+    /// mean `left`?)`), at its position; otherwise the field is missing.
     fn missing(&self, key: &str) -> ConfigError {
+        let used = self.used.borrow();
+        let typo = self
+            .table
+            .get_ref()
+            .iter()
+            .filter(|(k, _)| {
+                let k = k.get_ref().as_ref();
+                k != key && !used.iter().any(|u| u == k)
+            })
+            .filter_map(|(k, _)| {
+                let distance = misspelling_distance(k.get_ref(), key)?;
+                Some((distance, k))
+            })
+            .min_by_key(|(distance, _)| *distance);
+        if let Some((_, typo)) = typo {
+            return self.file.error(
+                &typo.span(),
+                &self.field_path(typo.get_ref()),
+                format!("unknown field `{}` (did you mean `{key}`?)", typo.get_ref()),
+            );
+        }
         self.file.error(
             &self.table.span(),
             &self.field_path(key),
@@ -430,23 +454,57 @@ impl<'f> TableReader<'f> {
             .collect()
     }
 
-    /// Rejects every key that no getter asked for, naming the known ones.
+    /// Rejects every key that no getter asked for: with the known field it most likely
+    /// misspells (`unknown field `sise` (did you mean `size`?)`), else naming the known ones.
     pub fn finish(&self) -> Result<(), ConfigError> {
         let used = self.used.borrow();
         for (key, _) in self.table.get_ref().iter() {
-            if !used.iter().any(|u| u == key.get_ref().as_ref()) {
+            let name = key.get_ref().as_ref();
+            if !used.iter().any(|u| u == name) {
                 let mut known: Vec<&str> = used.iter().map(String::as_str).collect();
                 known.sort_unstable();
                 known.dedup();
-                return Err(self.file.error(
-                    &key.span(),
-                    &self.field_path(key.get_ref()),
-                    format!("unknown field (expected one of: {})", known.join(", ")),
-                ));
+                let closest = known
+                    .iter()
+                    .filter_map(|k| Some((misspelling_distance(name, k)?, *k)))
+                    .min_by_key(|(distance, _)| *distance);
+                let message = match closest {
+                    Some((_, k)) => format!("unknown field `{name}` (did you mean `{k}`?)"),
+                    None => format!("unknown field (expected one of: {})", known.join(", ")),
+                };
+                return Err(self
+                    .file
+                    .error(&key.span(), &self.field_path(name), message));
             }
         }
         Ok(())
     }
+}
+
+/// How far `typed` is from `field` when it looks like a misspelling of it: the edit distance
+/// (insertions, deletions, substitutions, and swaps of two neighbours), if it is at most 2 and
+/// under half the longer name (so `x` is no misspelling of `y`).
+fn misspelling_distance(typed: &str, field: &str) -> Option<usize> {
+    let a: Vec<char> = typed.chars().collect();
+    let b: Vec<char> = field.chars().collect();
+    // Optimal string alignment distance, row by row.
+    let mut before: Vec<usize> = (0..=b.len()).collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (previous[j] + 1)
+                .min(row[j - 1] + 1)
+                .min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        before = std::mem::replace(&mut previous, row);
+    }
+    let distance = previous[b.len()];
+    (distance <= 2 && 2 * distance < a.len().max(b.len())).then_some(distance)
 }
 
 fn number_of(v: &DeValue<'_>) -> Result<f64, String> {
@@ -551,7 +609,45 @@ mod tests {
         root.positive("rise", 1.0).unwrap();
         let e = root.finish().unwrap_err();
         assert_eq!((e.line, e.column, e.field.as_str()), (2, 1, "rize"));
+        assert!(
+            e.message
+                .contains("unknown field `rize` (did you mean `rise`?)"),
+            "{e}"
+        );
+        // Nothing like a known field: the known ones are listed.
+        let f = src("rise = 0.2\nwhatever = 0.3\n");
+        let root = f.parse().unwrap();
+        root.positive("rise", 1.0).unwrap();
+        let e = root.finish().unwrap_err();
         assert!(e.message.contains("expected one of: rise"), "{e}");
+    }
+
+    /// Regression: a misspelt required key (`lft` for `left`) was reported as `left` missing,
+    /// at the table, instead of as the typo it is.
+    #[test]
+    fn a_misspelt_required_field_is_named_as_the_typo() {
+        let f = src("[[command]]\nat = 0.0\nlft = 0.5\nright = 0.5\n");
+        let root = f.parse().unwrap();
+        let command = root.tables("command", 10).unwrap().remove(0);
+        command.positive("at", 10.0).ok();
+        let e = command.f64("left", -10.0, 10.0).unwrap_err();
+        assert_eq!((e.line, e.field.as_str()), (3, "command[0].lft"));
+        assert_eq!(e.message, "unknown field `lft` (did you mean `left`?)");
+        // Truly missing: no key looks like it.
+        let e = command.f64("flipper", -10.0, 10.0).unwrap_err();
+        assert_eq!(e.message, "missing required field");
+        assert_eq!(e.field, "command[0].flipper");
+    }
+
+    #[test]
+    fn misspellings_are_near_and_not_too_short() {
+        assert_eq!(misspelling_distance("lft", "left"), Some(1));
+        assert_eq!(misspelling_distance("sise", "size"), Some(1));
+        assert_eq!(misspelling_distance("deadzone", "dead_zone"), Some(1));
+        assert_eq!(misspelling_distance("rgiht", "right"), Some(1));
+        assert_eq!(misspelling_distance("x", "y"), None);
+        assert_eq!(misspelling_distance("speed", "drive"), None);
+        assert_eq!(misspelling_distance("size", "size"), Some(0));
     }
 
     #[test]
