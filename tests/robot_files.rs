@@ -761,7 +761,10 @@ fn hull_rules() {
     // A misspelt required field is named as the typo, not as the field missing.
     let e = mini(&MINI.replace("[hull]\nsize", "[hull]\nsise")).unwrap_err();
     assert_eq!(e.field, "hull.sise", "{e}");
-    assert_eq!(e.message, "unknown field `sise` (did you mean `size`?)", "{e}");
+    assert_eq!(
+        e.message, "unknown field `sise` (did you mean `size`?)",
+        "{e}"
+    );
     let e = mini(&MINI.replace("[hull]\nsize", "[hull]\nwhatever")).unwrap_err();
     assert_eq!(e.field, "hull.size", "{e}");
     assert!(e.message.contains("missing"), "{e}");

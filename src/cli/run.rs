@@ -59,7 +59,7 @@ pub struct RunArgs {
     #[arg(long, required_unless_present = "exercise")]
     pub script: Option<PathBuf>,
     /// Simulated time to run, s.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 10.0)]
     pub duration: f64,
     /// Telemetry output (CSV); written to FILE.part and renamed when complete. With
     /// --exercise: the base name of the score file (default logs/<exercise name>).
@@ -69,7 +69,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub spawn: Option<String>,
     /// Telemetry rows per simulated second (0 = every step).
-    #[arg(long, default_value_t = 100.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 100.0)]
     pub rate: f64,
     /// Reset the robot to its spawn whenever it goes out of bounds, falls or is disabled,
     /// and go on with the script (as `treadsim soak` does; for replaying its scripts).
@@ -149,12 +149,15 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
 pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     if !(a.duration.is_finite() && a.duration > 0.0 && a.duration <= 86_400.0) {
         bail!(
-            "--duration must be between 0 and 86400 s, got {}",
+            "--duration must be greater than 0 and at most 86400 s, got {}",
             a.duration
         );
     }
     if !(a.rate.is_finite() && a.rate >= 0.0) {
-        bail!("--rate must be a non-negative number, got {}", a.rate);
+        bail!(
+            "--rate must be 0 or greater (rows per simulated second; 0: every step), got {}",
+            a.rate
+        );
     }
     let (Some(scene), Some(robot), Some(script), Some(out)) =
         (&a.scene, &a.robot, &a.script, &a.out)

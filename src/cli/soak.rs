@@ -18,7 +18,7 @@ pub struct SoakArgs {
     #[arg(long, num_args = 1..)]
     robots: Vec<PathBuf>,
     /// Simulated minutes per combination.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 2.0)]
     minutes: f64,
     /// Seed of the random driving (mixed with the scene and robot names per combination).
     #[arg(long, default_value_t = 1)]
@@ -51,7 +51,10 @@ fn stem(path: &Path) -> String {
 /// The scenes and robots to soak: those named, or every file in the library's folders.
 fn combinations(a: &SoakArgs) -> anyhow::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
     if !(a.minutes.is_finite() && a.minutes > 0.0 && a.minutes <= 1440.0) {
-        bail!("--minutes must be between 0 and 1440, got {}", a.minutes);
+        bail!(
+            "--minutes must be greater than 0 and at most 1440, got {}",
+            a.minutes
+        );
     }
     let scenes = if a.scenes.is_empty() {
         toml_files("scenes")?

@@ -81,14 +81,14 @@ pub struct StationArgs {
     #[arg(long, default_value_t = 720)]
     height: u32,
     /// Close after this many seconds of wall time (measurements, screenshots).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     quit_after: Option<f64>,
     /// Save the whole window (view and panel) as PNG when closing.
     #[arg(long)]
     screenshot: Option<PathBuf>,
     /// 3D resolution relative to the window, (0, 1] [default: 1 on a GPU, 0.5 on a
     /// software renderer].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     render_scale: Option<f64>,
     /// How the 3D views are drawn: "full" (PBR shading and shadows) or "fast" (flat
     /// Lambert shading, no shadows) [default: fast on a software renderer, full on a GPU].
@@ -138,7 +138,7 @@ pub struct ShotCommandArgs {
     #[arg(long)]
     script: Option<PathBuf>,
     /// Simulated time before the picture, s (1 s lets the robot settle on its tracks).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 1.0)]
     at: f64,
     /// Image width, pixels.
     #[arg(long, default_value_t = 1280)]

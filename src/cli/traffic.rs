@@ -33,10 +33,10 @@ pub struct TrafficArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Simulated seconds.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 60.0)]
     pub seconds: f64,
     /// Time step, s (the simulation's default).
-    #[arg(long, default_value_t = 0.002)]
+    #[arg(long, allow_negative_numbers = true, default_value_t = 0.002)]
     pub dt: f64,
     /// Avoidance: predictive (ours), seed (seed 002's rule) or off.
     #[arg(long, default_value = "predictive")]
@@ -58,10 +58,13 @@ pub fn traffic_command(a: &TrafficArgs) -> anyhow::Result<()> {
         (false, other) => bail!("--avoid must be predictive, seed or off, not '{other}'"),
     };
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
-        bail!("--seconds must be in (0, 3600], got {}", a.seconds);
+        bail!(
+            "--seconds must be greater than 0 and at most 3600, got {}",
+            a.seconds
+        );
     }
     if !(a.dt.is_finite() && (1e-4..=0.1).contains(&a.dt)) {
-        bail!("--dt must be in 0.0001..=0.1 s, got {}", a.dt);
+        bail!("--dt must be from 0.0001 to 0.1 s, got {}", a.dt);
     }
     let scene = Scene::load(&a.scene)?;
     let groups = match a.agents {

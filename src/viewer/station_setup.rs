@@ -151,14 +151,14 @@ fn check_options(o: &StationOptions) -> Result<(), ViewerError> {
     if let Some(r) = o.render_scale {
         if !(r.is_finite() && r > 0.0 && r <= 1.0) {
             return Err(ViewerError::Argument(format!(
-                "--render-scale must be in (0, 1], got {r}"
+                "--render-scale must be greater than 0 and at most 1, got {r}"
             )));
         }
     }
     if let Some(q) = o.quit_after {
         if !(q.is_finite() && q > 0.0) {
             return Err(ViewerError::Argument(format!(
-                "--quit-after must be a positive number of seconds, got {q}"
+                "--quit-after must be greater than 0 s, got {q}"
             )));
         }
     }

@@ -1,0 +1,65 @@
+//! Out-of-range numbers on the command line get the range they must be in, negative ones
+//! included (clap took `--duration -5` for an unknown flag: "unexpected argument '-5'").
+
+use std::process::Command;
+
+/// Runs `treadsim` with `args`; returns its exit code and standard error.
+fn treadsim(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("treadsim runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
+    let run = [
+        "run",
+        "--scene",
+        "scenes/flat.toml",
+        "--robot",
+        "scenes/robots/scout.toml",
+        "--script",
+        "none.toml",
+        "--out",
+        "none.csv",
+        "--no-log",
+    ];
+    let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
+        base.iter().chain(extra).copied().collect()
+    };
+    let cases: [(Vec<&str>, &str); 6] = [
+        (
+            with(&run, &["--duration", "-5"]),
+            "--duration must be greater than 0 and at most 86400 s, got -5",
+        ),
+        (
+            with(&run, &["--duration", "0"]),
+            "--duration must be greater than 0 and at most 86400 s, got 0",
+        ),
+        (with(&run, &["--rate", "-1"]), "--rate must be 0 or greater"),
+        (
+            vec!["soak", "--minutes", "-1"],
+            "--minutes must be greater than 0 and at most 1440, got -1",
+        ),
+        (
+            vec!["traffic", "--scene", "scenes/flat.toml", "--seconds", "-3"],
+            "--seconds must be greater than 0 and at most 3600, got -3",
+        ),
+        (
+            vec!["traffic", "--scene", "scenes/flat.toml", "--dt", "-0.1"],
+            "--dt must be from 0.0001 to 0.1 s, got -0.1",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (code, err) = treadsim(&args);
+        assert_ne!(code, Some(0), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
