@@ -17,18 +17,28 @@ pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
 /// An input-file error with its location.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}:{line}:{column}: {}{message}", path.display(), field_prefix(field))]
+#[error("{}{}: {}{message}", path.display(), position(*line, *column), field_prefix(field))]
 pub struct ConfigError {
     /// The file.
     pub path: PathBuf,
-    /// 1-based line of the offending text (1 when the whole file is at fault).
+    /// 1-based line of the offending text; 0 when the file as a whole is at fault (it cannot
+    /// be read), and then no position is shown.
     pub line: usize,
-    /// 1-based column, in characters.
+    /// 1-based column, in characters (0 with line 0).
     pub column: usize,
     /// Dotted path of the field, e.g. `element[3].rise`; empty for file-level errors.
     pub field: String,
     /// What is wrong.
     pub message: String,
+}
+
+/// `:line:column`, or nothing for an error about the whole file (line 0).
+fn position(line: usize, column: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}:{column}")
+    }
 }
 
 fn field_prefix(field: &str) -> String {
@@ -52,12 +62,18 @@ impl SourceFile {
     pub fn read(path: &Path) -> Result<Self, ConfigError> {
         let whole = |message: String| ConfigError {
             path: path.to_path_buf(),
-            line: 1,
-            column: 1,
+            line: 0,
+            column: 0,
             field: String::new(),
             message,
         };
-        let meta = std::fs::metadata(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+        let meta = std::fs::metadata(path).map_err(|e| {
+            whole(if e.kind() == std::io::ErrorKind::NotFound {
+                format!("cannot read: no such file{}", nearby_files(path))
+            } else {
+                format!("cannot read: {e}")
+            })
+        })?;
         if !meta.is_file() {
             return Err(whole("not a regular file".into()));
         }
@@ -481,10 +497,53 @@ impl<'f> TableReader<'f> {
     }
 }
 
+/// What a missing file's folder holds of its kind, nearest names first: ` (scenes/robots has:
+/// scout.toml, selfright20.toml, …)`; empty when the folder does not exist or holds none.
+fn nearby_files(path: &Path) -> String {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let extension = path.extension();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return String::new();
+    };
+    let wanted = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension() == extension)
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    if names.is_empty() {
+        return String::new();
+    }
+    names.sort_by_key(|n| (edit_distance(n, &wanted), n.clone()));
+    const SHOWN: usize = 8;
+    let more = names.len().saturating_sub(SHOWN);
+    names.truncate(SHOWN);
+    let tail = if more > 0 {
+        format!(", and {more} more")
+    } else {
+        String::new()
+    };
+    format!(" ({} has: {}{tail})", dir.display(), names.join(", "))
+}
+
 /// How far `typed` is from `field` when it looks like a misspelling of it: the edit distance
 /// (insertions, deletions, substitutions, and swaps of two neighbours), if it is at most 2 and
 /// under half the longer name (so `x` is no misspelling of `y`).
 fn misspelling_distance(typed: &str, field: &str) -> Option<usize> {
+    let distance = edit_distance(typed, field);
+    let longer = typed.chars().count().max(field.chars().count());
+    (distance <= 2 && 2 * distance < longer).then_some(distance)
+}
+
+/// The edit distance between two names: insertions, deletions, substitutions and swaps of two
+/// neighbours (optimal string alignment).
+fn edit_distance(typed: &str, field: &str) -> usize {
     let a: Vec<char> = typed.chars().collect();
     let b: Vec<char> = field.chars().collect();
     // Optimal string alignment distance, row by row.
@@ -503,8 +562,7 @@ fn misspelling_distance(typed: &str, field: &str) -> Option<usize> {
         }
         before = std::mem::replace(&mut previous, row);
     }
-    let distance = previous[b.len()];
-    (distance <= 2 && 2 * distance < a.len().max(b.len())).then_some(distance)
+    previous[b.len()]
 }
 
 fn number_of(v: &DeValue<'_>) -> Result<f64, String> {

@@ -138,7 +138,8 @@ pub fn open(what: &Launch) -> Result<Launched, LaunchError> {
             }
         }
         Launch::Exercise { exercise } => {
-            let loaded = Exercise::load(exercise)?;
+            let exercise = exercise_file(exercise);
+            let loaded = Exercise::load(&exercise)?;
             let input_files = vec![
                 ("exercise", exercise.clone()),
                 ("scene", loaded.spec.scene.clone()),
@@ -193,6 +194,20 @@ impl Launched {
         )?);
         Ok(())
     }
+}
+
+/// The library's exercises, by name (`treadsim run --exercise stairs_35`).
+pub const EXERCISE_FOLDER: &str = "scenes/exercises";
+
+/// The exercise file `name` means: the file itself when it exists or names a folder or an
+/// extension; else, a bare name, the library's `scenes/exercises/<name>.toml` (whose folder a
+/// missing name's error then lists).
+pub fn exercise_file(name: &Path) -> PathBuf {
+    let bare = name.parent().is_none_or(|p| p.as_os_str().is_empty()) && name.extension().is_none();
+    if name.exists() || !bare {
+        return name.to_path_buf();
+    }
+    Path::new(EXERCISE_FOLDER).join(name).with_extension("toml")
 }
 
 /// The log file of a session: the one asked for, or by default one named after the exercise,
@@ -250,6 +265,44 @@ mod tests {
         };
         assert_eq!(e.name, "nowhere");
         assert!(e.to_string().contains("(have: "), "{e}");
+    }
+
+    /// A bare name is a library exercise; a missing one is reported without a position, with
+    /// the library's exercises nearest the name.
+    #[test]
+    fn an_exercise_by_name_is_the_librarys_and_a_missing_one_lists_them() {
+        assert_eq!(
+            exercise_file(Path::new("stairs_35")),
+            PathBuf::from("scenes/exercises/stairs_35.toml")
+        );
+        assert_eq!(
+            exercise_file(Path::new("mine/stairs_35")),
+            PathBuf::from("mine/stairs_35")
+        );
+        let launched = open(&Launch::Exercise {
+            exercise: PathBuf::from("stairs_35"),
+        })
+        .expect("the library's exercise");
+        assert!(launched.exercise.is_some());
+        assert_eq!(
+            launched.input_files[0].1,
+            PathBuf::from("scenes/exercises/stairs_35.toml")
+        );
+        let Err(e) = open(&Launch::Exercise {
+            exercise: PathBuf::from("stairs_3"),
+        }) else {
+            panic!("no such exercise");
+        };
+        let text = e.to_string();
+        assert!(
+            text.starts_with("scenes/exercises/stairs_3.toml: cannot read: no such file"),
+            "{text}"
+        );
+        assert!(!text.contains(":1:1"), "{text}");
+        assert!(
+            text.contains("(scenes/exercises has: stairs_35.toml"),
+            "{text}"
+        );
     }
 
     #[test]

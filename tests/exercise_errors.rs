@@ -258,12 +258,31 @@ fn malformed_exercise_files_get_located_errors() {
     }
 }
 
-/// A missing or broken scene or robot file is reported with that file's own path.
+/// A scene or robot file that cannot be read is reported at the exercise's line that names
+/// it (regression: it was `no_such_robot.toml:1:1: cannot read`, a fake position in a file
+/// that does not exist, away from the line to fix); an error inside a file that was read
+/// points into that file.
 #[test]
 fn errors_in_the_files_an_exercise_names_point_at_those_files() {
-    let (e, _, dir) = load_error(&replaced("scenes/flat.toml", "scenes/no_such_scene.toml"));
-    assert!(e.path.ends_with("scenes/no_such_scene.toml"), "{e}");
-    drop(dir);
+    for (role, from, to) in [
+        ("scene", "scenes/flat.toml", "scenes/no_such_scene.toml"),
+        (
+            "robot",
+            "scenes/robots/scout.toml",
+            "scenes/robots/no_such_robot.toml",
+        ),
+    ] {
+        let text = replaced(from, to);
+        let (e, path, _dir) = load_error(&text);
+        assert_eq!(e.path, path, "{e}");
+        assert_eq!(e.line, line_of(&text, &format!("{role} =")), "{e}");
+        assert_eq!(e.field, format!("exercise.{role}"), "{e}");
+        assert!(
+            e.message.contains(to) && e.message.contains("no such file"),
+            "{e}"
+        );
+        assert!(!e.to_string().contains(":1:1"), "{e}");
+    }
 
     let dir = tempfile::tempdir().expect("temp dir");
     let robot = dir.path().join("robot.toml");

@@ -94,6 +94,18 @@ fn located(location: &ConfigError, message: String) -> ConfigError {
     }
 }
 
+/// A scene or robot file that cannot be read at all is reported at the exercise's line that
+/// names it (`robot = "…"`); an error inside a file that was read stays that file's.
+fn named_here(e: ConfigError, location: &ConfigError, role: &str) -> ConfigError {
+    if e.line != 0 {
+        return e;
+    }
+    located(
+        location,
+        format!("the {role} file {}: {}", e.path.display(), e.message),
+    )
+}
+
 /// An exercise with its scene and robot loaded and its goals resolved.
 #[derive(Debug, Clone)]
 pub struct Exercise {
@@ -112,8 +124,9 @@ impl Exercise {
     /// line and field: the exercise's own, or the scene's or robot's.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
         let spec = ExerciseSpec::load(path)?;
-        let scene = Scene::load(&spec.scene)?;
-        let robot = load_robot(&spec.robot)?;
+        let [scene_at, robot_at] = &spec.file_locations;
+        let scene = Scene::load(&spec.scene).map_err(|e| named_here(e, scene_at, "scene"))?;
+        let robot = load_robot(&spec.robot).map_err(|e| named_here(e, robot_at, "robot"))?;
         Self::resolve(spec, scene, robot)
     }
 

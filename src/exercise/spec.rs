@@ -234,6 +234,9 @@ pub struct ExerciseSpec {
     pub scene: PathBuf,
     /// The robot file (resolved against the exercise file's folder).
     pub robot: PathBuf,
+    /// Where `scene` and `robot` are written: the location of the error when the file
+    /// cannot be read.
+    pub file_locations: [ConfigError; 2],
     /// Spawn name in the scene (`None`: the first), and where it is written: the location of
     /// the error if the scene has no such spawn.
     pub spawn: Option<(String, ConfigError)>,
@@ -285,6 +288,7 @@ impl ExerciseSpec {
         let description = head.opt_str("description")?.unwrap_or_default();
         let scene = file.dir().join(head.str("scene")?);
         let robot = file.dir().join(head.str("robot")?);
+        let file_locations = [head.error("scene", ""), head.error("robot", "")];
         let spawn = head
             .opt_str("spawn")?
             .map(|name| (name, head.error("spawn", "")));
@@ -337,6 +341,7 @@ impl ExerciseSpec {
             description,
             scene,
             robot,
+            file_locations,
             spawn,
             goals,
             repetitions,
