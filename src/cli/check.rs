@@ -1,12 +1,15 @@
-//! `treadsim check` (scene and exercise files validated and summarised) and `treadsim
+//! `treadsim check` (scene, exercise and robot files validated and summarised) and `treadsim
 //! envelope` (a robot's spec sheet).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use treadsim::config::SourceFile;
 use treadsim::exercise::Exercise;
 use treadsim::scene::Scene;
 use treadsim::vehicle::robot_file::load_robot;
+use treadsim::vehicle::spec::HullShape;
+use treadsim::vehicle::RobotSpec;
 
 /// Arguments of `treadsim envelope`.
 #[derive(clap::Args)]
@@ -22,20 +25,83 @@ pub struct EnvelopeArgs {
     threads: usize,
 }
 
-/// Runs `treadsim check` on scene and exercise files: stops at the first invalid one.
+/// What kind of input file a path holds, by its top-level table.
+enum FileKind {
+    Exercise,
+    Robot,
+    Scene,
+}
+
+/// The kind of the file at `path`: an `[exercise]` or a `[robot]` table says so; anything else
+/// is checked as a scene.
+fn file_kind(path: &Path) -> anyhow::Result<FileKind> {
+    let file = SourceFile::read(path)?;
+    let root = file.parse()?;
+    Ok(if root.has("exercise") {
+        FileKind::Exercise
+    } else if root.has("robot") {
+        FileKind::Robot
+    } else {
+        FileKind::Scene
+    })
+}
+
+/// Runs `treadsim check` on scene, exercise and robot files, each checked as what it is:
+/// stops at the first invalid one.
 pub fn check(paths: &[PathBuf]) -> anyhow::Result<()> {
     for path in paths {
         let start = Instant::now();
-        if treadsim::exercise::is_exercise_file(path)? {
-            let exercise = Exercise::load(path)?;
-            print!("{}", treadsim::exercise::summary(&exercise));
-            continue;
+        match file_kind(path)? {
+            FileKind::Exercise => {
+                let exercise = Exercise::load(path)?;
+                print!("{}", treadsim::exercise::summary(&exercise));
+            }
+            FileKind::Robot => print!("{}", robot_summary(path, &load_robot(path)?)),
+            FileKind::Scene => {
+                let scene = Scene::load(path)?;
+                let load_ms = start.elapsed().as_secs_f64() * 1e3;
+                print!("{}", treadsim::scene::summary(&scene, load_ms));
+            }
         }
-        let scene = Scene::load(path)?;
-        let load_ms = start.elapsed().as_secs_f64() * 1e3;
-        print!("{}", treadsim::scene::summary(&scene, load_ms));
     }
     Ok(())
+}
+
+/// What `treadsim check` prints of a robot file: its mass and hull, what it runs on, its
+/// footprint and gauge, and its cameras.
+fn robot_summary(path: &Path, spec: &RobotSpec) -> String {
+    let HullShape::Box { size, .. } = spec.hull;
+    let running = if spec.wheels.is_empty() {
+        format!(
+            "{} track(s), {} flipper(s)",
+            spec.tracks.len(),
+            spec.flippers.len()
+        )
+    } else {
+        format!(
+            "{} wheel(s), {:?} steering",
+            spec.wheels.len(),
+            spec.steering
+        )
+    };
+    let cameras: Vec<&str> = spec.cameras.iter().map(|c| c.name.as_str()).collect();
+    format!(
+        "{}: robot '{}'\n  {:.1} kg, hull {:.2} x {:.2} x {:.2} m; {running}\n  footprint \
+         {:.3} m long, gauge {:.3} m; cameras: {}\n",
+        path.display(),
+        spec.name,
+        spec.mass,
+        size.x,
+        size.y,
+        size.z,
+        spec.footprint_length(),
+        spec.track_gauge(),
+        if cameras.is_empty() {
+            "none".to_string()
+        } else {
+            cameras.join(", ")
+        }
+    )
 }
 
 /// Runs `treadsim envelope`.

@@ -223,7 +223,15 @@ impl Scene {
         let mut builder = Builder::default();
         let elements = root.tables("element", MAX_ELEMENTS)?;
         if elements.is_empty() {
-            return Err(root.table_error("the scene has no [[element]] tables"));
+            // Another kind of input file where a scene was expected: say which.
+            let message = if root.has("exercise") {
+                "this is an exercise file, not a scene: run it with --exercise"
+            } else if root.has("robot") {
+                "this is a robot file, not a scene: pass it with --robot"
+            } else {
+                "the scene has no [[element]] tables"
+            };
+            return Err(root.table_error(message));
         }
         let mut infos = Vec::with_capacity(elements.len());
         let mut mesh_files = Vec::new();

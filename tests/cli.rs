@@ -1,5 +1,6 @@
-//! Out-of-range numbers on the command line get the range they must be in, negative ones
-//! included (clap took `--duration -5` for an unknown flag: "unexpected argument '-5'").
+//! The command line meets a newcomer halfway: out-of-range numbers get the range they must be
+//! in, negative ones included (clap took `--duration -5` for an unknown flag: "unexpected
+//! argument '-5'"), and `check` checks each kind of input file as what it is.
 
 use std::process::Command;
 
@@ -62,4 +63,58 @@ fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
         assert!(err.contains(expected), "{args:?}: {err}");
         assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
     }
+}
+
+/// Regression: `treadsim check scenes/robots/scout.toml` said "the scene has no [[element]]
+/// tables"; a robot file is checked as one, and a robot or exercise file given as a scene is
+/// named for what it is.
+#[test]
+fn check_takes_each_kind_of_file_as_what_it_is() {
+    let (code, err) = treadsim(&["check", "scenes/robots/scout.toml"]);
+    assert_eq!(code, Some(0), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "check",
+            "scenes/robots/wheeler300.toml",
+            "scenes/exercises/stairs_35.toml",
+        ])
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("robot 'wheeler300'") && text.contains("6 wheel(s)"),
+        "{text}"
+    );
+    assert!(text.contains("exercise '"), "{text}");
+    let (code, err) = treadsim(&[
+        "run",
+        "--scene",
+        "scenes/exercises/stairs_35.toml",
+        "--robot",
+        "scenes/robots/scout.toml",
+        "--script",
+        "none.toml",
+        "--out",
+        "none.csv",
+        "--no-log",
+    ]);
+    assert_ne!(code, Some(0));
+    assert!(
+        err.contains("this is an exercise file, not a scene"),
+        "{err}"
+    );
+    let (_, err) = treadsim(&[
+        "run",
+        "--scene",
+        "scenes/robots/scout.toml",
+        "--robot",
+        "scenes/robots/scout.toml",
+        "--script",
+        "none.toml",
+        "--out",
+        "none.csv",
+        "--no-log",
+    ]);
+    assert!(err.contains("this is a robot file, not a scene"), "{err}");
 }
