@@ -28,6 +28,9 @@ enum Command {
         #[arg(required = true)]
         scenes: Vec<PathBuf>,
     },
+    /// List the library: its exercises, robots and scenes, each with the name to give
+    /// (`--exercise stairs_35`), a line about it and its file.
+    List(cli::list::ListArgs),
     /// Measure the per-step cost of the full robot against a bare rapier hull (same scene mesh,
     /// same dt, no track model), in one process; prints µs/step, their ratio and the
     /// real-time factor.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { scenes } => cli::check::check(&scenes),
+        Command::List(args) => cli::list::list_command(&args),
         Command::Bench(args) => cli::bench::bench_command(&args),
         Command::Run(args) if args.exercise.is_some() => return verdict(run_exercise(&args)),
         Command::Run(args) => run(&args),

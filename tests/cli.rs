@@ -118,3 +118,42 @@ fn check_takes_each_kind_of_file_as_what_it_is() {
     ]);
     assert!(err.contains("this is a robot file, not a scene"), "{err}");
 }
+
+/// `treadsim list` names what the library holds, a line each, and the name it gives is the one
+/// `--exercise` takes.
+#[test]
+fn list_names_the_library_and_exercises_go_by_those_names() {
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["list"])
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for heading in [
+        "exercises in scenes/exercises/:",
+        "robots in scenes/robots/:",
+        "scenes in scenes/:",
+    ] {
+        assert!(text.contains(heading), "{text}");
+    }
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("stairs_35 "))
+        .expect("stairs_35 is listed");
+    assert!(
+        line.contains("E2804") && line.ends_with("scenes/exercises/stairs_35.toml"),
+        "{line}"
+    );
+    let (code, err) = treadsim(&[
+        "run",
+        "--exercise",
+        "stairs_35",
+        "--no-log",
+        "--script",
+        "scenes/exercises/scripts/stairs_35.pass.toml",
+        "--out",
+        "target/list-test",
+    ]);
+    assert_eq!(code, Some(0), "the passing script passes: {err}");
+}

@@ -1,4 +1,5 @@
-//! The `treadsim` binary's commands, one file each: `check.rs` (check, envelope), `bench.rs`,
+//! The `treadsim` binary's commands, one file each: `check.rs` (check, envelope), `list.rs`,
+//! `bench.rs`,
 //! `soak.rs`, headless runs (`run.rs`), logs (`log.rs`: replay and report), traffic
 //! (`traffic.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
 //! string functions the binary restarts with (`string_functions.rs`), and a private runtime
@@ -7,6 +8,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod list;
 pub mod log;
 pub mod run;
 pub mod runtime_dir;
