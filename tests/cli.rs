@@ -157,3 +157,63 @@ fn list_names_the_library_and_exercises_go_by_those_names() {
     ]);
     assert_eq!(code, Some(0), "the passing script passes: {err}");
 }
+
+/// Each attempt keeps its own score file beside its log; a second attempt never overwrites the
+/// first (they shared `logs/<exercise>.score.json`).
+#[test]
+fn every_attempt_has_its_own_score_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let exercise = root.join("scenes/exercises/stairs_35.toml");
+    for _ in 0..2 {
+        let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+            .current_dir(dir.path())
+            .args(["run", "--no-log", "--exercise"])
+            .arg(&exercise)
+            .output()
+            .expect("treadsim runs");
+        assert_eq!(out.status.code(), Some(1), "stands still: fails");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("score: logs/stairs_35-"), "{text}");
+    }
+    let mut scores: Vec<String> = std::fs::read_dir(dir.path().join("logs"))
+        .expect("logs/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    scores.sort();
+    assert_eq!(scores.len(), 2, "{scores:?}");
+    assert!(scores
+        .iter()
+        .all(|s| s.starts_with("stairs_35-") && s.ends_with(".score.json")));
+}
+
+/// `report` without `--out` writes `reports/<log name>/` and says where the index is.
+#[test]
+fn a_report_goes_to_reports_by_default() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let exercise =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises/curb_climb.toml");
+    let run = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(dir.path())
+        .args(["run", "--log", "attempt.mcap", "--exercise"])
+        .arg(&exercise)
+        .output()
+        .expect("treadsim runs");
+    assert!(dir.path().join("attempt.mcap").exists(), "{run:?}");
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(dir.path())
+        .args(["report", "attempt.mcap"])
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("report: reports/attempt/index.html"),
+        "{text}"
+    );
+    assert!(dir.path().join("reports/attempt/index.html").exists());
+}

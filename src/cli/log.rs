@@ -6,7 +6,7 @@ use std::time::Instant;
 use anyhow::bail;
 use treadsim::record::progress::Progress;
 use treadsim::record::report::write_report;
-use treadsim::record::{replay, Log};
+use treadsim::record::{file_stem, replay, Log};
 
 /// Arguments of `treadsim replay`.
 #[derive(clap::Args)]
@@ -86,12 +86,21 @@ pub struct ReportArgs {
     /// Logs (MCAP) to report on; several logs of one exercise are compared.
     #[arg(required = true)]
     pub logs: Vec<PathBuf>,
-    /// Folder for index.html and the plots (PNG and SVG).
+    /// Folder for index.html and the plots (PNG and SVG) [default: reports/<first log's
+    /// name>].
     #[arg(long)]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
 }
 
-/// `treadsim report LOG... --out DIR`.
+/// Where a report goes: `--out`, else `reports/<stem of the first log>/`.
+fn report_folder(a: &ReportArgs) -> PathBuf {
+    a.out.clone().unwrap_or_else(|| {
+        let first = a.logs.first().map(|p| file_stem(p)).unwrap_or_default();
+        PathBuf::from("reports").join(first)
+    })
+}
+
+/// `treadsim report LOG... [--out DIR]`.
 pub fn report_command(a: &ReportArgs) -> anyhow::Result<()> {
     let mut bar = Progress::new("report");
     let mut logs = Vec::new();
@@ -108,7 +117,7 @@ pub fn report_command(a: &ReportArgs) -> anyhow::Result<()> {
         logs.push(log);
         bar.set(0.5 * (i + 1) as f64 / total);
     }
-    let files = write_report(logs, &a.out, |f| bar.set(0.5 + 0.5 * f))?;
+    let files = write_report(logs, &report_folder(a), |f| bar.set(0.5 + 0.5 * f))?;
     println!(
         "report: {} ({} figures, PNG and SVG)",
         files.index.display(),

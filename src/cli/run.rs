@@ -9,8 +9,8 @@ use treadsim::config::SourceFile;
 use treadsim::control::autopilot::Autopilot;
 use treadsim::control::goal_script::{is_goal_script, read_goals};
 use treadsim::exercise::report;
-use treadsim::launch::{open, Launch, LaunchOptions, Launched, LogTarget};
-use treadsim::record::{file_stem, LogWriter};
+use treadsim::launch::{log_path, open, Launch, LaunchOptions, Launched, LogTarget};
+use treadsim::record::LogWriter;
 use treadsim::session::{
     drive, headless, AutopilotDriver, DriveScript, Driver, ScriptDriver, Session,
 };
@@ -62,7 +62,8 @@ pub struct RunArgs {
     #[arg(long, allow_negative_numbers = true, default_value_t = 10.0)]
     pub duration: f64,
     /// Telemetry output (CSV); written to FILE.part and renamed when complete. With
-    /// --exercise: the base name of the score file (default logs/<exercise name>).
+    /// --exercise: the base name of the score file [default: beside the log, one per
+    /// attempt: logs/<exercise>-<date>-<time>.score.json].
     #[arg(long, required_unless_present = "exercise")]
     pub out: Option<PathBuf>,
     /// Spawn point name (default: the scene's first).
@@ -92,6 +93,27 @@ fn launch_options(a: &RunArgs) -> LaunchOptions {
     }
 }
 
+/// Where an attempt's score goes: `--out`'s name with `.score.json`; else beside its log, named
+/// as it is (`logs/<exercise>-<date>-<time>.score.json`, one per attempt), and without a log
+/// where the log would have gone; never over an earlier attempt's (`-2`, `-3`, … added).
+fn score_path(a: &RunArgs, what: &Launch, log: Option<&Path>) -> PathBuf {
+    if let Some(out) = &a.out {
+        return PathBuf::from(format!("{}.score.json", out.display()));
+    }
+    let base = log
+        .map(Path::to_path_buf)
+        .or_else(|| log_path(what, &LogTarget::Default))
+        .unwrap_or_else(|| PathBuf::from("logs/score"))
+        .with_extension("");
+    let mut path = base.with_extension("score.json");
+    let mut n = 2;
+    while path.exists() {
+        path = PathBuf::from(format!("{}-{n}.score.json", base.display()));
+        n += 1;
+    }
+    path
+}
+
 /// `treadsim run --exercise`: runs and scores a trial; `Ok(passed)`.
 pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     let Some(path) = &a.exercise else {
@@ -102,11 +124,8 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     };
     let mut launched = open(&what)?;
     let mut driver = script_driver(a.script.as_deref(), launched.robot(), false)?;
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("logs").join(file_stem(path)));
     launched.start_log(&what, &launch_options(a))?;
+    let json_path = score_path(a, &what, launched.log.as_ref().map(LogWriter::path));
     let Launched {
         session, mut log, ..
     } = launched;
@@ -126,7 +145,6 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
         run.session.sim().time(),
         run.session.sim().time() / wall.max(1e-9)
     );
-    let json_path = PathBuf::from(format!("{}.score.json", out.display()));
     if let Some(dir) = json_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
