@@ -4,7 +4,7 @@
 //! [exercise]
 //! name = "Stairs 35°, up and back"
 //! description = "ASTM E2804-style: onto the upper landing and back to START"
-//! scene = "../course_stairs_35.toml"   # relative to this file
+//! scene = "../course_stairs.toml"      # relative to this file
 //! robot = "../robots/scout.toml"
 //! spawn = "start"                      # optional: the scene's first spawn
 //! repetitions = 2                      # route repetitions required
