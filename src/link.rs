@@ -78,6 +78,34 @@ pub struct LinkConditions {
 }
 
 impl LinkConditions {
+    /// The conditions in words, for score tables and summaries (`command lag 200 ms, video 10
+    /// fps, 1 dropout`); `None` for a perfect link.
+    pub fn summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.command_latency > 0.0 {
+            parts.push(format!("command lag {:.0} ms", self.command_latency * 1e3));
+        }
+        if self.video_latency > 0.0 {
+            parts.push(format!("video lag {:.0} ms", self.video_latency * 1e3));
+        }
+        if let Some(fps) = self.video_fps {
+            parts.push(format!("video {fps:.0} fps"));
+        }
+        if let Some(height) = self.video_height {
+            parts.push(format!("video {height} lines"));
+        }
+        if let Some(light) = self.ambient_light {
+            parts.push(format!("light {:.0} % of daylight", light * 100.0));
+        }
+        if !self.dropouts.is_empty() {
+            parts.push(format!("{} dropout(s)", self.dropouts.len()));
+        }
+        if !self.camera_faults.is_empty() {
+            parts.push(format!("{} camera fault(s)", self.camera_faults.len()));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
     /// Whether the link is up at `t` (s).
     pub fn link_up(&self, t: f64) -> bool {
         !self.dropouts.iter().any(|d| d.covers(t))

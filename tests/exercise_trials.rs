@@ -112,6 +112,47 @@ fn standing_still_fails_on_time() {
     assert!(r.reason.contains("time over"), "{}", r.reason);
     assert!((r.elapsed - 3.0).abs() < 0.01);
     assert_eq!(r.penalty_points, 20.0);
+    // How close it came to the goal it missed: the robot's centre (its centre of mass, 0.10 m
+    // ahead of the origin at the spawn) stayed 1.9 m from the zone's centre, 1.5 m from its
+    // edge (within the few mm the scout settles by).
+    let (goal, m) = r.closest.clone().expect("how close it came");
+    assert_eq!(goal, "zone 1");
+    assert!((m - 1.5).abs() < 0.01, "{m}");
+    let table = treadsim::exercise::report::score_table(r);
+    assert!(
+        table.contains("closest          1.50 m from zone 1"),
+        "{table}"
+    );
+    // A perfect link says nothing.
+    assert_eq!(r.link, None);
+    assert!(!table.contains("link"), "{table}");
+}
+
+/// The link conditions a trial ran under are in its result and score table.
+#[test]
+fn the_link_a_trial_ran_under_is_in_its_table() {
+    let ex = exercise(
+        flat_scene(""),
+        "time_limit = 1
+[[goal]]
+position = [2.0, 0, 0.1]
+radius = 0.4
+         [link]
+command_latency_ms = 250
+video_fps = 5
+         [[link.dropout]]
+at = 0.5
+duration = 0.2
+",
+    );
+    let run = run_trial(&ex, None, SimConfig::default(), |_, _| {}).expect("run");
+    let link = run.result.link.clone().expect("a degraded link");
+    assert_eq!(link, "command lag 250 ms, video 5 fps, 1 dropout(s)");
+    let table = treadsim::exercise::report::score_table(&run.result);
+    assert!(
+        table.contains(&format!("link             {link}")),
+        "{table}"
+    );
 }
 
 /// Driving off a 1 m platform's edge is a fall: the repetition is voided, the robot is back

@@ -5,8 +5,10 @@
 //! - [`trial`]: one trial scored as the ASTM E54.09 standard test methods score theirs:
 //!   repetitions of a route, faults that void a repetition, repetitions per minute, penalties,
 //!   score and pass/fail with the reason.
+//! - [`outcome`]: faults, events and the result a trial records.
 //! - [`report`]: the result as a table and as JSON.
 
+pub mod outcome;
 pub mod report;
 pub mod spec;
 pub mod trial;
@@ -82,6 +84,10 @@ pub fn summary(exercise: &Exercise) -> String {
         r.speed_limit.map_or("none".into(), |v| format!("{v} m/s")),
         r.stall_limit,
         r.forbidden.len()
+    );
+    out += &format!(
+        "  link: {}\n",
+        spec.link.summary().unwrap_or_else(|| "perfect".into())
     );
     out
 }

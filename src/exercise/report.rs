@@ -49,7 +49,12 @@ pub fn score_table(result: &TrialResult) -> String {
         ("score", format!("{:.0} / 100", result.score)),
         ("result", result_text(result.passed, &result.reason)),
     ];
-    for (name, value) in rows {
+    let closest = result
+        .closest
+        .as_ref()
+        .map(|(goal, m)| ("closest", format!("{m:.2} m from {goal}")));
+    let link = result.link.clone().map(|l| ("link", l));
+    for (name, value) in rows.into_iter().chain(closest).chain(link) {
         let _ = writeln!(out, "  {name:<16} {value}");
     }
     let events: Vec<String> = result.events.iter().filter_map(event_line).collect();
@@ -176,6 +181,9 @@ pub fn result_json(result: &TrialResult) -> Value {
         "score": result.score,
         "passed": result.passed,
         "reason": result.reason,
+        "closest_goal": result.closest.as_ref().map(|c| c.0.clone()),
+        "closest_m": result.closest.as_ref().map(|c| c.1),
+        "link": result.link,
         "events": result.events.iter().map(event_json).collect::<Vec<_>>(),
     })
 }

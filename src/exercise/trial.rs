@@ -21,6 +21,7 @@
 
 use nalgebra::{Isometry3, Point2, Point3, Vector3};
 
+pub use super::outcome::{ExerciseEvent, FaultKind, TrialResult};
 use super::spec::{ExerciseSpec, GoalKind, ZoneSpec};
 use super::Exercise;
 use crate::scene::Spawn;
@@ -35,137 +36,6 @@ pub const TIP_HOLD: f64 = 0.5;
 pub const HULL_CONTACT_GAP: f64 = 0.5;
 /// Half height of the start zone, m.
 pub const START_HALF_HEIGHT: f64 = 1.0;
-
-/// Why a repetition was voided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultKind {
-    /// Past a static tip-over limit for [`TIP_HOLD`] s.
-    TipOver,
-    /// Upside down.
-    RollOver,
-    /// Fell (off a ledge or out of the scene).
-    Fell,
-    /// Left the scene's bounds.
-    OutOfBounds,
-    /// A drive motor stalled longer than the stall limit.
-    Stall,
-    /// A reset was asked for.
-    Reset,
-}
-
-impl FaultKind {
-    /// A short name for tables and logs.
-    pub fn name(self) -> &'static str {
-        match self {
-            FaultKind::TipOver => "tip-over",
-            FaultKind::RollOver => "roll-over",
-            FaultKind::Fell => "fall",
-            FaultKind::OutOfBounds => "out of bounds",
-            FaultKind::Stall => "motor stall",
-            FaultKind::Reset => "reset",
-        }
-    }
-}
-
-/// Something the trial decided, with the simulation time `time` (s) and the exercise clock
-/// `clock` (s) at which it happened.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExerciseEvent {
-    /// A goal of the route was reached.
-    GoalReached {
-        /// Simulation time, s.
-        time: f64,
-        /// Exercise clock, s.
-        clock: f64,
-        /// Repetition under way (1-based).
-        repetition: u32,
-        /// Goal index in the route.
-        goal: usize,
-        /// Goal name.
-        name: String,
-    },
-    /// A repetition was completed.
-    RepetitionDone {
-        /// Simulation time, s.
-        time: f64,
-        /// Exercise clock, s.
-        clock: f64,
-        /// Repetitions completed so far.
-        completed: u32,
-        /// Clock time the repetition took, s.
-        duration: f64,
-    },
-    /// The robot, started off its tracks (on its back or side), stood on them within its
-    /// tip-over limits for [`TIP_HOLD`]: from now on tilt faults and hull contacts count.
-    Righted {
-        /// Simulation time, s.
-        time: f64,
-        /// Exercise clock, s.
-        clock: f64,
-        /// Repetition under way (1-based).
-        repetition: u32,
-    },
-    /// A fault voided the repetition under way; the robot went back to the start.
-    Fault {
-        /// Simulation time, s.
-        time: f64,
-        /// Exercise clock, s.
-        clock: f64,
-        /// What happened.
-        kind: FaultKind,
-        /// Repetition voided (1-based).
-        repetition: u32,
-    },
-    /// Points taken off the score.
-    Penalty {
-        /// Simulation time, s.
-        time: f64,
-        /// Exercise clock, s.
-        clock: f64,
-        /// What for.
-        reason: String,
-        /// Points.
-        points: f64,
-    },
-    /// The trial ended.
-    Finished {
-        /// Simulation time, s.
-        time: f64,
-        /// Exercise clock, s.
-        clock: f64,
-        /// Whether it passed.
-        passed: bool,
-        /// Why it passed or failed.
-        reason: String,
-    },
-}
-
-/// The trial's results.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TrialResult {
-    /// Exercise name.
-    pub exercise: String,
-    /// Repetitions completed.
-    pub completed: u32,
-    /// Repetitions required.
-    pub required: u32,
-    /// Faults (voided repetitions).
-    pub faults: u32,
-    /// Exercise clock at the end, s.
-    pub elapsed: f64,
-    /// Completed repetitions per minute of clock time.
-    pub repetitions_per_minute: f64,
-    /// Penalty points in all.
-    pub penalty_points: f64,
-    /// Final score, 0–100.
-    pub score: f64,
-    /// Whether the trial passed (`false` while it runs).
-    pub passed: bool,
-    /// Why it passed or failed (empty while it runs).
-    pub reason: String,
-    /// Every event, in order.
-    pub events: Vec<ExerciseEvent>,
-}
 
 /// The live state of one trial.
 #[derive(Debug, Clone)]
@@ -195,6 +65,10 @@ pub struct Trial {
     events: Vec<ExerciseEvent>,
     /// Simulation events already looked at.
     sim_events_seen: usize,
+    /// How near the robot's centre has come to the current goal: its index in the route and
+    /// the distance, m (horizontal, to a zone's edge or a gate; to an observation target's
+    /// range).
+    closest: (usize, f64),
     /// Per forbidden zone: whether the robot is inside.
     in_forbidden: Vec<bool>,
     speeding: bool,
@@ -249,6 +123,7 @@ impl Trial {
             penalty_points: 0.0,
             events: Vec::new(),
             sim_events_seen: sim.events().len(),
+            closest: (0, f64::INFINITY),
             in_forbidden: vec![false; spec.rules.forbidden.len()],
             speeding: false,
             over_tilt: false,
@@ -360,6 +235,7 @@ impl Trial {
             ("trial.faults", f64::from(self.faults)),
             ("trial.penalty_points", self.penalty_points),
             ("trial.events", self.events.len() as f64),
+            ("trial.closest", self.closest.1),
             ("trial.tipping", self.tipping),
             ("trial.hull_free", self.hull_free),
             ("trial.traffic_free", self.traffic_free),
@@ -430,6 +306,7 @@ impl Trial {
             return;
         }
         self.rule_penalties(sim, id, &tilt);
+        self.track_closest(&body.com);
         self.route(sim, id);
         if self.finished.is_none() && self.clock >= self.spec.time_limit {
             self.penalty(sim, "time over".into(), self.spec.penalties.time_over);
@@ -439,6 +316,25 @@ impl Trial {
             );
             self.finish(sim, false, reason);
         }
+    }
+
+    /// How near the robot's centre (`at`, world, m) has come to the current goal, kept for a
+    /// failed trial's table: 0 inside it.
+    fn track_closest(&mut self, at: &Point3<f64>) {
+        if self.closest.0 != self.next_goal {
+            self.closest = (self.next_goal, f64::INFINITY);
+        }
+        let flat = |p: &Point3<f64>| Point2::new(p.x, p.y);
+        let here = flat(at);
+        let distance = match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
+            Some(GoalKind::Zone(z)) => ((flat(&z.position) - here).norm() - z.radius).max(0.0),
+            Some(GoalKind::Gate { a, b, .. }) => segment_distance(here, *a, *b),
+            Some(GoalKind::Observe { target, range, .. }) => {
+                ((target - at).norm() - range).max(0.0)
+            }
+            None => ((flat(&self.start.position) - here).norm() - self.spec.start_radius).max(0.0),
+        };
+        self.closest.1 = self.closest.1.min(distance);
     }
 
     /// Roll-over (on its back) or tip-over (past a static limit for [`TIP_HOLD`]), once the
@@ -725,6 +621,14 @@ impl Trial {
             },
             penalty_points: self.penalty_points,
             score: self.score(),
+            closest: (!passed && self.closest.1.is_finite()).then(|| {
+                let goal = self.spec.goals.get(self.closest.0);
+                (
+                    goal.map_or("start", |g| g.name.as_str()).to_string(),
+                    self.closest.1,
+                )
+            }),
+            link: self.spec.link.summary(),
             passed,
             reason,
             events: self.events.clone(),
@@ -732,7 +636,6 @@ impl Trial {
     }
 }
 
-/// Whether the move from `p` to `q` crosses the segment `a`–`b` (x, y).
 /// Whether `touching` this step is a new contact — one after at least [`HULL_CONTACT_GAP`]
 /// without any; `free` is the time since the last contact (s), kept up to date.
 fn new_contact(free: &mut f64, touching: bool, dt: f64) -> bool {
@@ -757,6 +660,18 @@ fn within_limits(tip: &TipLimits, tilt: &Tilt) -> bool {
     !tilt.upside_down && tip.margins(tilt).least().0 >= 0.0
 }
 
+/// Horizontal distance from `p` to the segment `a`–`b`, m.
+fn segment_distance(p: Point2<f64>, a: Point2<f64>, b: Point2<f64>) -> f64 {
+    let ab = b - a;
+    let along = if ab.norm_squared() > 0.0 {
+        ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (p - (a + ab * along)).norm()
+}
+
+/// Whether the move from `p` to `q` crosses the segment `a`–`b` (x, y).
 fn crosses(p: &Point3<f64>, q: &Point3<f64>, a: &Point2<f64>, b: &Point2<f64>) -> bool {
     let cross = |o: Point2<f64>, u: Point2<f64>, v: Point2<f64>| {
         (u.x - o.x) * (v.y - o.y) - (u.y - o.y) * (v.x - o.x)

@@ -291,8 +291,17 @@ fn score_table(result: &Value, html: &mut String) {
         ),
         ("score", format!("{:.0} / 100", n("score").unwrap_or(0.0))),
     ];
+    let closest = result
+        .get("closest_goal")
+        .and_then(Value::as_str)
+        .zip(n("closest_m"))
+        .map(|(goal, m)| ("closest", format!("{m:.2} m from {goal}")));
+    let link = result
+        .get("link")
+        .and_then(Value::as_str)
+        .map(|l| ("link", l.to_string()));
     html.push_str("<table>\n");
-    for (name, value) in rows {
+    for (name, value) in rows.into_iter().chain(closest).chain(link) {
         let _ = writeln!(html, "<tr><th>{name}</th><td>{}</td></tr>", esc(&value));
     }
     let _ = writeln!(
