@@ -29,10 +29,13 @@ pub enum Launch {
         /// Spawn name.
         spawn: Option<String>,
     },
-    /// A scored trial of the exercise file's exercise (its scene, robot and spawn).
+    /// A scored trial of the exercise file's exercise (its scene and spawn, and its robot
+    /// unless another is given).
     Exercise {
         /// Exercise file.
         exercise: PathBuf,
+        /// Another robot file to run it with.
+        robot: Option<PathBuf>,
     },
     /// The session a log was recorded from, set up again at its start to replay it (a replay
     /// is watched, never logged).
@@ -137,9 +140,9 @@ pub fn open(what: &Launch) -> Result<Launched, LaunchError> {
                 input_files: vec![("scene", scene.clone()), ("robot", robot.clone())],
             }
         }
-        Launch::Exercise { exercise } => {
+        Launch::Exercise { exercise, robot } => {
             let exercise = exercise_file(exercise);
-            let loaded = Exercise::load(&exercise)?;
+            let loaded = Exercise::load_with_robot(&exercise, robot.as_deref())?;
             let input_files = vec![
                 ("exercise", exercise.clone()),
                 ("scene", loaded.spec.scene.clone()),
@@ -215,7 +218,7 @@ pub fn exercise_file(name: &Path) -> PathBuf {
 pub fn log_path(what: &Launch, target: &LogTarget) -> Option<PathBuf> {
     let named_after = match what {
         Launch::Free { scene, .. } => scene,
-        Launch::Exercise { exercise } => exercise,
+        Launch::Exercise { exercise, .. } => exercise,
         Launch::Replay { .. } => return None,
     };
     match target {
@@ -281,6 +284,7 @@ mod tests {
         );
         let launched = open(&Launch::Exercise {
             exercise: PathBuf::from("stairs_35"),
+            robot: None,
         })
         .expect("the library's exercise");
         assert!(launched.exercise.is_some());
@@ -290,6 +294,7 @@ mod tests {
         );
         let Err(e) = open(&Launch::Exercise {
             exercise: PathBuf::from("stairs_3"),
+            robot: None,
         }) else {
             panic!("no such exercise");
         };
@@ -314,6 +319,7 @@ mod tests {
         };
         let exercise = Launch::Exercise {
             exercise: PathBuf::from("scenes/exercises/stairs_35.toml"),
+            robot: None,
         };
         let default = |what: &Launch| {
             let path = log_path(what, &LogTarget::Default).expect("a log");

@@ -76,6 +76,7 @@ enum Command {
 fn main() -> ExitCode {
     cli::string_functions::prefer_256_bit_string_functions();
     cli::runtime_dir::ensure_runtime_dir();
+    cli::broken_pipe::end_quietly_on_a_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { scenes } => cli::check::check(&scenes),

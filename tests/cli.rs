@@ -217,3 +217,44 @@ fn a_report_goes_to_reports_by_default() {
     );
     assert!(dir.path().join("reports/attempt/index.html").exists());
 }
+
+/// `--robot` with `--exercise` runs the exercise with another robot: the score table says so,
+/// and the log replays bit for bit with that robot.
+#[test]
+fn an_exercise_runs_with_another_robot_and_replays_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let log = dir.path().join("heavy.mcap");
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(root)
+        .args([
+            "run",
+            "--exercise",
+            "curb_climb",
+            "--robot",
+            "scenes/robots/heavy250.toml",
+        ])
+        .arg("--log")
+        .arg(&log)
+        .arg("--out")
+        .arg(dir.path().join("heavy"))
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("robot            heavy250, not the exercise's scout.toml"),
+        "{text}"
+    );
+    let replay = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(root)
+        .args(["replay", "--verify"])
+        .arg(&log)
+        .output()
+        .expect("treadsim runs");
+    let said = String::from_utf8_lossy(&replay.stdout);
+    assert_eq!(replay.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains("heavy250") && said.contains("and the same trial result"),
+        "{said}"
+    );
+}

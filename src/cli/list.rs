@@ -49,18 +49,9 @@ pub struct ListArgs {
 /// Longest description shown, characters.
 const DESCRIPTION_WIDTH: usize = 72;
 
-/// Runs `treadsim list`. A reader that stops early (`treadsim list | head`) ends the listing
-/// quietly.
+/// Runs `treadsim list`.
 pub fn list_command(a: &ListArgs) -> anyhow::Result<()> {
-    match write_list(a, &mut std::io::stdout().lock()) {
-        Err(e)
-            if e.downcast_ref::<std::io::Error>().map(std::io::Error::kind)
-                == Some(std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(())
-        }
-        other => other,
-    }
+    write_list(a, &mut std::io::stdout().lock())
 }
 
 fn write_list(a: &ListArgs, out: &mut impl Write) -> anyhow::Result<()> {

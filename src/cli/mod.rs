@@ -2,11 +2,13 @@
 //! `bench.rs`,
 //! `soak.rs`, headless runs (`run.rs`), logs (`log.rs`: replay and report), traffic
 //! (`traffic.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
-//! string functions the binary restarts with (`string_functions.rs`), and a private runtime
-//! folder when the environment has none (`runtime_dir.rs`). Part of the binary, not
+//! string functions the binary restarts with (`string_functions.rs`), a private runtime
+//! folder when the environment has none (`runtime_dir.rs`), and a quiet end when a reader
+//! closes the pipe (`broken_pipe.rs`). Part of the binary, not
 //! the library.
 
 pub mod bench;
+pub mod broken_pipe;
 pub mod check;
 pub mod list;
 pub mod log;

@@ -43,15 +43,17 @@ fn script_driver(
 /// Arguments of `treadsim run`.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// An exercise file: run and score a trial (its scene, robot and spawn; the script is
-    /// optional), print the score table, write OUT.score.json, exit 0 on pass, 1 on fail,
-    /// 2 when it cannot run.
-    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn", "auto_reset", "duration"])]
+    /// An exercise file, or a library exercise's name (`treadsim list exercises`): run and
+    /// score a trial (its scene, spawn and robot — or --robot's; the script is optional),
+    /// print the score table, write its score file, exit 0 on pass, 1 on fail, 2 when it
+    /// cannot run.
+    #[arg(long, conflicts_with_all = ["scene", "spawn", "auto_reset", "duration"])]
     pub exercise: Option<PathBuf>,
     /// Scene file (TOML).
     #[arg(long, required_unless_present = "exercise")]
     pub scene: Option<PathBuf>,
-    /// Robot file (TOML), e.g. scenes/robots/scout.toml.
+    /// Robot file (TOML), e.g. scenes/robots/scout.toml; with --exercise, another robot to
+    /// run the exercise with (the score table says so).
     #[arg(long, required_unless_present = "exercise")]
     pub robot: Option<PathBuf>,
     /// Drive script (TOML): `[[command]]` tables with at/left/right/flipper, or `[[goal]]`
@@ -121,6 +123,7 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     };
     let what = Launch::Exercise {
         exercise: path.clone(),
+        robot: a.robot.clone(),
     };
     let mut launched = open(&what)?;
     let mut driver = script_driver(a.script.as_deref(), launched.robot(), false)?;

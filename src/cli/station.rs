@@ -44,10 +44,10 @@ pub struct StationArgs {
     /// Spawn point name (default: the scene's first).
     #[arg(long)]
     spawn: Option<String>,
-    /// Run an exercise as a scored trial (its scene, robot and spawn): the goal's
-    /// direction and distance over the view, repetitions, faults, clock, penalties, and
-    /// the result at the end.
-    #[arg(long, conflicts_with_all = ["scene", "robot", "spawn"])]
+    /// Run an exercise (a file or a library name) as a scored trial (its scene and spawn,
+    /// and its robot unless --robot names another): the goal's direction and distance over
+    /// the view, repetitions, faults, clock, penalties, and the result at the end.
+    #[arg(long, conflicts_with_all = ["scene", "spawn"])]
     exercise: Option<PathBuf>,
     /// The session's log (MCAP) [default: logs/<exercise or scene>-<date>-<time>.mcap].
     #[arg(long, conflicts_with = "no_log")]
@@ -99,12 +99,15 @@ pub struct StationArgs {
 impl StationArgs {
     /// The station's options, with the default scene and robot filled in.
     fn into_options(self) -> StationOptions {
+        // With an exercise, --robot is another robot to run it with.
+        let exercise_robot = self.exercise.as_ref().and(self.files.robot.clone());
         let (scene, robot) = self.files.or_defaults();
         StationOptions {
             scene,
             robot,
             spawn: self.spawn,
             exercise: self.exercise,
+            exercise_robot,
             log: self.log,
             no_log: self.no_log,
             replay: self.replay,

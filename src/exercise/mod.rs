@@ -129,10 +129,23 @@ impl Exercise {
     /// Reads an exercise file and the scene and robot files it names. Errors name the file,
     /// line and field: the exercise's own, or the scene's or robot's.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let spec = ExerciseSpec::load(path)?;
+        Self::load_with_robot(path, None)
+    }
+
+    /// [`Exercise::load`] with another robot than the exercise names (`--robot`); the same
+    /// robot file as the exercise's is no substitute.
+    pub fn load_with_robot(path: &Path, robot: Option<&Path>) -> Result<Self, ConfigError> {
+        let mut spec = ExerciseSpec::load(path)?;
+        if let Some(robot) = robot.filter(|r| *r != spec.robot) {
+            spec.exercise_robot = Some(std::mem::replace(&mut spec.robot, robot.to_path_buf()));
+        }
         let [scene_at, robot_at] = &spec.file_locations;
         let scene = Scene::load(&spec.scene).map_err(|e| named_here(e, scene_at, "scene"))?;
-        let robot = load_robot(&spec.robot).map_err(|e| named_here(e, robot_at, "robot"))?;
+        let robot = if spec.exercise_robot.is_some() {
+            load_robot(&spec.robot)?
+        } else {
+            load_robot(&spec.robot).map_err(|e| named_here(e, robot_at, "robot"))?
+        };
         Self::resolve(spec, scene, robot)
     }
 

@@ -133,6 +133,8 @@ pub struct TrialResult {
     pub closest: Option<(String, f64)>,
     /// The link conditions it ran under, in words (`None`: a perfect link).
     pub link: Option<String>,
+    /// When another robot than the exercise names ran it: which, instead of which.
+    pub robot: Option<String>,
     /// Every event, in order.
     pub events: Vec<ExerciseEvent>,
 }

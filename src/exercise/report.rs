@@ -54,7 +54,8 @@ pub fn score_table(result: &TrialResult) -> String {
         .as_ref()
         .map(|(goal, m)| ("closest", format!("{m:.2} m from {goal}")));
     let link = result.link.clone().map(|l| ("link", l));
-    for (name, value) in rows.into_iter().chain(closest).chain(link) {
+    let robot = result.robot.clone().map(|r| ("robot", r));
+    for (name, value) in rows.into_iter().chain(robot).chain(closest).chain(link) {
         let _ = writeln!(out, "  {name:<16} {value}");
     }
     let events: Vec<String> = result.events.iter().filter_map(event_line).collect();
@@ -184,6 +185,7 @@ pub fn result_json(result: &TrialResult) -> Value {
         "closest_goal": result.closest.as_ref().map(|c| c.0.clone()),
         "closest_m": result.closest.as_ref().map(|c| c.1),
         "link": result.link,
+        "robot": result.robot,
         "events": result.events.iter().map(event_json).collect::<Vec<_>>(),
     })
 }

@@ -237,6 +237,9 @@ pub struct ExerciseSpec {
     /// Where `scene` and `robot` are written: the location of the error when the file
     /// cannot be read.
     pub file_locations: [ConfigError; 2],
+    /// The robot file the exercise names, when another robot runs it (`--robot`); `robot`
+    /// is then that other robot's file.
+    pub exercise_robot: Option<PathBuf>,
     /// Spawn name in the scene (`None`: the first), and where it is written: the location of
     /// the error if the scene has no such spawn.
     pub spawn: Option<(String, ConfigError)>,
@@ -342,6 +345,7 @@ impl ExerciseSpec {
             scene,
             robot,
             file_locations,
+            exercise_robot: None,
             spawn,
             goals,
             repetitions,

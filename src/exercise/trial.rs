@@ -69,6 +69,8 @@ pub struct Trial {
     /// the distance, m (horizontal, to a zone's edge or a gate; to an observation target's
     /// range).
     closest: (usize, f64),
+    /// Another robot than the exercise names runs it: which, instead of which.
+    substitute: Option<String>,
     /// Per forbidden zone: whether the robot is inside.
     in_forbidden: Vec<bool>,
     speeding: bool,
@@ -124,6 +126,15 @@ impl Trial {
             events: Vec::new(),
             sim_events_seen: sim.events().len(),
             closest: (0, f64::INFINITY),
+            substitute: spec.exercise_robot.as_ref().map(|own| {
+                format!(
+                    "{}, not the exercise's {}",
+                    robot.name,
+                    own.file_name().map_or(own.display().to_string(), |n| n
+                        .to_string_lossy()
+                        .into_owned())
+                )
+            }),
             in_forbidden: vec![false; spec.rules.forbidden.len()],
             speeding: false,
             over_tilt: false,
@@ -629,6 +640,7 @@ impl Trial {
                 )
             }),
             link: self.spec.link.summary(),
+            robot: self.substitute.clone(),
             passed,
             reason,
             events: self.events.clone(),

@@ -44,7 +44,10 @@ pub fn session_from_log(log: &Log, config: SimConfig) -> Result<Session, LogErro
         message,
     };
     let session = if let Some(file) = header.file("exercise") {
-        let exercise = Exercise::load(&file.path).map_err(|e| setup(e.to_string()))?;
+        // Another robot than the exercise's (`--robot`) is the one the header names.
+        let robot = header.file("robot").map(|f| f.path.as_path());
+        let exercise =
+            Exercise::load_with_robot(&file.path, robot).map_err(|e| setup(e.to_string()))?;
         Session::exercise(&exercise, config)
     } else {
         let (Some(scene), Some(robot)) = (header.file("scene"), header.file("robot")) else {

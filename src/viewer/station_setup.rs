@@ -49,6 +49,8 @@ pub struct StationOptions {
     /// An exercise to run as a scored trial (its scene, robot and spawn replace the ones
     /// above; trainee-mode rules lock trainee mode).
     pub exercise: Option<PathBuf>,
+    /// Another robot to run the exercise with (`--robot` with `--exercise`).
+    pub exercise_robot: Option<PathBuf>,
     /// The session's log (MCAP); `None`: `logs/<exercise or scene>-<date>-<time>.mcap`.
     pub log: Option<PathBuf>,
     /// Write no log.
@@ -86,6 +88,7 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         (Some(log), _) => Launch::Replay { log: log.clone() },
         (None, Some(exercise)) => Launch::Exercise {
             exercise: exercise.clone(),
+            robot: o.exercise_robot.clone(),
         },
         (None, None) => Launch::Free {
             scene: o.scene.clone(),

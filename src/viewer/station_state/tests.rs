@@ -303,7 +303,14 @@ fn replaying_a_trainee_trial_from_the_chase_view_keeps_the_recorded_result() {
         program: "run",
         script: None,
     };
-    let mut recorded = launch(&Launch::Exercise { exercise }, &options).expect("launch");
+    let mut recorded = launch(
+        &Launch::Exercise {
+            exercise,
+            robot: None,
+        },
+        &options,
+    )
+    .expect("launch");
     assert!(recorded
         .exercise
         .as_ref()
