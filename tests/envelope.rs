@@ -143,7 +143,11 @@ fn stair_and_step_sweeps_are_monotone() {
 fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
     for name in PRESETS {
         let spec = robot(name);
-        let sheet = envelope::measure(&spec, THREADS).expect("sheet");
+        // The progress it reports rises part by part to the whole sheet.
+        let mut shares = Vec::new();
+        let sheet = envelope::measure_with(&spec, THREADS, &mut |f| shares.push(f)).expect("sheet");
+        assert!(shares.windows(2).all(|w| w[0] < w[1]), "{name}: {shares:?}");
+        assert_eq!(shares.last(), Some(&1.0), "{name}: {shares:?}");
         println!("{sheet}");
         for sweep in sheet.sweeps() {
             assert!(sweep.is_monotone(), "{name}: {sweep:#?}");

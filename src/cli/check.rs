@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use treadsim::config::SourceFile;
 use treadsim::exercise::Exercise;
+use treadsim::record::progress::Progress;
 use treadsim::scene::Scene;
 use treadsim::vehicle::robot_file::load_robot;
 use treadsim::vehicle::spec::HullShape;
@@ -113,7 +114,8 @@ pub fn envelope_command(a: &EnvelopeArgs) -> anyhow::Result<()> {
         a.threads
     };
     let started = Instant::now();
-    let sheet = treadsim::envelope::measure(&spec, threads)?;
+    let mut bar = Progress::new("envelope");
+    let sheet = treadsim::envelope::measure_with(&spec, threads, &mut |f| bar.set(f))?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&sheet)?);
     } else {

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use treadsim::launch::{open, Launch};
+use treadsim::record::progress::Progress;
 use treadsim::tools::soak::{self, SoakStats};
 
 /// Arguments of `treadsim soak`.
@@ -167,6 +168,8 @@ pub fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
     }
     let mut total = SoakStats::total(a.seed);
     let mut failures = Vec::new();
+    let mut bar = Progress::new("soak");
+    let combinations = (scenes.len() * robots.len()) as f64;
     for scene_path in &scenes {
         for robot_path in &robots {
             let launched = open(&Launch::Free {
@@ -177,13 +180,16 @@ pub fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
             let seed = soak::combination_seed(a.seed, &stem(scene_path), &stem(robot_path));
             let script = soak::random_script(launched.robot(), duration, seed);
             let stats = soak::soak(launched.session, script.clone(), seed, duration);
+            bar.clear();
             print_row(a.json, &stem(scene_path), &stem(robot_path), &stats);
             if stats.failed() {
                 failures.push(write_failure(a, scene_path, robot_path, &script, &stats)?);
             }
             total.add(&stats);
+            bar.set(total.sim_seconds / (duration * combinations));
         }
     }
+    bar.clear();
     print_row(a.json, "total", "", &total);
     for f in &failures {
         eprintln!("failed: {f}");

@@ -374,16 +374,47 @@ pub fn measure_tip(spec: &RobotSpec, threads: usize) -> Result<TipSheet, Envelop
 
 /// Measures the whole sheet of `spec` on `threads` threads.
 pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError> {
+    measure_with(spec, threads, &mut |_| {})
+}
+
+/// [`measure`], telling `progress` the share of the sheet done (0..1) after each part.
+pub fn measure_with(
+    spec: &RobotSpec,
+    threads: usize,
+    progress: &mut dyn FnMut(f64),
+) -> Result<Sheet, EnvelopeError> {
+    // Tip-over, the slopes, the flights with and without flippers, steps, gaps, top speed
+    // and pivot rate.
+    let parts = 1 + SlopeTask::ALL.len() + usize::from(!spec.flippers.is_empty()) + 5;
+    let mut done = 0usize;
+    let mut part_done = |progress: &mut dyn FnMut(f64)| {
+        done += 1;
+        progress(done as f64 / parts as f64);
+    };
     let tip = measure_tip(spec, threads)?;
-    let slopes = SlopeTask::ALL
-        .iter()
-        .map(|&task| run_sweep(spec, SweepKind::Slope(task), threads))
-        .collect::<Result<Vec<_>, _>>()?;
+    part_done(progress);
+    let mut slopes = Vec::with_capacity(SlopeTask::ALL.len());
+    for &task in SlopeTask::ALL.iter() {
+        slopes.push(run_sweep(spec, SweepKind::Slope(task), threads)?);
+        part_done(progress);
+    }
     let stairs_with_flippers = if spec.flippers.is_empty() {
         None
     } else {
-        Some(run_sweep(spec, SweepKind::StairsWithFlippers, threads)?)
+        let sweep = run_sweep(spec, SweepKind::StairsWithFlippers, threads)?;
+        part_done(progress);
+        Some(sweep)
     };
+    let stairs_without_flippers = run_sweep(spec, SweepKind::StairsWithoutFlippers, threads)?;
+    part_done(progress);
+    let steps = run_sweep(spec, SweepKind::Steps, threads)?;
+    part_done(progress);
+    let gaps = run_sweep(spec, SweepKind::Gaps, threads)?;
+    part_done(progress);
+    let top_speed = trials::top_speed(spec)?;
+    part_done(progress);
+    let pivot_rate = trials::pivot_rate(spec)?.to_degrees();
+    part_done(progress);
     Ok(Sheet {
         robot: spec.name.clone(),
         mass: spec.mass,
@@ -391,11 +422,11 @@ pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError>
         tip,
         slopes,
         stairs_with_flippers,
-        stairs_without_flippers: run_sweep(spec, SweepKind::StairsWithoutFlippers, threads)?,
-        steps: run_sweep(spec, SweepKind::Steps, threads)?,
-        gaps: run_sweep(spec, SweepKind::Gaps, threads)?,
-        top_speed: trials::top_speed(spec)?,
-        pivot_rate: trials::pivot_rate(spec)?.to_degrees(),
+        stairs_without_flippers,
+        steps,
+        gaps,
+        top_speed,
+        pivot_rate,
     })
 }
 

@@ -1,5 +1,5 @@
-//! A progress bar on the terminal for long replays and reports (drawn on standard error, and
-//! only when it is a terminal, at most ten times a second).
+//! A progress bar on the terminal for long commands — replays, reports, soaks, envelopes —
+//! drawn on standard error, and only when it is a terminal, at most ten times a second.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -41,6 +41,17 @@ impl Progress {
         )
     }
 
+    /// Takes the bar off the line, so other output can be written there (it comes back at
+    /// the next [`set`](Self::set)).
+    pub fn clear(&mut self) {
+        if self.enabled && self.last.is_some() {
+            let mut err = std::io::stderr();
+            let _ = write!(err, "\r{}\r", " ".repeat(self.line(0.0).chars().count()));
+            let _ = err.flush();
+            self.last = None;
+        }
+    }
+
     /// Shows `fraction` (0..1) done.
     pub fn set(&mut self, fraction: f64) {
         if !self.enabled {
@@ -58,6 +69,8 @@ impl Progress {
         let _ = write!(err, "\r{}", self.line(fraction));
         if fraction >= 1.0 {
             let _ = writeln!(err);
+            // The line is done: nothing left to clear.
+            self.last = None;
         }
         let _ = err.flush();
     }
