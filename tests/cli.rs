@@ -258,3 +258,21 @@ fn an_exercise_runs_with_another_robot_and_replays_so() {
         "{said}"
     );
 }
+
+/// `traffic` on a scene without traffic runs a default group and says so (it refused).
+#[test]
+fn traffic_on_a_scene_without_any_runs_a_default_group() {
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["traffic", "--scene", "scenes/ramps.toml", "--seconds", "2"])
+        .output()
+        .expect("treadsim runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("has no [[traffic]] groups: running a default group of 20"),
+        "{err}"
+    );
+    assert!(text.contains("20 agents"), "{text}");
+}

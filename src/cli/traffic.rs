@@ -49,6 +49,9 @@ pub struct TrafficArgs {
     pub json: bool,
 }
 
+/// Agents of the default group on a scene without traffic.
+const DEFAULT_AGENTS: usize = 20;
+
 /// Runs `treadsim traffic`.
 pub fn traffic_command(a: &TrafficArgs) -> anyhow::Result<()> {
     let avoidance = match (a.no_avoid, a.avoid.as_str()) {
@@ -69,14 +72,17 @@ pub fn traffic_command(a: &TrafficArgs) -> anyhow::Result<()> {
     let scene = Scene::load(&a.scene)?;
     let groups = match a.agents {
         Some(count) => vec![agents_group(a, &scene, count)?],
+        None if scene.traffic.is_empty() => {
+            // A scene without traffic still shows what the controller does: a default group.
+            eprintln!(
+                "{} has no [[traffic]] groups: running a default group of {DEFAULT_AGENTS} \
+                 agents over the scene (--agents N for another)",
+                a.scene.display()
+            );
+            vec![agents_group(a, &scene, DEFAULT_AGENTS)?]
+        }
         None => scene.traffic.clone(),
     };
-    if groups.is_empty() {
-        bail!(
-            "{} has no [[traffic]] groups: give --agents N",
-            a.scene.display()
-        );
-    }
     let steps = (a.seconds / a.dt).round() as u64;
     for spec in &groups {
         let mut traffic = Traffic::new(spec, avoidance).context("placing the traffic")?;
