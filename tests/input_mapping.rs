@@ -385,6 +385,39 @@ fn the_speed_limit_scales_the_output_while_held_or_toggled() {
     assert_eq!(s.step().drive.left, 1.0, "toggled off");
 }
 
+/// An exercise's speed limit is the control unit's speed selector: a held key (after its
+/// ramp) and a full stick cruise at the limit, slow mode at its share of it; without a limit
+/// the mapping's `max_speed` again.
+#[test]
+fn an_exercise_speed_limit_caps_full_demand() {
+    let mut s = Station::with_pad(MappingConfig::default());
+    s.mapper.set_speed_limit(Some(0.5));
+    assert_eq!(s.mapper.top_speed(), 0.5);
+    s.stick('L', 0.0, 1.0);
+    assert_close(s.step().drive.left, 0.5, TOL, "full stick at the limit");
+    s.send(&[KeyDown(Key::LShift)]);
+    assert_close(
+        s.step().drive.left,
+        0.125,
+        TOL,
+        "slow: a quarter of the limit",
+    );
+    s.send(&[KeyUp(Key::LShift)]);
+    s.stick('L', 0.0, 0.0);
+    s.send(&[KeyDown(Key::W)]);
+    assert_close(
+        s.run(500).drive.left,
+        0.5,
+        TOL,
+        "a held key cruises at the limit",
+    );
+    // A limit above the mapping's top speed changes nothing; none restores it.
+    s.mapper.set_speed_limit(Some(5.0));
+    assert_eq!(s.mapper.top_speed(), 1.0);
+    s.mapper.set_speed_limit(None);
+    assert_close(s.run(10).drive.left, 1.0, TOL, "no limit");
+}
+
 #[test]
 fn flipper_target_moves_at_the_rate_while_held_and_stops_at_the_limits() {
     let mut s = Station::with_pad(MappingConfig::default());

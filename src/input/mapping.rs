@@ -219,6 +219,9 @@ pub struct InputMapper {
     /// The robot's largest steering angle, rad, for an Ackermann robot: the stick's turn then
     /// steers the front wheels instead of splitting the tracks' speeds.
     steer_max: Option<f64>,
+    /// An exercise's speed limit, m/s: full demand drives at it instead of the mapping's
+    /// `max_speed` (a real control unit's speed selector).
+    speed_limit: Option<f64>,
     slow_toggled: bool,
     pad_armed: bool,
     centred_for: f64,
@@ -243,6 +246,7 @@ impl InputMapper {
             centred_for: 0.0,
             was_down: [false; Action::COUNT],
             steer_max: None,
+            speed_limit: None,
         })
     }
 
@@ -283,6 +287,19 @@ impl InputMapper {
     /// speed demand; `None` splits the sides' speeds (tracks, skid steering).
     pub fn set_steering(&mut self, max_angle: Option<f64>) {
         self.steer_max = max_angle.filter(|a| a.is_finite() && *a > 0.0);
+    }
+
+    /// Caps the full-demand speed at an exercise's speed limit (m/s; `None`: the mapping's
+    /// `max_speed`), as an operator sets a control unit's speed selector: full stick or a held
+    /// key cruises at the limit, slow mode at its share of it.
+    pub fn set_speed_limit(&mut self, limit: Option<f64>) {
+        self.speed_limit = limit.filter(|v| v.is_finite() && *v > 0.0);
+    }
+
+    /// The full-demand speed, m/s: the mapping's `max_speed`, or the speed limit if lower.
+    pub fn top_speed(&self) -> f64 {
+        let max = self.config.drive.max_speed;
+        self.speed_limit.map_or(max, |limit| limit.min(max))
     }
 
     /// Forgets all motion state after the robot was reset: both tracks stopped, keyboard
@@ -333,7 +350,7 @@ impl InputMapper {
                 hysteresis(&mut self.moving[1], demand.1, start, stop),
             )
         };
-        let scale = cfg.drive.max_speed
+        let scale = self.top_speed()
             * if slow {
                 cfg.drive.slow_speed_factor
             } else {

@@ -72,6 +72,9 @@ pub struct HudData {
     pub steer_max: f64,
     /// Speed over ground along the robot's heading, m/s (negative backwards), filtered.
     pub ground_speed: f64,
+    /// The speed selector: the top speed full demand drives at (the exercise's limit, if it
+    /// sets one), m/s; `None` shows nothing.
+    pub speed_limit: Option<f64>,
     /// Mean flipper angle, rad, if the robot has flippers.
     pub flipper: Option<f64>,
     /// Flipper limits, rad.
@@ -149,6 +152,7 @@ impl HudData {
                 crate::vehicle::spec::Steering::Skid => 0.0,
             },
             ground_speed: 0.0,
+            speed_limit: None,
             flipper: None,
             flipper_range,
             flipper_torque: 0.0,

@@ -119,6 +119,14 @@ fn speed(ui: &mut egui::Ui, hud: &HudData) {
                 .size(26.0),
         );
         ui.label(egui::RichText::new("m/s").color(DIM));
+        if let Some(limit) = hud.speed_limit {
+            let over = hud.ground_speed.abs() > limit;
+            ui.label(
+                egui::RichText::new(format!("limit {limit:.2}"))
+                    .color(if over { AMBER } else { DIM })
+                    .monospace(),
+            );
+        }
         ui.add_space(8.0);
         ui.label(egui::RichText::new("MOTOR LOAD").color(DIM).small());
         for t in &hud.tracks {

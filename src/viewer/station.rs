@@ -258,8 +258,10 @@ impl StationPanel {
     /// The panel of `session`'s robot, its input readout from the mapper at rest on `raw`.
     fn new(session: &Session, state: &mut StationState, raw: &RawInput) -> Self {
         let spec = session.sim().robot(session.robot()).spec();
+        let mut hud = HudData::new(spec, state.mapper.update(raw, 0.0).status);
+        hud.speed_limit = session.trial().and_then(|t| t.spec().rules.speed_limit);
         Self {
-            hud: HudData::new(spec, state.mapper.update(raw, 0.0).status),
+            hud,
             warnings: Vec::with_capacity(16),
             camera_names: spec.cameras.iter().map(|c| c.name.clone()).collect(),
             link_changes: Vec::new(),

@@ -123,6 +123,13 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
         None => MappingConfig::default(),
     };
     let mut mapper = InputMapper::new(mapping).map_err(|e| ViewerError::Mapping(e.to_string()))?;
+    // An exercise's speed limit is where the control unit's speed selector stands.
+    mapper.set_speed_limit(
+        launched
+            .exercise
+            .as_ref()
+            .and_then(|e| e.spec.rules.speed_limit),
+    );
     let script = o.script.as_deref().map(DriveScript::load).transpose()?;
     check_views(o, &robot, trainee)?;
     sync_flippers(&mut mapper, &robot);
