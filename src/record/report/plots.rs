@@ -311,7 +311,8 @@ fn draw_goals<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) ->
                         green.stroke_width(2),
                     )))
                     .map_err(err)?;
-                (z.position.x, z.position.y)
+                // Above the ring, where the path's marks inside the zone do not reach.
+                (z.position.x - z.radius, z.position.y + z.radius)
             }
             GoalKind::Gate { a, b, .. } => {
                 chart
@@ -320,7 +321,12 @@ fn draw_goals<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) ->
                         green.stroke_width(3),
                     )))
                     .map_err(err)?;
-                ((a.x + b.x) / 2.0, (a.y + b.y) / 2.0)
+                // Beside the post further up the plan.
+                if a.y >= b.y {
+                    (a.x, a.y)
+                } else {
+                    (b.x, b.y)
+                }
             }
             GoalKind::Observe { target, .. } => {
                 chart
@@ -333,12 +339,16 @@ fn draw_goals<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) ->
                 (target.x, target.y)
             }
         };
+        // The label's top left 18 px above its anchor, in pixels, whatever the plan's scale.
         chart
-            .draw_series(std::iter::once(Text::new(
-                label,
-                at,
-                ("sans-serif", 14).into_font().color(&green),
-            )))
+            .draw_series(std::iter::once(
+                EmptyElement::at(at)
+                    + Text::new(
+                        label,
+                        (4, -18),
+                        ("sans-serif", 14).into_font().color(&green),
+                    ),
+            ))
             .map_err(err)?;
     }
     Ok(())
@@ -418,16 +428,39 @@ fn time_chart<DB: DrawingBackend>(
         .y_desc(y_desc)
         .draw()
         .map_err(err)?;
-    for (name, values, color, dashed) in series {
-        let points = time
+    // Pixels per unit of time and of value, to widen a line by whole pixels.
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let per_px = (
+        t1 / f64::from((xs.end - xs.start).max(1)),
+        (y1 - y0 + 2.0 * pad) / f64::from((ys.end - ys.start).max(1)),
+    );
+    for (name, values, color, underlay) in series {
+        let points: Vec<(f64, f64)> = time
             .iter()
             .zip(values.iter())
             .filter(|(_, v)| v.is_finite())
-            .map(|(t, v)| (*t, *v));
+            .map(|(t, v)| (*t, *v))
+            .collect();
         let color = *color;
-        let style = color.stroke_width(if *dashed { 4 } else { 2 });
+        // Lines are drawn one pixel wide: plotters joins a wider polyline with mitres, and
+        // where the data turn back on themselves (a motor's noisy load, a command that pulses
+        // for one sample) a mitre spikes far out of the plot, through the axis (plotters issue
+        // #549). An underlay is widened by drawing it again a pixel off on every side.
+        let offsets: &[(f64, f64)] = if *underlay {
+            &[(0.0, 0.0), (-1.0, 0.0), (1.0, 0.0), (0.0, -1.0), (0.0, 1.0)]
+        } else {
+            &[(0.0, 0.0)]
+        };
+        for &(dx, dy) in &offsets[1..] {
+            let shifted = points
+                .iter()
+                .map(|&(t, v)| (t + dx * per_px.0, v + dy * per_px.1));
+            chart
+                .draw_series(LineSeries::new(shifted, color.stroke_width(1)))
+                .map_err(err)?;
+        }
         chart
-            .draw_series(LineSeries::new(points, style))
+            .draw_series(LineSeries::new(points, color.stroke_width(1)))
             .map_err(err)?
             .label(name.clone())
             .legend(move |(x, y)| {
@@ -587,4 +620,49 @@ pub fn progress<DB: DrawingBackend>(
             .map_err(err)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression: the motor-load plot of a stair climb drew spikes through the time axis to
+    /// the image's edge (two-pixel lines on noisy data). Nothing is drawn in the margins.
+    #[test]
+    fn noisy_data_stays_inside_the_plot() {
+        fonts().expect("the bundled font");
+        let (w, h) = (SIZE.0 as usize, (SIZE.1 / 2) as usize);
+        let mut pixels = vec![0u8; w * h * 3];
+        {
+            let area =
+                BitMapBackend::with_buffer(&mut pixels, (w as u32, h as u32)).into_drawing_area();
+            area.fill(&WHITE).unwrap();
+            // About one sample a pixel, quiet but for sharp swings up and straight back down
+            // a pixel later: each draws a long, nearly vertical turn-back.
+            let time: Vec<f64> = (0..1_000).map(|k| f64::from(k) * 0.1).collect();
+            let load: Vec<f64> = (0..1_000)
+                .map(|k| match k % 37 {
+                    0 => 8.0 + f64::from(k % 5),
+                    1 => -3.0 - f64::from(k % 3),
+                    _ => 0.2 * f64::from(k % 7),
+                })
+                .collect();
+            // A command that pulses for one sample, drawn as a wide underlay.
+            let command: Vec<f64> = (0..1_000)
+                .map(|k| if k % 53 == 0 { 6.0 } else { 0.5 })
+                .collect();
+            let series = [
+                ("command".to_string(), &command[..], PALETTE[0], true),
+                ("motor".to_string(), &load[..], PALETTE[1], false),
+            ];
+            time_chart(&area, "drive motor load", "N·m", &time, &series, &[]).unwrap();
+        }
+        let white_rows = |rows: std::ops::Range<usize>| {
+            rows.flat_map(|y| (0..w).map(move |x| (y * w + x) * 3))
+                .all(|i| pixels[i..i + 3] == [255, 255, 255])
+        };
+        // The chart's margin is 10 px: the first and last 8 rows stay empty.
+        assert!(white_rows(0..8), "ink above the chart");
+        assert!(white_rows(h - 8..h), "ink below the chart");
+    }
 }
