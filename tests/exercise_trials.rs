@@ -279,6 +279,16 @@ fn rule_penalties_count_once_per_entry() {
         "{p:?}"
     );
     assert_eq!(p.iter().filter(|r| r.contains("'pit'")).count(), 1, "{p:?}");
+    // Regression: the text said "speed 0.50 m/s over the limit 0.5 m/s" — the speed at the
+    // crossing, which is the limit. It says the highest speed of the episode, then the limit.
+    let speeding = p.iter().find(|r| r.starts_with("speed")).expect("a speed penalty");
+    let (speed, limit) = speeding
+        .strip_prefix("speed ")
+        .and_then(|rest| rest.split_once(" m/s, limit "))
+        .expect("speed X m/s, limit Y m/s");
+    let speed: f64 = speed.parse().expect("a speed");
+    assert!((speed - 0.8).abs() < 0.08, "driven at 0.8 m/s: {speeding}");
+    assert_eq!(limit, "0.50 m/s", "{speeding}");
     // Reached the goal: 100 − 5 (speed) − 10 (zone) = 85 ≥ the default pass mark 50.
     assert!(run.result.passed, "{:?}", run.result);
     assert_eq!(run.result.score, 85.0);

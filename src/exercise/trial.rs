@@ -73,8 +73,10 @@ pub struct Trial {
     substitute: Option<String>,
     /// Per forbidden zone: whether the robot is inside.
     in_forbidden: Vec<bool>,
-    speeding: bool,
-    over_tilt: bool,
+    /// While the robot is over the speed limit: the highest speed so far, m/s.
+    speeding: Option<f64>,
+    /// While the robot is over the tilt limit: the largest tilt so far, rad.
+    over_tilt: Option<f64>,
     /// Time past a tip-over limit, s.
     tipping: f64,
     /// Time since the hull last touched the scene, s (∞: never).
@@ -136,8 +138,8 @@ impl Trial {
                 )
             }),
             in_forbidden: vec![false; spec.rules.forbidden.len()],
-            speeding: false,
-            over_tilt: false,
+            speeding: None,
+            over_tilt: None,
             tipping: 0.0,
             hull_free: f64::INFINITY,
             traffic_free: f64::INFINITY,
@@ -422,25 +424,68 @@ impl Trial {
         }
         if let Some(limit) = self.spec.rules.speed_limit {
             let speed = Vector3::new(body.linvel.x, body.linvel.y, 0.0).norm();
-            let over = speed > limit;
-            if over && !self.speeding {
-                let reason = format!("speed {speed:.2} m/s over the limit {limit} m/s");
-                self.penalty(sim, reason, self.spec.penalties.speed);
-            }
-            self.speeding = over;
+            let points = self.spec.penalties.speed;
+            let episode = self.speeding;
+            self.speeding = self.follow_limit(sim, episode, speed, limit, points, speed_text);
         }
         if let Some(limit) = self.spec.rules.max_tilt.filter(|_| self.on_tracks) {
             let worst = tilt.nose_up.abs().max(tilt.left_up.abs());
-            let over = worst > limit;
-            if over && !self.over_tilt {
-                let reason = format!(
-                    "tilt {:.0}° over the limit {:.0}°",
-                    worst.to_degrees(),
-                    limit.to_degrees()
-                );
-                self.penalty(sim, reason, self.spec.penalties.tilt);
+            let points = self.spec.penalties.tilt;
+            let episode = self.over_tilt;
+            self.over_tilt = self.follow_limit(sim, episode, worst, limit, points, tilt_text);
+        }
+    }
+
+    /// Follows a value against its rule's limit, once per entry: passing the limit costs
+    /// `points` at once (the score counts it from that step); while over, the worst value is
+    /// kept; back under it — or when the trial ends — the penalty's event says the worst
+    /// value and the limit (`text`), so it reads "speed 1.00 m/s, limit 0.50 m/s", not the
+    /// value at the crossing, which is the limit. Returns the episode's new state.
+    fn follow_limit(
+        &mut self,
+        sim: &Simulation,
+        episode: Option<f64>,
+        value: f64,
+        limit: f64,
+        points: f64,
+        text: fn(f64, f64) -> String,
+    ) -> Option<f64> {
+        match (episode, value > limit) {
+            (None, true) => {
+                self.penalty_points += points.max(0.0);
+                Some(value)
             }
-            self.over_tilt = over;
+            (Some(worst), true) => Some(worst.max(value)),
+            (Some(worst), false) => {
+                self.penalty_event(sim, text(worst, limit), points);
+                None
+            }
+            (None, false) => None,
+        }
+    }
+
+    /// The events of the rules' episodes still open (the trial ends while the robot is over
+    /// a limit).
+    fn close_episodes(&mut self, sim: &Simulation) {
+        let rules = &self.spec.rules;
+        let open = [
+            (
+                self.speeding.take(),
+                rules.speed_limit,
+                self.spec.penalties.speed,
+                speed_text as fn(f64, f64) -> String,
+            ),
+            (
+                self.over_tilt.take(),
+                rules.max_tilt,
+                self.spec.penalties.tilt,
+                tilt_text,
+            ),
+        ];
+        for (worst, limit, points, text) in open {
+            if let (Some(worst), Some(limit)) = (worst, limit) {
+                self.penalty_event(sim, text(worst, limit), points);
+            }
         }
     }
 
@@ -592,6 +637,14 @@ impl Trial {
             return;
         }
         self.penalty_points += points;
+        self.penalty_event(sim, reason, points);
+    }
+
+    /// The event of a penalty whose points are counted.
+    fn penalty_event(&mut self, sim: &Simulation, reason: String, points: f64) {
+        if points <= 0.0 {
+            return;
+        }
         self.events.push(ExerciseEvent::Penalty {
             time: sim.time(),
             clock: self.clock,
@@ -601,6 +654,7 @@ impl Trial {
     }
 
     fn finish(&mut self, sim: &Simulation, passed: bool, reason: String) {
+        self.close_episodes(sim);
         self.events.push(ExerciseEvent::Finished {
             time: sim.time(),
             clock: self.clock,
@@ -670,6 +724,20 @@ fn stands_on_tracks(tip: &TipLimits, pose: &Isometry3<f64>) -> bool {
 /// Whether `tilt` is on the tracks: not on the back and within every static tip-over limit.
 fn within_limits(tip: &TipLimits, tilt: &Tilt) -> bool {
     !tilt.upside_down && tip.margins(tilt).least().0 >= 0.0
+}
+
+/// A speeding penalty's words: the highest speed and the limit, m/s.
+fn speed_text(worst: f64, limit: f64) -> String {
+    format!("speed {worst:.2} m/s, limit {limit:.2} m/s")
+}
+
+/// A tilt penalty's words: the largest tilt and the limit (rad), in degrees.
+fn tilt_text(worst: f64, limit: f64) -> String {
+    format!(
+        "tilt {:.0}°, limit {:.0}°",
+        worst.to_degrees(),
+        limit.to_degrees()
+    )
 }
 
 /// Horizontal distance from `p` to the segment `a`–`b`, m.
