@@ -44,11 +44,7 @@ station-deps:
 # clean), prints the picture's path and succeeds: the simulator and renderer work. With a
 # virtual display: `xvfb-run -a make run` (apt-get install xvfb).
 run: build station-deps
-	@./target/release/treadsim station; status=$$?; \
-	if [ $$status -eq 3 ]; then \
-	  ./target/release/treadsim shot --camera front --out target/make-run-front.png && exit 0; \
-	fi; \
-	exit $$status
+	@bash scripts/make-run.sh ./target/release/treadsim
 
 # Every check: formatting, lints (with the viewer), the headless core on its own and its API
 # docs' links, all core tests and benches (as tests), the scene library, and the viewer's tests

@@ -276,3 +276,90 @@ fn traffic_on_a_scene_without_any_runs_a_default_group() {
     );
     assert!(text.contains("20 agents"), "{text}");
 }
+
+/// Regression: `make run` without a display rendered its picture and then failed (`make: ***
+/// Error 3`). Its recipe (`scripts/make-run.sh`), run on a stand-in for the binary: a station
+/// without a display gives way to the headless picture, whose path is printed, and success;
+/// any other failure stays a failure.
+#[test]
+fn make_run_without_a_display_renders_and_succeeds() {
+    use std::os::unix::fs::PermissionsExt;
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/make-run.sh");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let stand_in = |station_status: i32| {
+        let path = dir.path().join(format!("treadsim-{station_status}"));
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\ncase \"$1\" in\n  station) echo 'error: no display' >&2; exit {station_status};;\n  shot) echo \"$5: 'front' rendered\"; exit 0;;\nesac\nexit 9\n"
+            ),
+        )
+        .expect("stand-in");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        path
+    };
+    let run = |bin: &std::path::Path| {
+        Command::new("bash")
+            .arg(&script)
+            .arg(bin)
+            .current_dir(dir.path())
+            .output()
+            .expect("bash runs")
+    };
+    let out = run(&stand_in(3));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("target/make-run-front.png: 'front' rendered"),
+        "{text}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .matches("no display")
+            .count(),
+        1
+    );
+    let out = run(&stand_in(1));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}
+
+/// A free `run` without `--out` writes its telemetry beside its log, named as it is.
+#[test]
+fn a_run_without_out_writes_its_telemetry_beside_its_log() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = dir.path().join("drive.toml");
+    std::fs::write(&script, "[[command]]\nat = 0.0\nleft = 0.3\nright = 0.3\n").expect("script");
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .current_dir(dir.path())
+        .arg("run")
+        .arg("--scene")
+        .arg(root.join("scenes/flat.toml"))
+        .arg("--robot")
+        .arg(root.join("scenes/robots/scout.toml"))
+        .arg("--script")
+        .arg(&script)
+        .args(["--duration", "0.5"])
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<String> = std::fs::read_dir(dir.path().join("logs"))
+        .expect("logs/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 2, "{files:?}");
+    let stem = files[0].strip_suffix(".csv").expect("a csv");
+    assert!(stem.starts_with("flat-"), "{files:?}");
+    assert_eq!(files[1], format!("{stem}.mcap"));
+    assert!(
+        text.contains(&format!("telemetry: logs/{stem}.csv")),
+        "{text}"
+    );
+}

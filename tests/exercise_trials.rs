@@ -281,7 +281,10 @@ fn rule_penalties_count_once_per_entry() {
     assert_eq!(p.iter().filter(|r| r.contains("'pit'")).count(), 1, "{p:?}");
     // Regression: the text said "speed 0.50 m/s over the limit 0.5 m/s" — the speed at the
     // crossing, which is the limit. It says the highest speed of the episode, then the limit.
-    let speeding = p.iter().find(|r| r.starts_with("speed")).expect("a speed penalty");
+    let speeding = p
+        .iter()
+        .find(|r| r.starts_with("speed"))
+        .expect("a speed penalty");
     let (speed, limit) = speeding
         .strip_prefix("speed ")
         .and_then(|rest| rest.split_once(" m/s, limit "))

@@ -63,10 +63,11 @@ pub struct RunArgs {
     /// Simulated time to run, s.
     #[arg(long, allow_negative_numbers = true, default_value_t = 10.0)]
     pub duration: f64,
-    /// Telemetry output (CSV); written to FILE.part and renamed when complete. With
-    /// --exercise: the base name of the score file [default: beside the log, one per
+    /// Telemetry output (CSV) [default: beside the log, named as it is:
+    /// logs/<scene>-<date>-<time>.csv]; written to FILE.part and renamed when complete.
+    /// With --exercise: the base name of the score file [default: beside the log, one per
     /// attempt: logs/<exercise>-<date>-<time>.score.json].
-    #[arg(long, required_unless_present = "exercise")]
+    #[arg(long)]
     pub out: Option<PathBuf>,
     /// Spawn point name (default: the scene's first).
     #[arg(long)]
@@ -180,10 +181,8 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
             a.rate
         );
     }
-    let (Some(scene), Some(robot), Some(script), Some(out)) =
-        (&a.scene, &a.robot, &a.script, &a.out)
-    else {
-        bail!("run needs --scene, --robot, --script and --out (or --exercise)");
+    let (Some(scene), Some(robot), Some(script)) = (&a.scene, &a.robot, &a.script) else {
+        bail!("run needs --scene, --robot and --script (or --exercise)");
     };
     let what = Launch::Free {
         scene: scene.clone(),
@@ -193,6 +192,19 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     let mut launched = open(&what)?;
     let mut driver = script_driver(Some(script), launched.robot(), a.auto_reset)?;
     launched.start_log(&what, &launch_options(a))?;
+    // The telemetry goes where --out says, else beside the log, named as it is.
+    let out = &a.out.clone().unwrap_or_else(|| {
+        launched
+            .log
+            .as_ref()
+            .map(|l| l.path().to_path_buf())
+            .or_else(|| log_path(&what, &LogTarget::Default))
+            .unwrap_or_else(|| PathBuf::from("logs/run"))
+            .with_extension("csv")
+    });
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let Launched {
         mut session,
         mut log,
