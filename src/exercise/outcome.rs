@@ -4,7 +4,7 @@
 /// Why a repetition was voided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FaultKind {
-    /// Past a static tip-over limit for [`TIP_HOLD`] s.
+    /// Past a static tip-over limit for the trial's `TIP_HOLD` s.
     TipOver,
     /// Upside down.
     RollOver,
@@ -61,7 +61,7 @@ pub enum ExerciseEvent {
         duration: f64,
     },
     /// The robot, started off its tracks (on its back or side), stood on them within its
-    /// tip-over limits for [`TIP_HOLD`]: from now on tilt faults and hull contacts count.
+    /// tip-over limits for the trial's `TIP_HOLD`: from now on tilt faults and hull contacts count.
     Righted {
         /// Simulation time, s.
         time: f64,
