@@ -4,10 +4,45 @@
 
 use std::process::Command;
 
-/// Runs `treadsim` with `args`; returns its exit code and standard error.
+/// `treadsim`, to run in `dir`.
+fn treadsim_in(dir: impl AsRef<std::path::Path>) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_treadsim"));
+    command.current_dir(dir);
+    command
+}
+
+/// `treadsim run` of the scout on `scene`, with a script and outputs it never reaches (the
+/// command is refused first).
+fn run_on(scene: &'static str) -> Vec<&'static str> {
+    vec![
+        "run",
+        "--scene",
+        scene,
+        "--robot",
+        "scenes/robots/scout.toml",
+        "--script",
+        "none.toml",
+        "--out",
+        "none.csv",
+        "--no-log",
+    ]
+}
+
+/// Runs `command`, which must succeed; returns its standard output.
+fn succeeds(command: &mut Command) -> String {
+    let out = command.output().expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+/// Runs `treadsim` in the repository with `args`; returns its exit code and standard error.
 fn treadsim(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = treadsim_in(env!("CARGO_MANIFEST_DIR"))
         .args(args)
         .output()
         .expect("treadsim runs");
@@ -19,18 +54,7 @@ fn treadsim(args: &[&str]) -> (Option<i32>, String) {
 
 #[test]
 fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
-    let run = [
-        "run",
-        "--scene",
-        "scenes/flat.toml",
-        "--robot",
-        "scenes/robots/scout.toml",
-        "--script",
-        "none.toml",
-        "--out",
-        "none.csv",
-        "--no-log",
-    ];
+    let run = run_on("scenes/flat.toml");
     let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
         base.iter().chain(extra).copied().collect()
     };
@@ -72,8 +96,7 @@ fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
 fn check_takes_each_kind_of_file_as_what_it_is() {
     let (code, err) = treadsim(&["check", "scenes/robots/scout.toml"]);
     assert_eq!(code, Some(0), "{err}");
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = treadsim_in(env!("CARGO_MANIFEST_DIR"))
         .args([
             "check",
             "scenes/robots/wheeler300.toml",
@@ -87,35 +110,13 @@ fn check_takes_each_kind_of_file_as_what_it_is() {
         "{text}"
     );
     assert!(text.contains("exercise '"), "{text}");
-    let (code, err) = treadsim(&[
-        "run",
-        "--scene",
-        "scenes/exercises/stairs_35.toml",
-        "--robot",
-        "scenes/robots/scout.toml",
-        "--script",
-        "none.toml",
-        "--out",
-        "none.csv",
-        "--no-log",
-    ]);
+    let (code, err) = treadsim(&run_on("scenes/exercises/stairs_35.toml"));
     assert_ne!(code, Some(0));
     assert!(
         err.contains("this is an exercise file, not a scene"),
         "{err}"
     );
-    let (_, err) = treadsim(&[
-        "run",
-        "--scene",
-        "scenes/robots/scout.toml",
-        "--robot",
-        "scenes/robots/scout.toml",
-        "--script",
-        "none.toml",
-        "--out",
-        "none.csv",
-        "--no-log",
-    ]);
+    let (_, err) = treadsim(&run_on("scenes/robots/scout.toml"));
     assert!(err.contains("this is a robot file, not a scene"), "{err}");
 }
 
@@ -123,8 +124,7 @@ fn check_takes_each_kind_of_file_as_what_it_is() {
 /// `--exercise` takes.
 #[test]
 fn list_names_the_library_and_exercises_go_by_those_names() {
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = treadsim_in(env!("CARGO_MANIFEST_DIR"))
         .args(["list"])
         .output()
         .expect("treadsim runs");
@@ -166,8 +166,7 @@ fn every_attempt_has_its_own_score_file() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let exercise = root.join("scenes/exercises/stairs_35.toml");
     for _ in 0..2 {
-        let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-            .current_dir(dir.path())
+        let out = treadsim_in(dir.path())
             .args(["run", "--no-log", "--exercise"])
             .arg(&exercise)
             .output()
@@ -193,24 +192,13 @@ fn a_report_goes_to_reports_by_default() {
     let dir = tempfile::tempdir().expect("temp dir");
     let exercise =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises/curb_climb.toml");
-    let run = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(dir.path())
+    let run = treadsim_in(dir.path())
         .args(["run", "--log", "attempt.mcap", "--exercise"])
         .arg(&exercise)
         .output()
         .expect("treadsim runs");
     assert!(dir.path().join("attempt.mcap").exists(), "{run:?}");
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(dir.path())
-        .args(["report", "attempt.mcap"])
-        .output()
-        .expect("treadsim runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = succeeds(treadsim_in(dir.path()).args(["report", "attempt.mcap"]));
     assert!(
         text.contains("report: reports/attempt/index.html"),
         "{text}"
@@ -225,8 +213,7 @@ fn an_exercise_runs_with_another_robot_and_replays_so() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let log = dir.path().join("heavy.mcap");
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(root)
+    let out = treadsim_in(root)
         .args([
             "run",
             "--exercise",
@@ -245,8 +232,7 @@ fn an_exercise_runs_with_another_robot_and_replays_so() {
         text.contains("robot            heavy250, not the exercise's scout.toml"),
         "{text}"
     );
-    let replay = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(root)
+    let replay = treadsim_in(root)
         .args(["replay", "--verify"])
         .arg(&log)
         .output()
@@ -262,8 +248,7 @@ fn an_exercise_runs_with_another_robot_and_replays_so() {
 /// `traffic` on a scene without traffic runs a default group and says so (it refused).
 #[test]
 fn traffic_on_a_scene_without_any_runs_a_default_group() {
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = treadsim_in(env!("CARGO_MANIFEST_DIR"))
         .args(["traffic", "--scene", "scenes/ramps.toml", "--seconds", "2"])
         .output()
         .expect("treadsim runs");
@@ -331,23 +316,16 @@ fn a_run_without_out_writes_its_telemetry_beside_its_log() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let script = dir.path().join("drive.toml");
     std::fs::write(&script, "[[command]]\nat = 0.0\nleft = 0.3\nright = 0.3\n").expect("script");
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .current_dir(dir.path())
-        .arg("run")
-        .arg("--scene")
-        .arg(root.join("scenes/flat.toml"))
-        .arg("--robot")
-        .arg(root.join("scenes/robots/scout.toml"))
-        .arg("--script")
-        .arg(&script)
-        .args(["--duration", "0.5"])
-        .output()
-        .expect("treadsim runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    let text = succeeds(
+        treadsim_in(dir.path())
+            .arg("run")
+            .arg("--scene")
+            .arg(root.join("scenes/flat.toml"))
+            .arg("--robot")
+            .arg(root.join("scenes/robots/scout.toml"))
+            .arg("--script")
+            .arg(&script)
+            .args(["--duration", "0.5"]),
     );
     let mut files: Vec<String> = std::fs::read_dir(dir.path().join("logs"))
         .expect("logs/")
