@@ -205,6 +205,47 @@ pub fn pad_demand(cfg: &MappingConfig, raw: &RawInput) -> (f64, f64) {
     }
 }
 
+/// What the operator holds in one snapshot, read once per update: the pad's buttons (none
+/// while it is disconnected), the keys, and whether each dead-man is held (one not bound
+/// counts as held).
+struct Held<'a> {
+    raw: &'a RawInput,
+    pad_deadman: bool,
+    keyboard_deadman: bool,
+}
+
+impl<'a> Held<'a> {
+    fn of(cfg: &MappingConfig, raw: &'a RawInput) -> Self {
+        let mut held = Self {
+            raw,
+            pad_deadman: false,
+            keyboard_deadman: cfg.keyboard.deadman.is_none_or(|k| raw.key_down(k)),
+        };
+        held.pad_deadman = cfg.gamepad.deadman.as_ref().is_none_or(|b| held.button(b));
+        held
+    }
+
+    /// Whether the pad's button `b` is down.
+    fn button(&self, b: &Button) -> bool {
+        self.raw.connected && self.raw.button_down(*b)
+    }
+
+    /// Whether any of `keys` is down.
+    fn any_key(&self, keys: &[Key]) -> bool {
+        keys.iter().any(|k| self.raw.key_down(*k))
+    }
+
+    /// Whether a pad button bound to action `a` is down.
+    fn pad_action(&self, cfg: &MappingConfig, a: Action) -> bool {
+        cfg.gamepad.buttons.get(a).iter().any(|b| self.button(b))
+    }
+
+    /// Whether a key bound to action `a` is down.
+    fn key_action(&self, cfg: &MappingConfig, a: Action) -> bool {
+        self.any_key(cfg.keyboard.keys.get(a))
+    }
+}
+
 /// The stateful mapper: hysteresis latches, keyboard ramps, flipper target, slow mode,
 /// gamepad arming and the previous state of every action (for edge detection).
 #[derive(Debug, Clone)]
@@ -321,10 +362,11 @@ impl InputMapper {
     /// step they are seen. A non-finite or negative `dt` counts as 0.
     pub fn update(&mut self, raw: &RawInput, dt: f64) -> MappedInput {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
-        let (actions, slow) = self.action_edges(raw);
+        let held = Held::of(&self.config, raw);
+        let (actions, slow) = self.action_edges(&held);
         let pad_wants = pad_demand(&self.config, raw);
-        let pad_state = self.arm_pad(raw, dt, pad_wants);
-        let keyboard_drives = self.ramp_keyboard(raw, dt);
+        let pad_state = self.arm_pad(&held, dt, pad_wants);
+        let keyboard_drives = self.ramp_keyboard(&held, dt);
         let cfg = &self.config;
         // Source and demand.
         let (source, demand) = if keyboard_drives {
@@ -356,7 +398,7 @@ impl InputMapper {
             } else {
                 1.0
             };
-        self.move_flippers(raw, dt);
+        self.move_flippers(&held, dt);
         // Ackermann: speed from the mean demand, the turn demand as a steering angle.
         let (left, right, steer) = match self.steer_max {
             Some(max) => {
@@ -384,14 +426,11 @@ impl InputMapper {
 
     /// The one-shot actions whose button or key went down since the last update, and whether
     /// slow mode is on (held, or toggled by its action).
-    fn action_edges(&mut self, raw: &RawInput) -> (Actions, bool) {
+    fn action_edges(&mut self, held: &Held<'_>) -> (Actions, bool) {
         let cfg = &self.config;
-        let pad = |b: &Button| raw.connected && raw.button_down(*b);
-        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
         let mut down = [false; Action::COUNT];
         for a in Action::ALL {
-            down[a.index()] =
-                cfg.gamepad.buttons.get(a).iter().any(pad) || keys_held(cfg.keyboard.keys.get(a));
+            down[a.index()] = held.pad_action(cfg, a) || held.key_action(cfg, a);
         }
         let fired = |a: Action| down[a.index()] && !self.was_down[a.index()];
         let actions = Actions {
@@ -417,14 +456,9 @@ impl InputMapper {
 
     /// The gamepad's state: a pad (re)connected drives only after its sticks have been
     /// centred for the re-arm time, and only while its dead-man is held.
-    fn arm_pad(&mut self, raw: &RawInput, dt: f64, pad_wants: (f64, f64)) -> PadState {
+    fn arm_pad(&mut self, held: &Held<'_>, dt: f64, pad_wants: (f64, f64)) -> PadState {
         let cfg = &self.config;
-        let connected = raw.connected;
-        let pad_deadman = cfg
-            .gamepad
-            .deadman
-            .as_ref()
-            .is_none_or(|b| connected && raw.button_down(*b));
+        let connected = held.raw.connected;
         let stop = cfg.drive.stop_threshold;
         if !connected {
             self.pad_armed = false;
@@ -444,7 +478,7 @@ impl InputMapper {
             PadState::Absent
         } else if !self.pad_armed {
             PadState::WaitingForCentre
-        } else if !pad_deadman {
+        } else if !held.pad_deadman {
             PadState::DeadmanReleased
         } else {
             PadState::Ready
@@ -453,17 +487,15 @@ impl InputMapper {
 
     /// The keyboard's speed and turn ramped toward the keys held (with its dead-man, if
     /// any); returns whether the keyboard drives.
-    fn ramp_keyboard(&mut self, raw: &RawInput, dt: f64) -> bool {
+    fn ramp_keyboard(&mut self, held: &Held<'_>, dt: f64) -> bool {
         let kb = &self.config.keyboard;
-        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
-        let kb_deadman = kb.deadman.is_none_or(|k| raw.key_down(k));
         let (f, b, l, r) = (
-            keys_held(&kb.forward),
-            keys_held(&kb.backward),
-            keys_held(&kb.left),
-            keys_held(&kb.right),
+            held.any_key(&kb.forward),
+            held.any_key(&kb.backward),
+            held.any_key(&kb.left),
+            held.any_key(&kb.right),
         );
-        let keyboard_drives = kb_deadman && (f || b || l || r);
+        let keyboard_drives = held.keyboard_deadman && (f || b || l || r);
         if keyboard_drives {
             let step = if kb.ramp_time > 0.0 {
                 dt / kb.ramp_time
@@ -482,16 +514,11 @@ impl InputMapper {
 
     /// The flipper target moved at the flipper rate while its up or down action is held: the
     /// pad's buttons count while it is connected and its dead-man held, the keys with theirs.
-    fn move_flippers(&mut self, raw: &RawInput, dt: f64) {
+    fn move_flippers(&mut self, held: &Held<'_>, dt: f64) {
         let cfg = &self.config;
-        let pad = |b: &Button| raw.connected && raw.button_down(*b);
-        let keys_held = |keys: &[Key]| keys.iter().any(|k| raw.key_down(*k));
-        let pad_deadman = cfg.gamepad.deadman.as_ref().is_none_or(pad);
-        let kb = &cfg.keyboard;
-        let kb_deadman = kb.deadman.is_none_or(|k| raw.key_down(k));
         let flipper_held = |a: Action| {
-            (pad_deadman && cfg.gamepad.buttons.get(a).iter().any(pad))
-                || (kb_deadman && keys_held(kb.keys.get(a)))
+            (held.pad_deadman && held.pad_action(cfg, a))
+                || (held.keyboard_deadman && held.key_action(cfg, a))
         };
         let dir = f64::from(u8::from(flipper_held(Action::FlipperUp)))
             - f64::from(u8::from(flipper_held(Action::FlipperDown)));
