@@ -2,9 +2,9 @@
 //! name to give (`--exercise stairs_35`), a one-line description and the file.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use anyhow::Context;
+use super::toml_files;
 use treadsim::config::SourceFile;
 use treadsim::launch::EXERCISE_FOLDER;
 
@@ -76,17 +76,6 @@ fn write_list(a: &ListArgs, out: &mut impl Write) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The `.toml` files directly in `dir`, sorted.
-fn toml_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot list {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    Ok(files)
 }
 
 /// One line about a file: its `[table]`'s description, else its first comment line, cut to

@@ -19,3 +19,19 @@ pub mod soak;
 pub mod station;
 pub mod string_functions;
 pub mod traffic;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+/// The `.toml` files directly in `dir`, sorted: the library's scenes, robots or exercises
+/// (`soak`, `list`).
+pub fn toml_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}

@@ -96,6 +96,14 @@ fn launch_options(a: &RunArgs) -> LaunchOptions {
     }
 }
 
+/// A run's log, or where its log would have gone without `--no-log`: its other outputs
+/// (telemetry, score) go beside it, named as it is.
+fn log_or_its_place(what: &Launch, log: Option<&Path>) -> PathBuf {
+    log.map(Path::to_path_buf)
+        .or_else(|| log_path(what, &LogTarget::Default))
+        .unwrap_or_else(|| PathBuf::from("logs/run"))
+}
+
 /// Where an attempt's score goes: `--out`'s name with `.score.json`; else beside its log, named
 /// as it is (`logs/<exercise>-<date>-<time>.score.json`, one per attempt), and without a log
 /// where the log would have gone; never over an earlier attempt's (`-2`, `-3`, … added).
@@ -103,11 +111,7 @@ fn score_path(a: &RunArgs, what: &Launch, log: Option<&Path>) -> PathBuf {
     if let Some(out) = &a.out {
         return PathBuf::from(format!("{}.score.json", out.display()));
     }
-    let base = log
-        .map(Path::to_path_buf)
-        .or_else(|| log_path(what, &LogTarget::Default))
-        .unwrap_or_else(|| PathBuf::from("logs/score"))
-        .with_extension("");
+    let base = log_or_its_place(what, log).with_extension("");
     let mut path = base.with_extension("score.json");
     let mut n = 2;
     while path.exists() {
@@ -194,13 +198,7 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     launched.start_log(&what, &launch_options(a))?;
     // The telemetry goes where --out says, else beside the log, named as it is.
     let out = &a.out.clone().unwrap_or_else(|| {
-        launched
-            .log
-            .as_ref()
-            .map(|l| l.path().to_path_buf())
-            .or_else(|| log_path(&what, &LogTarget::Default))
-            .unwrap_or_else(|| PathBuf::from("logs/run"))
-            .with_extension("csv")
+        log_or_its_place(&what, launched.log.as_ref().map(LogWriter::path)).with_extension("csv")
     });
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

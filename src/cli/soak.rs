@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::toml_files;
 use anyhow::{bail, Context};
 use treadsim::launch::{open, Launch};
 use treadsim::record::progress::Progress;
@@ -32,17 +33,6 @@ pub struct SoakArgs {
     json: bool,
 }
 
-/// The `.toml` files directly in `dir`, sorted.
-fn toml_files(dir: &str) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot list {dir}"))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    out.sort();
-    Ok(out)
-}
-
 /// A file's stem, for table rows and file names.
 fn stem(path: &Path) -> String {
     path.file_stem()
@@ -58,12 +48,12 @@ fn combinations(a: &SoakArgs) -> anyhow::Result<(Vec<PathBuf>, Vec<PathBuf>)> {
         );
     }
     let scenes = if a.scenes.is_empty() {
-        toml_files("scenes")?
+        toml_files(Path::new("scenes"))?
     } else {
         a.scenes.clone()
     };
     let robots = if a.robots.is_empty() {
-        toml_files("scenes/robots")?
+        toml_files(Path::new("scenes/robots"))?
     } else {
         a.robots.clone()
     };

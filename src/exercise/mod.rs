@@ -17,21 +17,13 @@ use std::path::Path;
 
 use nalgebra::Point3;
 
-use crate::config::{ConfigError, SourceFile};
+use crate::config::ConfigError;
 use crate::scene::{Scene, Spawn};
 use crate::vehicle::robot_file::load_robot;
 use crate::vehicle::RobotSpec;
 
 pub use spec::ExerciseSpec;
 pub use trial::{ExerciseEvent, FaultKind, Trial, TrialResult};
-
-/// Whether the TOML file at `path` is an exercise (it has an `[exercise]` table) rather than
-/// a scene.
-pub fn is_exercise_file(path: &Path) -> Result<bool, ConfigError> {
-    let file = SourceFile::read(path)?;
-    let root = file.parse()?;
-    Ok(root.has("exercise"))
-}
 
 /// What `treadsim check` prints for an exercise.
 pub fn summary(exercise: &Exercise) -> String {
