@@ -5,7 +5,7 @@
 use crate::session::pacing::RateMeter;
 
 /// Frames kept for the frame-time statistics.
-pub(super) const FRAME_HISTORY: usize = 4096;
+const FRAME_HISTORY: usize = 4096;
 
 /// Frames left out of the mean: the first ones compile shaders and fill caches.
 const WARM_UP_FRAMES: u64 = 10;
