@@ -133,11 +133,15 @@ impl Exercise {
         }
         let [scene_at, robot_at] = &spec.file_locations;
         let scene = Scene::load(&spec.scene).map_err(|e| named_here(e, scene_at, "scene"))?;
-        let robot = if spec.exercise_robot.is_some() {
-            load_robot(&spec.robot)?
-        } else {
-            load_robot(&spec.robot).map_err(|e| named_here(e, robot_at, "robot"))?
-        };
+        // Another robot (`--robot`) is not the exercise's line: its own error stands.
+        let substituted = spec.exercise_robot.is_some();
+        let robot = load_robot(&spec.robot).map_err(|e| {
+            if substituted {
+                e
+            } else {
+                named_here(e, robot_at, "robot")
+            }
+        })?;
         Self::resolve(spec, scene, robot)
     }
 
