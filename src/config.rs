@@ -390,6 +390,37 @@ impl<'f> TableReader<'f> {
         Ok(Some(out))
     }
 
+    /// A required array of 1 to `max_len` finite numbers, each in `[min, max]`.
+    pub fn numbers(
+        &self,
+        key: &str,
+        max_len: usize,
+        min: f64,
+        max: f64,
+    ) -> Result<Vec<f64>, ConfigError> {
+        let Some(v) = self.lookup(key) else {
+            return Err(self.missing(key));
+        };
+        let what = format!("an array of 1 to {max_len} numbers");
+        let DeValue::Array(items) = v.get_ref() else {
+            return Err(self.error(key, expected(&what, v.get_ref())));
+        };
+        if items.is_empty() || items.len() > max_len {
+            return Err(self.error(
+                key,
+                format!("expected {what}, found {} items", items.len()),
+            ));
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let at = format!("{}[{i}]", self.field_path(key));
+            let x = number_of(item.get_ref()).map_err(|m| self.file.error(&item.span(), &at, m))?;
+            check_range(x, min, max).map_err(|m| self.file.error(&item.span(), &at, m))?;
+            out.push(x);
+        }
+        Ok(out)
+    }
+
     /// A required array of exactly `N` numbers, each > 0 and ≤ `max`.
     pub fn positive_array<const N: usize>(
         &self,

@@ -4,9 +4,8 @@
 
 use rapier3d::prelude::*;
 
-use super::hull::insert_robot_body;
 use super::{
-    body_state, borne_by_drive, gravity_of, pose_of, spawn_pose, v64, RobotId, RobotStatus,
+    body_state, borne_by_drive, gravity_of, initial_posture, pose_of, spawn_pose, v64, RobotId, RobotStatus,
     SimConfig, SimEvent, Simulation, Snapshot, DISABLE_WINDOW, MAX_ESCALATE,
 };
 use crate::scene::SceneBounds;
@@ -21,11 +20,15 @@ impl Simulation {
         if r.status.is_frozen() {
             return;
         }
+        // 5: blow-ups.
+        let arm_reason = r
+            .arm
+            .as_ref()
+            .and_then(|rig| rig.blow_up_reason(&self.world, config.max_speed, config.max_spin));
         let Some(body) = self.world.bodies.get_mut(r.body) else {
             return;
         };
-        // 5: blow-ups.
-        if let Some(reason) = blow_up_reason(body, &r.model, &config) {
+        if let Some(reason) = blow_up_reason(body, &r.model, &config).or(arm_reason) {
             self.recover(i, reason);
             return;
         }
@@ -81,6 +84,9 @@ impl Simulation {
                     body.set_body_type(RigidBodyType::Fixed, false);
                     r.model.halt();
                 }
+                if let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) {
+                    rig.halt(&self.world, spec, r.body);
+                }
                 self.events.push(e);
                 return;
             }
@@ -94,6 +100,9 @@ impl Simulation {
             r.snapshot.time = self.time;
             r.snapshot.pose = *body.position();
             r.model.save_state(&mut r.snapshot.drive);
+            if let (Some(rig), Some(spec)) = (&r.arm, &r.model.spec().arm) {
+                r.snapshot.arm = rig.posture(&self.world, spec, r.body);
+            }
             r.snapshot_step = self.steps;
         }
     }
@@ -115,23 +124,18 @@ impl Simulation {
         // A non-finite step can leave rapier's own state for the body (mass properties,
         // islands, broad phase) unusable, so the hull is rebuilt rather than repaired, at
         // rest.
-        self.world.remove_body(r.body);
         let event = if recent >= n {
             r.blow_ups = [f64::NAN; MAX_ESCALATE];
             let spawn_pose = pose_of(&spawn_pose(&r.spawn, r.model.spec()));
             r.model.reset();
-            r.body = insert_robot_body(
-                &mut self.world,
-                &r.model,
-                spawn_pose,
-                config.hull_friction,
-                &mut r.guards,
-            );
+            let posture = initial_posture(r.model.spec());
+            r.rebuild(&mut self.world, spawn_pose, &posture, config.hull_friction);
             r.support_z = f64::NAN;
             r.older = Snapshot {
                 time: now,
                 pose: spawn_pose,
                 drive: r.model.state(),
+                arm: posture,
             };
             r.snapshot.clone_from(&r.older);
             r.snapshot_step = self.steps;
@@ -168,13 +172,8 @@ impl Simulation {
                 r.older.clone_from(&r.snapshot);
             }
             r.model.restore(&r.snapshot.drive);
-            r.body = insert_robot_body(
-                &mut self.world,
-                &r.model,
-                r.snapshot.pose,
-                config.hull_friction,
-                &mut r.guards,
-            );
+            let (pose, posture) = (r.snapshot.pose, r.snapshot.arm);
+            r.rebuild(&mut self.world, pose, &posture, config.hull_friction);
             r.model.set_command(DriveCommand::STOP);
             r.support_z = f64::NAN;
             r.snapshot_step = self.steps;

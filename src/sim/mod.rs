@@ -42,6 +42,7 @@
 //! (four or more): each robot's drive-train step reads only that robot's state and the
 //! terrain and writes only its own, so the numbers do not depend on the thread count.
 
+mod arm;
 mod bare;
 mod checks;
 mod clearance;
@@ -52,6 +53,7 @@ mod proximity;
 mod state;
 mod telemetry;
 
+pub use arm::{ArmState, MAX_LAG, SERVO_GAIN};
 pub use bare::bare_world;
 pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
@@ -59,6 +61,7 @@ pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 
+use arm::{ArmPosture, ArmRig};
 use clearance::{HullClearance, REACH_SLACK};
 use hull::{
     collider_radius, hull_colliders, insert_robot_body, pose_guards, switch_hull, GuardCollider,
@@ -190,6 +193,8 @@ struct Snapshot {
     time: f64,
     pose: Pose,
     drive: DrivetrainState,
+    /// The arm's joints and fingers (unused without an arm).
+    arm: ArmPosture,
 }
 
 #[derive(Debug, Clone)]
@@ -198,6 +203,8 @@ struct RobotSlot {
     body: RigidBodyHandle,
     /// The belts' side-guard colliders on the hull.
     guards: Vec<GuardCollider>,
+    /// The manipulator arm's bodies and servo state, if the robot has an arm.
+    arm: Option<ArmRig>,
     /// Where it was added: blow-up escalation resets it there.
     spawn: Spawn,
     /// The newest good state.
@@ -349,15 +356,28 @@ impl Simulation {
             self.config.hull_friction,
             &mut guards,
         );
+        let posture = spec.arm.as_ref().map(ArmPosture::initial).unwrap_or_default();
+        let arm = spec.arm.as_ref().map(|arm| {
+            ArmRig::insert(
+                &mut self.world,
+                arm,
+                handle,
+                &pose,
+                &posture,
+                self.config.hull_friction,
+            )
+        });
         let snapshot = Snapshot {
             time: self.time,
             pose: pose_of(&pose),
             drive: model.state(),
+            arm: posture,
         };
         self.robots.push(RobotSlot {
             model,
             body: handle,
             guards,
+            arm,
             spawn: spawn.clone(),
             older: snapshot.clone(),
             snapshot,
@@ -473,6 +493,9 @@ impl Simulation {
                 body.add_torque(v32(&wrench.torque), true);
             }
             pose_guards(&mut self.world, &r.model, &r.guards);
+            if let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) {
+                rig.control(&mut self.world, spec, r.body, dt);
+            }
         }
         // 4: integrate.
         self.world.step_with_events(&GuardHook, &());
@@ -520,6 +543,10 @@ impl Simulation {
         }
         self.bodies_near.resize(self.robots.len(), false);
         mark_robots_near_bodies(&mut self.spheres, reach, &mut self.bodies_near);
+        // A robot's own arm may always reach its hull.
+        for (near, r) in self.bodies_near.iter_mut().zip(&self.robots) {
+            *near |= r.arm.is_some();
+        }
     }
 
     /// Runs steps until `duration` s more have passed.
@@ -604,15 +631,9 @@ impl Simulation {
             return;
         };
         let pose = pose_of(&spawn_pose(spawn, r.model.spec()));
-        self.world.remove_body(r.body);
         r.model.reset();
-        r.body = insert_robot_body(
-            &mut self.world,
-            &r.model,
-            pose,
-            self.config.hull_friction,
-            &mut r.guards,
-        );
+        let posture = initial_posture(r.model.spec());
+        r.rebuild(&mut self.world, pose, &posture, self.config.hull_friction);
         r.status = RobotStatus::Active;
         r.support_z = f64::NAN;
         r.blow_ups = [f64::NAN; MAX_ESCALATE];
@@ -621,6 +642,7 @@ impl Simulation {
             time: self.time,
             pose,
             drive: r.model.state(),
+            arm: posture,
         };
         r.older.clone_from(&r.snapshot);
         r.snapshot_step = self.steps;
@@ -634,6 +656,10 @@ impl Simulation {
             body.set_position(pose_of(pose), true);
             body.set_linvel(Vector::ZERO, true);
             body.set_angvel(Vector::ZERO, true);
+        }
+        if let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) {
+            let posture = rig.posture(&self.world, spec, r.body);
+            rig.place(&mut self.world, spec, pose, &posture);
         }
         r.support_z = f64::NAN;
         r.model.halt();
@@ -692,6 +718,35 @@ pub fn spawn_pose(spawn: &Spawn, spec: &RobotSpec) -> Isometry3<f64> {
         Translation3::from(spawn.position.coords + Vector3::z() * lift),
         rotation,
     )
+}
+
+/// The arm posture a robot of `spec` starts and resets with (the default for a robot without
+/// an arm).
+fn initial_posture(spec: &RobotSpec) -> ArmPosture {
+    spec.arm.as_ref().map(ArmPosture::initial).unwrap_or_default()
+}
+
+impl RobotSlot {
+    /// Removes the robot's bodies (hull, guards, arm) from `world` and builds them again at
+    /// `pose`, at rest, the arm at `posture`: a non-finite step can leave rapier's own state
+    /// for a body unusable, so recovery and resets rebuild rather than repair.
+    fn rebuild(
+        &mut self,
+        world: &mut PhysicsWorld,
+        pose: Pose,
+        posture: &ArmPosture,
+        friction: f64,
+    ) {
+        world.remove_body(self.body);
+        if let Some(rig) = &self.arm {
+            rig.remove(world);
+        }
+        self.body = insert_robot_body(world, &self.model, pose, friction, &mut self.guards);
+        let body = self.body;
+        self.arm = self.model.spec().arm.as_ref().map(|spec| {
+            ArmRig::insert(world, spec, body, &isometry_of(&pose), posture, friction)
+        });
+    }
 }
 
 /// Kinetic (translation + rotation) and gravitational energy, J.

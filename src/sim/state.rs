@@ -276,6 +276,7 @@ impl Simulation {
         out.push(format!("{p}.command.right"), right);
         out.push(format!("{p}.command.flipper"), flipper.unwrap_or(f64::NAN));
         out.push(format!("{p}.command.steer"), steer.unwrap_or(f64::NAN));
+        self.capture_arm(id, &p, out);
     }
 }
 

@@ -2,6 +2,7 @@
 //! (`tracked/`) and wheels (`wheeled/`) side by side over the shared hull state (`body`),
 //! motor step (`drive`) and terrain candidates — behind one [`Drivetrain`].
 
+pub mod arm;
 pub mod body;
 pub(crate) mod candidates;
 pub mod drive;
@@ -16,6 +17,7 @@ pub mod tracked;
 pub mod wheel_file;
 pub mod wheeled;
 
+pub use arm::{ArmCommand, ArmSpec};
 pub use body::{BodyState, Wrench};
 pub use drive::DriveCommand;
 pub use drivetrain::{Drivetrain, DrivetrainState};

@@ -21,6 +21,7 @@ use super::spec::{
     BeltSpec, CameraSpec, CircleSpec, Differential, FlipperSpec, HullShape, MotorSpec, RobotSpec,
     Steering, TrackSpec, WheelSpec,
 };
+use super::arm::read_arm;
 use super::wheel_file::read_wheels;
 use crate::config::{ConfigError, SourceFile, TableReader};
 use crate::track::grouser::Grousers;
@@ -77,6 +78,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         )?);
     }
     let cameras = read_cameras(&root)?;
+    let arm = read_arm(&root)?;
     root.finish()?;
     Ok(RobotSpec {
         name: body.name,
@@ -90,6 +92,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         steering: running.steering,
         differential: running.differential,
         cameras,
+        arm,
     })
 }
 

@@ -283,6 +283,8 @@ pub struct RobotSpec {
     pub differential: Differential,
     /// Cameras.
     pub cameras: Vec<CameraSpec>,
+    /// The manipulator arm, if the robot carries one (its mass is not in `mass`).
+    pub arm: Option<super::arm::ArmSpec>,
 }
 
 impl RobotSpec {
