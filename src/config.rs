@@ -406,10 +406,7 @@ impl<'f> TableReader<'f> {
             return Err(self.error(key, expected(&what, v.get_ref())));
         };
         if items.is_empty() || items.len() > max_len {
-            return Err(self.error(
-                key,
-                format!("expected {what}, found {} items", items.len()),
-            ));
+            return Err(self.error(key, format!("expected {what}, found {} items", items.len())));
         }
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {

@@ -132,6 +132,7 @@ fn the_test_preset_list_is_complete() {
     let mut listed: Vec<String> = common::PRESETS
         .iter()
         .chain(&common::WHEELED)
+        .chain(&common::ARMED)
         .map(|s| s.to_string())
         .collect();
     listed.sort();
@@ -141,6 +142,9 @@ fn the_test_preset_list_is_complete() {
     }
     for name in common::WHEELED {
         assert!(common::robot(name).is_wheeled(), "{name}");
+    }
+    for name in common::ARMED {
+        assert!(common::robot(name).arm.is_some(), "{name}");
     }
 }
 

@@ -177,6 +177,8 @@ pub struct Scene {
     pub buried_triangles: usize,
     /// Groups of moving agents (`[[traffic]]`).
     pub traffic: Vec<super::TrafficSpec>,
+    /// Movable objects (`[[object]]`), in file order.
+    pub objects: Vec<super::ObjectSpec>,
     /// The mesh files its elements read, resolved against the scene file's folder, each
     /// once, in file order.
     pub mesh_files: Vec<PathBuf>,
@@ -255,6 +257,7 @@ impl Scene {
         let spawns = read_spawns(&root)?;
         let checkpoints = read_checkpoints(&root)?;
         let traffic = super::traffic::read_traffic(&root)?;
+        let objects = super::objects::read_objects(&root, &materials, read_pose)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
         let buried_triangles = builder.drop_buried(&mut infos);
@@ -292,6 +295,7 @@ impl Scene {
             dropped_triangles: builder.dropped,
             buried_triangles,
             traffic,
+            objects,
             mesh_files,
         })
     }

@@ -4,6 +4,7 @@
 mod load;
 pub mod mesh_data;
 pub mod mesh_import;
+pub mod objects;
 pub mod primitives;
 mod summary;
 pub mod traffic;
@@ -13,5 +14,6 @@ pub use load::{
     MAX_ELEMENTS, MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
 };
 pub use mesh_data::MeshData;
+pub use objects::{ObjectShape, ObjectSpec};
 pub use summary::summary;
 pub use traffic::TrafficSpec;

@@ -228,6 +228,7 @@ impl Session {
     pub fn snapshot(&self) -> StateSnapshot {
         let mut out = StateSnapshot::new(self.sim.steps(), self.sim.time());
         self.sim.capture_state(self.robot, &mut out);
+        self.sim.capture_objects(&mut out);
         self.traffic.capture_state(&mut out);
         if let Some(trial) = &self.trial {
             trial.capture_state(&mut out);

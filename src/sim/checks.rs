@@ -5,8 +5,8 @@
 use rapier3d::prelude::*;
 
 use super::{
-    body_state, borne_by_drive, gravity_of, initial_posture, pose_of, spawn_pose, v64, RobotId, RobotStatus,
-    SimConfig, SimEvent, Simulation, Snapshot, DISABLE_WINDOW, MAX_ESCALATE,
+    body_state, borne_by_drive, gravity_of, initial_posture, pose_of, spawn_pose, v64, RobotId,
+    RobotStatus, SimConfig, SimEvent, Simulation, Snapshot, DISABLE_WINDOW, MAX_ESCALATE,
 };
 use crate::scene::SceneBounds;
 use crate::vehicle::{DriveCommand, Drivetrain};

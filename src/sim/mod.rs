@@ -49,6 +49,7 @@ mod clearance;
 mod events;
 mod hull;
 mod movers;
+mod objects;
 mod proximity;
 mod state;
 mod telemetry;
@@ -57,6 +58,7 @@ pub use arm::{ArmState, MAX_LAG, SERVO_GAIN};
 pub use bare::bare_world;
 pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
+pub use objects::ObjectState;
 pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
@@ -241,6 +243,8 @@ pub struct Simulation {
     robots: Vec<RobotSlot>,
     /// Moving obstacles' kinematic bodies and box sizes (`movers.rs`).
     movers: Vec<(RigidBodyHandle, [f64; 3])>,
+    /// The scene's movable objects' bodies, in scene order (`objects.rs`).
+    objects: Vec<objects::ObjectBody>,
     time: f64,
     steps: u64,
     /// Per-robot scratch of stages 1–3, in robot order (not state: never saved or restored).
@@ -324,6 +328,11 @@ impl Simulation {
         world.integration_parameters.dt = config.dt as f32;
         let collider = terrain_collider(&scene.terrain, config.hull_friction)?;
         let terrain = world.colliders.insert(collider);
+        let objects = scene
+            .objects
+            .iter()
+            .map(|o| objects::insert_object(&mut world, o))
+            .collect();
         Ok(Self {
             scene,
             config,
@@ -331,6 +340,7 @@ impl Simulation {
             terrain,
             robots: Vec::new(),
             movers: Vec::new(),
+            objects,
             time: 0.0,
             steps: 0,
             scratch: Vec::new(),
@@ -356,7 +366,14 @@ impl Simulation {
             self.config.hull_friction,
             &mut guards,
         );
-        let posture = spec.arm.as_ref().map(ArmPosture::initial).unwrap_or_default();
+        let posture = spec
+            .arm
+            .as_ref()
+            .map(ArmPosture::initial)
+            .unwrap_or_default();
+        if spec.arm.is_some() {
+            arm::converge_chains(&mut self.world);
+        }
         let arm = spec.arm.as_ref().map(|arm| {
             ArmRig::insert(
                 &mut self.world,
@@ -541,6 +558,13 @@ impl Simulation {
                 robot: None,
             });
         }
+        objects::push_spheres(
+            &self.world,
+            &self.objects,
+            &self.scene.objects,
+            self.config.dt,
+            &mut self.spheres,
+        );
         self.bodies_near.resize(self.robots.len(), false);
         mark_robots_near_bodies(&mut self.spheres, reach, &mut self.bodies_near);
         // A robot's own arm may always reach its hull.
@@ -723,7 +747,10 @@ pub fn spawn_pose(spawn: &Spawn, spec: &RobotSpec) -> Isometry3<f64> {
 /// The arm posture a robot of `spec` starts and resets with (the default for a robot without
 /// an arm).
 fn initial_posture(spec: &RobotSpec) -> ArmPosture {
-    spec.arm.as_ref().map(ArmPosture::initial).unwrap_or_default()
+    spec.arm
+        .as_ref()
+        .map(ArmPosture::initial)
+        .unwrap_or_default()
 }
 
 impl RobotSlot {
@@ -743,9 +770,10 @@ impl RobotSlot {
         }
         self.body = insert_robot_body(world, &self.model, pose, friction, &mut self.guards);
         let body = self.body;
-        self.arm = self.model.spec().arm.as_ref().map(|spec| {
-            ArmRig::insert(world, spec, body, &isometry_of(&pose), posture, friction)
-        });
+        self.arm =
+            self.model.spec().arm.as_ref().map(|spec| {
+                ArmRig::insert(world, spec, body, &isometry_of(&pose), posture, friction)
+            });
     }
 }
 

@@ -16,12 +16,12 @@ use std::path::Path;
 
 use nalgebra::{Point3, Vector3};
 
+use super::arm::read_arm;
 use super::file_limits::*;
 use super::spec::{
     BeltSpec, CameraSpec, CircleSpec, Differential, FlipperSpec, HullShape, MotorSpec, RobotSpec,
     Steering, TrackSpec, WheelSpec,
 };
-use super::arm::read_arm;
 use super::wheel_file::read_wheels;
 use crate::config::{ConfigError, SourceFile, TableReader};
 use crate::track::grouser::Grousers;

@@ -16,6 +16,9 @@ pub const G: f64 = 9.81;
 /// Every tracked preset in `scenes/robots/` (tests/robot_files.rs checks that this and
 /// [`WHEELED`] list them all).
 pub const PRESETS: [&str; 4] = ["scout", "selfright20", "tracker55", "heavy250"];
+/// Every preset in `scenes/robots/` that carries an arm (tracked; its driving is its base
+/// preset's, so the driving tests run on that).
+pub const ARMED: [&str; 1] = ["scout_eod"];
 /// Every wheeled preset in `scenes/robots/`.
 pub const WHEELED: [&str; 2] = ["rover30", "wheeler300"];
 /// A preset robot from `scenes/robots/NAME.toml`.

@@ -59,8 +59,8 @@ pub(crate) fn read_arm(root: &TableReader<'_>) -> Result<Option<ArmSpec>, Config
         }
         poses.push(pose);
     }
-    let spec_reach: f64 = joints.iter().map(|j| j.link.end.norm()).sum::<f64>()
-        + gripper.tool_point().x;
+    let spec_reach: f64 =
+        joints.iter().map(|j| j.link.end.norm()).sum::<f64>() + gripper.tool_point().x;
     let drive_reach = arm
         .opt_positive("drive_reach", MAX_ROBOT_EXTENT)?
         .unwrap_or(0.5 * spec_reach);

@@ -223,7 +223,10 @@ mod tests {
         let v = Vector3::new(0.05, -0.02, 0.03);
         let rates = resolved_rate(&arm, &q, &v);
         let achieved = tool_jacobian(&arm, &q) * SMatrix::<f64, MAX_ARM_JOINTS, 1>::from(rates);
-        assert!((achieved - v).norm() < 1e-9 * v.norm().max(1.0), "{achieved}");
+        assert!(
+            (achieved - v).norm() < 1e-9 * v.norm().max(1.0),
+            "{achieved}"
+        );
     }
 
     #[test]

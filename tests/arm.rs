@@ -1,0 +1,243 @@
+//! The manipulator arm's physics against statics and Coulomb's law: the arm's weight on the
+//! tracks, a joint holding a load below its torque limit and sagging above it (the limit from
+//! m·g·r), a grip holding while 2·μ·F ≥ m·g and slipping below, the resolved-rate tool
+//! velocity, and bit-identical repeat runs.
+
+mod common;
+
+use common::{robot, scene_text, G};
+use nalgebra::{Isometry3, Point3, Vector3};
+use treadsim::scene::Scene;
+use treadsim::sim::{spawn_pose, RobotId, SimConfig, Simulation, StateSnapshot};
+use treadsim::vehicle::arm::kinematics::{link_frames, tool_point};
+use treadsim::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, ToolFrame, MAX_ARM_JOINTS};
+use treadsim::vehicle::RobotSpec;
+
+const FLAT: &str = "[[element]]\ntype = \"box\"\nsize = [20, 20, 0.5]\nposition = [0, 0, -0.5]\n\
+                    [[spawn]]\nname = \"s\"\nposition = [0, 0, 0]\n";
+
+fn armed() -> RobotSpec {
+    robot("scout_eod")
+}
+
+fn sim_on(scene: Scene, spec: RobotSpec) -> (Simulation, RobotId) {
+    let spawn = scene.spawns[0].clone();
+    let mut sim = Simulation::new(scene, SimConfig::default()).expect("sim");
+    let id = sim.add_robot(spec, &spawn).expect("robot");
+    (sim, id)
+}
+
+fn deg(values: &[f64]) -> Vec<f64> {
+    values.iter().map(|d| d.to_radians()).collect()
+}
+
+/// The moment about joint `joint`'s (horizontal) axis of the weight of everything outboard of
+/// it, arm at `q` on a level hull, N·m: Σ m·g·(horizontal distance along body x).
+fn gravity_moment(spec: &RobotSpec, q: &[f64], joint: usize) -> f64 {
+    let arm = spec.arm.as_ref().expect("arm");
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, q, &mut frames);
+    let axis_x = frames[joint].translation.vector.x;
+    let mut moment = 0.0;
+    for (j, link) in arm.joints.iter().enumerate().skip(joint) {
+        let centre = frames[j] * Point3::from(link.link.end / 2.0);
+        moment += link.link.mass * G * (centre.x - axis_x);
+    }
+    let g = &arm.gripper;
+    let palm = gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0);
+    let pads = gripper * g.tool_point();
+    moment += g.palm_mass * G * (palm.x - axis_x);
+    moment += 2.0 * g.finger_mass * G * (pads.x - axis_x);
+    moment
+}
+
+#[test]
+fn the_arms_weight_rests_on_the_tracks_and_the_stowed_arm_stays_put() {
+    let spec = armed();
+    let arm_mass = spec.arm.as_ref().unwrap().mass();
+    let (mut sim, id) = sim_on(scene_text(FLAT), spec.clone());
+    sim.run_for(2.0);
+    let weight = (spec.mass + arm_mass) * G;
+    let support = sim.robot(id).support_force();
+    assert!(
+        (support - weight).abs() < 0.02 * weight,
+        "tracks carry {support:.1} N, robot and arm weigh {weight:.1} N"
+    );
+    let state = sim.arm_state(id).expect("arm");
+    for (j, joint) in spec.arm.as_ref().unwrap().joints.iter().enumerate() {
+        let error = (state.positions[j] - joint.initial).to_degrees();
+        assert!(error.abs() < 0.5, "{} off by {error:.2}°", joint.name);
+    }
+    assert!(sim.events().is_empty(), "{:?}", sim.events());
+}
+
+/// The elbow with the upper arm straight up and the forearm level: the limit is the moment
+/// of the forearm, wrist and gripper about the elbow.
+fn elbow_under_load(torque_factor: f64) -> (f64, f64, f64, f64) {
+    let mut spec = armed();
+    let q = deg(&[0.0, -90.0, 90.0, 0.0, 0.0]);
+    let needed = gravity_moment(&spec, &q, 2);
+    spec.arm.as_mut().unwrap().joints[2].max_effort = torque_factor * needed;
+    let (mut sim, id) = sim_on(scene_text(FLAT), spec);
+    sim.run_for(0.5);
+    sim.pose_arm(id, &q, 0.1);
+    let mut peak_effort = 0.0_f64;
+    for _ in 0..1000 {
+        sim.step();
+        let state = sim.arm_state(id).unwrap();
+        peak_effort = peak_effort.max(state.efforts[2].abs());
+    }
+    let state = sim.arm_state(id).unwrap();
+    let sag = (state.positions[2] - q[2]).to_degrees();
+    (sag, state.efforts[2].abs(), peak_effort, needed)
+}
+
+#[test]
+fn a_joint_holds_a_load_below_its_torque_limit() {
+    // 5 % above the gravity moment: the joint holds within 0.5°, and the motor's reading
+    // (rapier's last-substep impulse) gives the moment within 10 %.
+    let (sag, effort, _, needed) = elbow_under_load(1.05);
+    assert!(sag.abs() < 0.5, "elbow sagged {sag:.2}°");
+    assert!(
+        (effort - needed).abs() < 0.10 * needed,
+        "elbow motor {effort:.3} N·m, gravity moment {needed:.3} N·m"
+    );
+}
+
+#[test]
+fn a_joint_sags_above_its_torque_limit_and_never_exceeds_it() {
+    // 5 % below the gravity moment: the forearm falls (positive elbow angles point it down),
+    // the motor pushing back with no more than its limit.
+    let (sag, _, peak, needed) = elbow_under_load(0.95);
+    assert!(sag > 10.0, "elbow sagged only {sag:.2}°");
+    assert!(
+        peak <= 0.95 * needed * 1.001,
+        "motor gave {peak:.3} N·m, limit {:.3} N·m",
+        0.95 * needed
+    );
+}
+
+/// A 1 kg box of surface μ 0.5 standing on a pedestal between the open fingers of the level
+/// gripper, gripped with `force` N per finger, lifted 0.2 rad by the shoulder in 1 s and
+/// held for 1 s: how far it slid down in the grip, m.
+fn grip_slide(force: f64) -> f64 {
+    let spec = armed();
+    let q = deg(&[0.0, -30.0, 30.0, 0.0, 0.0]);
+    let flat = scene_text(FLAT);
+    let hull = spawn_pose(&flat.spawns[0], &spec);
+    let tool = hull * tool_point(spec.arm.as_ref().unwrap(), &q);
+    // The box's bottom 2 cm below the tool point, 5 mm below the pads.
+    let text = format!(
+        "{FLAT}[[element]]\ntype = \"box\"\nsize = [0.04, 0.04, {top}]\nposition = [{x}, {y}, 0]\n\
+         [[object]]\nname = \"box\"\nshape = \"box\"\nsize = [0.04, 0.06, 0.04]\n\
+         mass = 1.0\nfriction = 0.5\nposition = [{x}, {y}, {z}]\n",
+        top = tool.z - 0.02,
+        x = tool.x,
+        y = tool.y,
+        z = tool.z,
+    );
+    let (mut sim, id) = sim_on(scene_text(&text), spec);
+    sim.pose_arm(id, &q, 0.07);
+    sim.run_for(0.5);
+    let grip = GripCommand::Close(force);
+    sim.set_arm_command(
+        id,
+        ArmCommand {
+            motion: ArmMotion::Hold,
+            grip,
+        },
+    );
+    sim.run_for(0.5);
+    let start = relative_drop(&sim, id);
+    let mut lift = [0.0; MAX_ARM_JOINTS];
+    lift[1] = -0.2;
+    let motion = ArmMotion::JointRates(lift);
+    sim.set_arm_command(id, ArmCommand { motion, grip });
+    sim.run_for(1.0);
+    sim.set_arm_command(
+        id,
+        ArmCommand {
+            motion: ArmMotion::Hold,
+            grip,
+        },
+    );
+    sim.run_for(1.0);
+    relative_drop(&sim, id) - start
+}
+
+/// How far the object lies below the tool point, m.
+fn relative_drop(sim: &Simulation, id: RobotId) -> f64 {
+    let tool = sim.arm_state(id).unwrap().tool;
+    let object = sim.object_state(0).unwrap().pose.translation.vector;
+    tool.z - object.z
+}
+
+#[test]
+fn a_grip_holds_when_twice_mu_times_force_exceeds_the_weight() {
+    // 2·μ·F = 1.25·m·g.
+    let force = 1.25 * 1.0 * G / (2.0 * 0.5);
+    let slide = grip_slide(force);
+    assert!(slide.abs() < 0.003, "the box slid {slide:.4} m");
+}
+
+#[test]
+fn a_grip_slips_when_twice_mu_times_force_is_below_the_weight() {
+    // 2·μ·F = 0.8·m·g.
+    let force = 0.8 * 1.0 * G / (2.0 * 0.5);
+    let slide = grip_slide(force);
+    assert!(slide > 0.05, "the box slid only {slide:.4} m");
+}
+
+#[test]
+fn the_tool_point_moves_at_the_commanded_velocity() {
+    let spec = armed();
+    let (mut sim, id) = sim_on(scene_text(FLAT), spec);
+    sim.run_for(0.3);
+    sim.pose_arm(id, &deg(&[10.0, -40.0, 80.0, 20.0, 0.0]), 0.1);
+    let wanted = Vector3::new(0.06, -0.03, 0.04);
+    sim.set_arm_command(
+        id,
+        ArmCommand {
+            motion: ArmMotion::ToolVelocity {
+                velocity: wanted.into(),
+                frame: ToolFrame::Body,
+            },
+            grip: GripCommand::Keep,
+        },
+    );
+    sim.run_for(0.3);
+    let body = |sim: &Simulation| sim.body_state(id).pose;
+    let start = body(&sim).inverse() * sim.arm_state(id).unwrap().tool;
+    sim.run_for(1.0);
+    let end = body(&sim).inverse() * sim.arm_state(id).unwrap().tool;
+    let moved = end - start;
+    assert!(
+        (moved - wanted).norm() < 0.05 * wanted.norm(),
+        "moved {moved:?} in 1 s, commanded {wanted:?}"
+    );
+}
+
+#[test]
+fn an_armed_robot_repeats_bit_for_bit() {
+    let run = || {
+        let (mut sim, id) = sim_on(scene_text(FLAT), armed());
+        sim.set_arm_command(
+            id,
+            ArmCommand {
+                motion: ArmMotion::JointTargets({
+                    let mut q = [0.0; MAX_ARM_JOINTS];
+                    q[..5].copy_from_slice(&deg(&[30.0, -30.0, 60.0, 10.0, 20.0]));
+                    q
+                }),
+                grip: GripCommand::Close(30.0),
+            },
+        );
+        sim.run_for(1.5);
+        let mut snapshot = StateSnapshot::new(sim.steps(), sim.time());
+        sim.capture_state(id, &mut snapshot);
+        snapshot
+    };
+    let (a, b) = (run(), run());
+    assert!(a.names.iter().any(|n| n.contains("arm_body")));
+    assert_eq!(a.first_difference(&b), None);
+}
