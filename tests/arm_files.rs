@@ -38,6 +38,7 @@ fn the_presets_arm_reads_as_written() {
 }
 
 /// Every arm rule: (replace, with, the text where the error is located, field, message).
+#[allow(clippy::too_many_lines)] // a table of cases
 #[test]
 fn arm_rules_are_located() {
     let cases: &[(&str, &str, &str, &str, &str)] = &[

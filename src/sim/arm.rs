@@ -420,12 +420,17 @@ impl ArmRig {
         state.tool = gripper * spec.gripper.tool_point();
         let pad_centre = parent_pose * Point3::from(finger_anchor(spec));
         let mut force = 0.0;
-        for i in 0..2 {
-            if let Some((pose, _)) = pose_of_body(self.fingers[i]) {
-                let out = parent_pose.rotation * (Vector3::y() * FINGER_SIDES[i]);
+        let fingers = self
+            .fingers
+            .iter()
+            .zip(&self.finger_joints)
+            .zip(FINGER_SIDES);
+        for ((finger, joint), side) in fingers {
+            if let Some((pose, _)) = pose_of_body(*finger) {
+                let out = parent_pose.rotation * (Vector3::y() * side);
                 state.finger_gap += (Point3::from(pose.translation.vector) - pad_centre).dot(&out);
             }
-            force += motor_impulse(world, self.finger_joints[i]).abs() / substep;
+            force += motor_impulse(world, *joint).abs() / substep;
         }
         state.grip_force = 0.5 * force;
         state

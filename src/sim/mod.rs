@@ -13,12 +13,13 @@
 //!    first), turn the flippers' side guards to the new flipper angles, and let the hull box
 //!    collide with the terrain only while some terrain face comes within rapier's contact
 //!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
-//!    and switch it off while neither terrain nor another robot or mover can reach it
-//!    (`proximity.rs`).
+//!    and switch it off while neither terrain nor another robot, mover or object can reach it
+//!    (`proximity.rs`; a robot's own arm always can). An arm's servos set their motors from
+//!    its command (`arm.rs`).
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
 //!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
 //!    time.
-//! 5. **Check** every robot for a blow-up (non-finite or runaway state). A robot that blew up
+//! 5. **Check** every robot for a blow-up (non-finite or runaway state of its hull or arm). A robot that blew up
 //!    is put back, at rest and with its command stopped, to its newest snapshot that is at
 //!    least one snapshot interval old (never one taken just before the blow-up); the
 //!    [`SimConfig::escalate_after`]-th blow-up within [`SimConfig::escalate_window`] s resets
