@@ -257,7 +257,7 @@ impl Scene {
         let spawns = read_spawns(&root)?;
         let checkpoints = read_checkpoints(&root)?;
         let traffic = super::traffic::read_traffic(&root)?;
-        let objects = super::objects::read_objects(&root, &materials, read_pose)?;
+        let objects = super::objects::read_objects(&root, &materials)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
         let buried_triangles = builder.drop_buried(&mut infos);
@@ -362,7 +362,29 @@ fn read_materials(root: &TableReader<'_>) -> Result<Vec<SurfaceMaterial>, Config
     Ok(out)
 }
 
-fn read_pose(t: &TableReader<'_>) -> Result<Isometry3<f64>, ConfigError> {
+/// A table's `material` (a `[[material]]` name; the first material when absent).
+pub(super) fn read_material(
+    t: &TableReader<'_>,
+    materials: &[SurfaceMaterial],
+) -> Result<MaterialId, ConfigError> {
+    let Some(m) = t.opt_str("material")? else {
+        return Ok(MaterialId(0));
+    };
+    materials
+        .iter()
+        .position(|mat| mat.name == m)
+        .map(|i| MaterialId(i as u16))
+        .ok_or_else(|| {
+            let names: Vec<&str> = materials.iter().map(|m| m.name.as_str()).collect();
+            t.error(
+                "material",
+                format!("unknown material '{m}' (defined: {})", names.join(", ")),
+            )
+        })
+}
+
+/// A table's `position` and `yaw_deg` or `rotation_deg` (roll, pitch, yaw), world frame.
+pub(super) fn read_pose(t: &TableReader<'_>) -> Result<Isometry3<f64>, ConfigError> {
     let p = t
         .opt_array::<3>("position", -MAX_EXTENT, MAX_EXTENT)?
         .unwrap_or([0.0; 3]);
@@ -454,20 +476,7 @@ impl Builder {
         let name = t
             .opt_str("name")?
             .unwrap_or_else(|| format!("{}#{index}", kind.name()));
-        let material = match t.opt_str("material")? {
-            None => MaterialId(0),
-            Some(m) => materials
-                .iter()
-                .position(|mat| mat.name == m)
-                .map(|i| MaterialId(i as u16))
-                .ok_or_else(|| {
-                    let names: Vec<&str> = materials.iter().map(|m| m.name.as_str()).collect();
-                    t.error(
-                        "material",
-                        format!("unknown material '{m}' (defined: {})", names.join(", ")),
-                    )
-                })?,
-        };
+        let material = read_material(&t, materials)?;
         let pose = read_pose(&t)?;
         let (mut mesh, local_nosings, dropped) = element_mesh(kind, &t)?;
         self.dropped += dropped;

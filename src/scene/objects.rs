@@ -4,7 +4,7 @@
 
 use nalgebra::{Isometry3, Vector3};
 
-use super::load::MAX_EXTENT;
+use super::load::{read_material, read_pose, MAX_EXTENT};
 use crate::config::{ConfigError, TableReader};
 use crate::terrain::SurfaceMaterial;
 
@@ -36,17 +36,6 @@ pub enum ObjectShape {
 }
 
 impl ObjectShape {
-    /// Volume, m³.
-    pub fn volume(&self) -> f64 {
-        match *self {
-            ObjectShape::Box { size } => size.x * size.y * size.z,
-            ObjectShape::Cylinder { radius, length } => {
-                std::f64::consts::PI * radius * radius * length
-            }
-            ObjectShape::Sphere { radius } => 4.0 / 3.0 * std::f64::consts::PI * radius.powi(3),
-        }
-    }
-
     /// Radius of a sphere about the origin that holds the shape, m.
     pub fn bounding_radius(&self) -> f64 {
         match *self {
@@ -74,16 +63,14 @@ pub struct ObjectSpec {
     pub pose: Isometry3<f64>,
 }
 
-/// Reads the `[[object]]` tables; `read_pose` reads `position` and `yaw_deg`/`rotation_deg`
-/// as for elements.
+/// Reads the `[[object]]` tables (material and pose as for elements).
 pub(crate) fn read_objects(
     root: &TableReader<'_>,
     materials: &[SurfaceMaterial],
-    read_pose: impl Fn(&TableReader<'_>) -> Result<Isometry3<f64>, ConfigError>,
 ) -> Result<Vec<ObjectSpec>, ConfigError> {
     let mut objects: Vec<ObjectSpec> = Vec::new();
     for t in root.tables("object", MAX_OBJECTS)? {
-        let object = read_object(&t, materials, &read_pose)?;
+        let object = read_object(&t, materials)?;
         if objects.iter().any(|o| o.name == object.name) {
             return Err(t.error("name", format!("object '{}' is defined twice", object.name)));
         }
@@ -95,7 +82,6 @@ pub(crate) fn read_objects(
 fn read_object(
     t: &TableReader<'_>,
     materials: &[SurfaceMaterial],
-    read_pose: &impl Fn(&TableReader<'_>) -> Result<Isometry3<f64>, ConfigError>,
 ) -> Result<ObjectSpec, ConfigError> {
     let name = t.str("name")?;
     if name.trim().is_empty() {
@@ -120,16 +106,7 @@ fn read_object(
         }
     };
     let mass = t.positive("mass", MAX_OBJECT_MASS)?;
-    let material = match t.opt_str("material")? {
-        None => &materials[0],
-        Some(m) => materials.iter().find(|x| x.name == m).ok_or_else(|| {
-            let names: Vec<&str> = materials.iter().map(|m| m.name.as_str()).collect();
-            t.error(
-                "material",
-                format!("unknown material '{m}' (defined: {})", names.join(", ")),
-            )
-        })?,
-    };
+    let material = &materials[read_material(t, materials)?.0 as usize];
     let friction = t
         .opt_f64("friction", 0.0, 3.0)?
         .unwrap_or(material.friction);

@@ -33,6 +33,7 @@
 use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use rapier3d::prelude::*;
 
+use super::state::body_values;
 use super::{isometry_of, pose_of, v32, v64, RobotId, Simulation, StateSnapshot};
 use crate::vehicle::arm::kinematics::{gripper_frame, link_frames, resolved_rate, JointVector};
 use crate::vehicle::arm::{
@@ -73,7 +74,7 @@ pub const ARM_CONTACT_FREQUENCY: f32 = 300.0;
 
 /// Sets the solver iterations and contact stiffness a world with an arm needs
 /// ([`ARM_SOLVER_ITERATIONS`], [`ARM_CONTACT_FREQUENCY`]).
-pub(crate) fn converge_chains(world: &mut PhysicsWorld) {
+fn converge_chains(world: &mut PhysicsWorld) {
     let parameters = &mut world.integration_parameters;
     parameters.num_internal_pgs_iterations = parameters
         .num_internal_pgs_iterations
@@ -132,6 +133,10 @@ impl ArmPosture {
 /// An arm's rapier handles and its controller's state.
 #[derive(Debug, Clone)]
 pub(crate) struct ArmRig {
+    /// The arm's description (a copy of the robot file's).
+    spec: ArmSpec,
+    /// The hull body it is mounted on.
+    hull: RigidBodyHandle,
     /// One body per joint's link.
     links: Vec<RigidBodyHandle>,
     /// The joint of each link to its parent.
@@ -206,7 +211,9 @@ fn posed_bodies(
 
 impl ArmRig {
     /// Builds the arm of `spec` on the hull body `hull` (now at `hull_pose`) at `posture`,
-    /// at rest; `friction` is the links' and palm's μ against the scene.
+    /// at rest, and gives the world the solver settings an arm needs
+    /// ([`ARM_SOLVER_ITERATIONS`], [`ARM_CONTACT_FREQUENCY`]); `friction` is the links' and
+    /// palm's μ against the scene.
     pub fn insert(
         world: &mut PhysicsWorld,
         spec: &ArmSpec,
@@ -215,6 +222,7 @@ impl ArmRig {
         posture: &ArmPosture,
         friction: f64,
     ) -> Self {
+        converge_chains(world);
         let (frames, finger_poses) = posed_bodies(spec, hull_pose, posture);
         let mut links = Vec::with_capacity(spec.joints.len());
         let mut joints = Vec::with_capacity(spec.joints.len());
@@ -234,26 +242,17 @@ impl ArmRig {
             world
                 .colliders
                 .insert_with_parent(collider, body, &mut world.bodies);
-            let data: GenericJoint = match joint.kind {
-                JointKind::Revolute => RevoluteJointBuilder::new(v32(&joint.axis))
-                    .local_anchor1(v32(&anchor))
-                    .local_anchor2(Vector::ZERO)
-                    .contacts_enabled(false)
-                    .limits([joint.min as f32, joint.max as f32])
-                    .motor_velocity(0.0, HARD_MOTOR)
-                    .motor_max_force(joint.max_effort as f32)
-                    .build()
-                    .into(),
-                JointKind::Prismatic => PrismaticJointBuilder::new(v32(&joint.axis))
-                    .local_anchor1(v32(&anchor))
-                    .local_anchor2(Vector::ZERO)
-                    .contacts_enabled(false)
-                    .limits([joint.min as f32, joint.max as f32])
-                    .motor_velocity(0.0, HARD_MOTOR)
-                    .motor_max_force(joint.max_effort as f32)
-                    .build()
-                    .into(),
-            };
+            let (locked, free) = joint_axes(joint.kind);
+            let data = GenericJointBuilder::new(locked)
+                .local_axis1(v32(&joint.axis))
+                .local_axis2(v32(&joint.axis))
+                .local_anchor1(v32(&anchor))
+                .local_anchor2(Vector::ZERO)
+                .contacts_enabled(false)
+                .limits(free, [joint.min as f32, joint.max as f32])
+                .motor_velocity(free, 0.0, HARD_MOTOR)
+                .motor_max_force(free, joint.max_effort as f32)
+                .build();
             joints.push(world.impulse_joints.insert(parent, body, data, true));
             links.push(body);
             parent = body;
@@ -275,6 +274,8 @@ impl ArmRig {
             world.impulse_joints.insert(last, fingers[i], data, true)
         });
         Self {
+            spec: spec.clone(),
+            hull,
             links,
             joints,
             fingers,
@@ -288,8 +289,8 @@ impl ArmRig {
 
     /// Removes the arm's bodies, colliders and joints from `world`.
     pub fn remove(&self, world: &mut PhysicsWorld) {
-        for body in self.links.iter().chain(&self.fingers) {
-            world.remove_body(*body);
+        for body in self.bodies() {
+            world.remove_body(body);
         }
     }
 
@@ -319,8 +320,8 @@ impl ArmRig {
 
     /// Stops every joint where it is (the servo targets at the joints' positions) and opens
     /// nothing: what a halt, a reset or a recovery leaves.
-    pub fn halt(&mut self, world: &PhysicsWorld, spec: &ArmSpec, hull: RigidBodyHandle) {
-        let state = self.read(world, spec, hull, 1.0);
+    pub fn halt(&mut self, world: &PhysicsWorld) {
+        let state = self.read(world, 1.0);
         self.targets = state.positions;
         self.integral = [0.0; MAX_ARM_JOINTS];
         self.command = ArmCommand::HOLD;
@@ -330,13 +331,12 @@ impl ArmRig {
     pub fn place(
         &mut self,
         world: &mut PhysicsWorld,
-        spec: &ArmSpec,
         hull_pose: &Isometry3<f64>,
         posture: &ArmPosture,
     ) {
-        let (frames, fingers) = posed_bodies(spec, hull_pose, posture);
+        let (frames, fingers) = posed_bodies(&self.spec, hull_pose, posture);
         let poses = frames.iter().take(self.links.len()).chain(&fingers);
-        for (handle, pose) in self.bodies().collect::<Vec<_>>().into_iter().zip(poses) {
+        for (handle, pose) in self.bodies().zip(poses) {
             if let Some(body) = world.bodies.get_mut(handle) {
                 body.set_position(pose_of(pose), true);
                 body.set_linvel(Vector::ZERO, true);
@@ -349,13 +349,8 @@ impl ArmRig {
     }
 
     /// The arm's posture now (for recovery snapshots).
-    pub fn posture(
-        &self,
-        world: &PhysicsWorld,
-        spec: &ArmSpec,
-        hull: RigidBodyHandle,
-    ) -> ArmPosture {
-        let state = self.read(world, spec, hull, 1.0);
+    pub fn posture(&self, world: &PhysicsWorld) -> ArmPosture {
+        let state = self.read(world, 1.0);
         ArmPosture {
             positions: state.positions,
             finger_gap: state.finger_gap,
@@ -364,13 +359,8 @@ impl ArmRig {
 
     /// Reads joint positions, speeds and motor efforts, the fingers and the tool from the
     /// world; `dt` is the last step's length, s (efforts are its motor impulses over it).
-    pub fn read(
-        &self,
-        world: &PhysicsWorld,
-        spec: &ArmSpec,
-        hull: RigidBodyHandle,
-        dt: f64,
-    ) -> ArmState {
+    pub fn read(&self, world: &PhysicsWorld, dt: f64) -> ArmState {
+        let (spec, hull) = (&self.spec, self.hull);
         let mut state = ArmState {
             targets: self.targets,
             ..ArmState::default()
@@ -410,7 +400,8 @@ impl ArmRig {
             };
             state.positions[j] = position;
             state.rates[j] = rate;
-            state.efforts[j] = motor_impulse(world, self.joints[j]) / substep;
+            state.efforts[j] =
+                motor_impulse(world, self.joints[j], joint_axes(joint.kind).1) / substep;
             parent_pose = pose;
             parent = body;
             anchor = joint.link.end;
@@ -430,23 +421,17 @@ impl ArmRig {
                 let out = parent_pose.rotation * (Vector3::y() * side);
                 state.finger_gap += (Point3::from(pose.translation.vector) - pad_centre).dot(&out);
             }
-            force += motor_impulse(world, *joint).abs() / substep;
+            force += motor_impulse(world, *joint, JointAxis::LinX).abs() / substep;
         }
         state.grip_force = 0.5 * force;
         state
     }
 
     /// Stage 3 for the arm: moves the servo targets by the command and sets every motor.
-    pub fn control(
-        &mut self,
-        world: &mut PhysicsWorld,
-        spec: &ArmSpec,
-        hull: RigidBodyHandle,
-        dt: f64,
-    ) {
-        let state = self.read(world, spec, hull, dt);
-        let rates = self.commanded_rates(spec, &state, dt);
-        for (j, joint) in spec.joints.iter().enumerate() {
+    pub fn control(&mut self, world: &mut PhysicsWorld, dt: f64) {
+        let state = self.read(world, dt);
+        let rates = self.commanded_rates(&state, dt);
+        for (j, joint) in self.spec.joints.iter().enumerate() {
             let q = state.positions[j];
             let target = (self.targets[j] + rates[j] * dt)
                 .clamp(joint.min, joint.max)
@@ -457,15 +442,12 @@ impl ArmRig {
                 (self.integral[j] + SERVO_INTEGRAL_GAIN * (target - q) * dt).clamp(-bound, bound);
             let velocity = (rates[j] + SERVO_GAIN * (target - q) + self.integral[j])
                 .clamp(-joint.max_speed, joint.max_speed);
-            let axis = match joint.kind {
-                JointKind::Revolute => JointAxis::AngX,
-                JointKind::Prismatic => JointAxis::LinX,
-            };
+            let (_, axis) = joint_axes(joint.kind);
             if let Some(j) = world.impulse_joints.get_mut(self.joints[j], false) {
                 j.data.set_motor_velocity(axis, velocity as f32, HARD_MOTOR);
             }
         }
-        let gripper = &spec.gripper;
+        let gripper = &self.spec.gripper;
         let (speed, force) = match self.closing {
             Some(force) => (-gripper.finger_speed, force.min(gripper.max_force)),
             None => (gripper.finger_speed, gripper.max_force),
@@ -480,7 +462,8 @@ impl ArmRig {
     }
 
     /// The joint speeds the command asks for now, rad/s or m/s (before the position loop).
-    fn commanded_rates(&self, spec: &ArmSpec, state: &ArmState, dt: f64) -> JointVector {
+    fn commanded_rates(&self, state: &ArmState, dt: f64) -> JointVector {
+        let spec = &self.spec;
         let n = spec.joints.len();
         let mut rates = [0.0; MAX_ARM_JOINTS];
         match self.command.motion {
@@ -546,16 +529,22 @@ impl ArmRig {
     }
 }
 
-/// The last step's impulse of a joint's motor, N·s or N·m·s.
-fn motor_impulse(world: &PhysicsWorld, handle: ImpulseJointHandle) -> f64 {
-    world.impulse_joints.get(handle).map_or(0.0, |j| {
-        let axis = if j.data.motor_axes.contains(JointAxesMask::ANG_X) {
-            JointAxis::AngX
-        } else {
-            JointAxis::LinX
-        };
-        j.data.motor(axis).map_or(0.0, |m| m.impulse as f64)
-    })
+/// A joint's locked axes and its free (motor) axis, as rapier's revolute and prismatic
+/// builders set them: every axis but the free one locked, the joint's axis as both frames' x.
+fn joint_axes(kind: JointKind) -> (JointAxesMask, JointAxis) {
+    match kind {
+        JointKind::Revolute => (JointAxesMask::LOCKED_REVOLUTE_AXES, JointAxis::AngX),
+        JointKind::Prismatic => (JointAxesMask::LOCKED_PRISMATIC_AXES, JointAxis::LinX),
+    }
+}
+
+/// The last step's impulse of a joint's motor on its free `axis`, N·s or N·m·s.
+fn motor_impulse(world: &PhysicsWorld, handle: ImpulseJointHandle, axis: JointAxis) -> f64 {
+    world
+        .impulse_joints
+        .get(handle)
+        .and_then(|j| j.data.motor(axis))
+        .map_or(0.0, |m| m.impulse as f64)
 }
 
 /// The palm: a box on the last link from its end to the fingers' base, as wide as the full
@@ -623,8 +612,7 @@ impl Simulation {
     /// Robot `id`'s arm as the last step left it (`None`: no arm).
     pub fn arm_state(&self, id: RobotId) -> Option<ArmState> {
         let r = self.robots.get(id.0)?;
-        let (rig, spec) = (r.arm.as_ref()?, r.model.spec().arm.as_ref()?);
-        Some(rig.read(&self.world, spec, r.body, self.config.dt))
+        Some(r.arm.as_ref()?.read(&self.world, self.config.dt))
     }
 
     /// Puts robot `id`'s arm at joint positions `positions` (rad or m, joint order; clamped to
@@ -634,7 +622,7 @@ impl Simulation {
         let Some(r) = self.robots.get_mut(id.0) else {
             return;
         };
-        let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) else {
+        let Some(rig) = r.arm.as_mut() else {
             return;
         };
         let Some(hull) = self.world.bodies.get(r.body) else {
@@ -649,11 +637,11 @@ impl Simulation {
             .positions
             .iter_mut()
             .zip(positions)
-            .zip(&spec.joints)
+            .zip(&rig.spec.joints)
         {
             *p = q.clamp(joint.min, joint.max);
         }
-        rig.place(&mut self.world, spec, &hull_pose, &posture);
+        rig.place(&mut self.world, &hull_pose, &posture);
     }
 
     /// Robot `id`'s arm command in force (`None`: no arm).
@@ -681,13 +669,7 @@ impl Simulation {
             let Some(body) = self.world.bodies.get(handle) else {
                 continue;
             };
-            let pose = body.position();
-            let (t, q) = (pose.translation, pose.rotation);
-            let (v, w) = (body.linvel(), body.angvel());
-            let values = [
-                t.x, t.y, t.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z,
-            ];
-            out.push_all(&format!("{prefix}.arm_body{k}"), values.map(f64::from));
+            out.push_all(&format!("{prefix}.arm_body{k}"), body_values(body));
         }
         out.push_all(&format!("{prefix}.arm_target"), rig.targets.iter().copied());
         out.push(format!("{prefix}.arm_closing"), rig.closing.unwrap_or(-1.0));

@@ -84,8 +84,8 @@ impl Simulation {
                     body.set_body_type(RigidBodyType::Fixed, false);
                     r.model.halt();
                 }
-                if let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) {
-                    rig.halt(&self.world, spec, r.body);
+                if let Some(rig) = &mut r.arm {
+                    rig.halt(&self.world);
                 }
                 self.events.push(e);
                 return;
@@ -100,8 +100,8 @@ impl Simulation {
             r.snapshot.time = self.time;
             r.snapshot.pose = *body.position();
             r.model.save_state(&mut r.snapshot.drive);
-            if let (Some(rig), Some(spec)) = (&r.arm, &r.model.spec().arm) {
-                r.snapshot.arm = rig.posture(&self.world, spec, r.body);
+            if let Some(rig) = &r.arm {
+                r.snapshot.arm = rig.posture(&self.world);
             }
             r.snapshot_step = self.steps;
         }

@@ -19,9 +19,10 @@
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
 //!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
 //!    time.
-//! 5. **Check** every robot for a blow-up (non-finite or runaway state of its hull or arm). A robot that blew up
-//!    is put back, at rest and with its command stopped, to its newest snapshot that is at
-//!    least one snapshot interval old (never one taken just before the blow-up); the
+//! 5. **Check** every robot for a blow-up (non-finite or runaway state of its hull or arm).
+//!    A robot that blew up is put back, at rest and with its command stopped, to its newest
+//!    snapshot that is at least one snapshot interval old (never one taken just before the
+//!    blow-up); the
 //!    [`SimConfig::escalate_after`]-th blow-up within [`SimConfig::escalate_window`] s resets
 //!    it to its spawn instead ([`SimEvent::Reset`], once), and a robot that keeps blowing up
 //!    after such a reset is disabled ([`SimEvent::Disabled`]) rather than looped.
@@ -47,6 +48,7 @@ mod arm;
 mod bare;
 mod checks;
 mod clearance;
+mod convert;
 mod events;
 mod hull;
 mod movers;
@@ -57,6 +59,8 @@ mod telemetry;
 
 pub use arm::{ArmState, MAX_LAG, SERVO_GAIN};
 pub use bare::bare_world;
+use convert::{body_state, v32, v64};
+pub use convert::{isometry_of, pose_of};
 pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
 pub use objects::ObjectState;
@@ -73,7 +77,7 @@ use hull::{
 pub(crate) use hull::{insert_hull, terrain_collider};
 use proximity::{mark_robots_near_bodies, BodySphere};
 
-use nalgebra::{Isometry3, Point3, Quaternion, Translation3, UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
 use crate::scene::{Scene, Spawn};
@@ -245,7 +249,7 @@ pub struct Simulation {
     /// Moving obstacles' kinematic bodies and box sizes (`movers.rs`).
     movers: Vec<(RigidBodyHandle, [f64; 3])>,
     /// The scene's movable objects' bodies, in scene order (`objects.rs`).
-    objects: Vec<objects::ObjectBody>,
+    objects: Vec<RigidBodyHandle>,
     time: f64,
     steps: u64,
     /// Per-robot scratch of stages 1–3, in robot order (not state: never saved or restored).
@@ -286,34 +290,6 @@ impl std::fmt::Debug for Simulation {
             .field("robots", &self.robots.len())
             .finish()
     }
-}
-
-/// `f64` nalgebra pose of a rapier pose.
-pub fn isometry_of(p: &Pose) -> Isometry3<f64> {
-    let (t, q) = (p.translation, p.rotation);
-    Isometry3::from_parts(
-        Translation3::new(t.x as f64, t.y as f64, t.z as f64),
-        UnitQuaternion::from_quaternion(Quaternion::new(
-            q.w as f64, q.x as f64, q.y as f64, q.z as f64,
-        )),
-    )
-}
-
-/// rapier pose of an `f64` nalgebra pose.
-pub fn pose_of(p: &Isometry3<f64>) -> Pose {
-    let (t, q) = (p.translation.vector, p.rotation.quaternion());
-    Pose::from_parts(
-        Vector::new(t.x as f32, t.y as f32, t.z as f32),
-        Rotation::from_xyzw(q.i as f32, q.j as f32, q.k as f32, q.w as f32).normalize(),
-    )
-}
-
-fn v64(v: Vector) -> Vector3<f64> {
-    Vector3::new(v.x as f64, v.y as f64, v.z as f64)
-}
-
-fn v32(v: &Vector3<f64>) -> Vector {
-    Vector::new(v.x as f32, v.y as f32, v.z as f32)
 }
 
 impl Simulation {
@@ -360,31 +336,15 @@ impl Simulation {
         })?;
         let pose = spawn_pose(spawn, &spec);
         let mut guards = Vec::new();
-        let handle = insert_robot_body(
+        let posture = initial_posture(&spec);
+        let (handle, arm) = insert_bodies(
             &mut self.world,
             &model,
             pose_of(&pose),
+            &posture,
             self.config.hull_friction,
             &mut guards,
         );
-        let posture = spec
-            .arm
-            .as_ref()
-            .map(ArmPosture::initial)
-            .unwrap_or_default();
-        if spec.arm.is_some() {
-            arm::converge_chains(&mut self.world);
-        }
-        let arm = spec.arm.as_ref().map(|arm| {
-            ArmRig::insert(
-                &mut self.world,
-                arm,
-                handle,
-                &pose,
-                &posture,
-                self.config.hull_friction,
-            )
-        });
         let snapshot = Snapshot {
             time: self.time,
             pose: pose_of(&pose),
@@ -511,8 +471,8 @@ impl Simulation {
                 body.add_torque(v32(&wrench.torque), true);
             }
             pose_guards(&mut self.world, &r.model, &r.guards);
-            if let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) {
-                rig.control(&mut self.world, spec, r.body, dt);
+            if let Some(rig) = &mut r.arm {
+                rig.control(&mut self.world, dt);
             }
         }
         // 4: integrate.
@@ -682,9 +642,9 @@ impl Simulation {
             body.set_linvel(Vector::ZERO, true);
             body.set_angvel(Vector::ZERO, true);
         }
-        if let (Some(rig), Some(spec)) = (&mut r.arm, &r.model.spec().arm) {
-            let posture = rig.posture(&self.world, spec, r.body);
-            rig.place(&mut self.world, spec, pose, &posture);
+        if let Some(rig) = &mut r.arm {
+            let posture = rig.posture(&self.world);
+            rig.place(&mut self.world, pose, &posture);
         }
         r.support_z = f64::NAN;
         r.model.halt();
@@ -769,13 +729,34 @@ impl RobotSlot {
         if let Some(rig) = &self.arm {
             rig.remove(world);
         }
-        self.body = insert_robot_body(world, &self.model, pose, friction, &mut self.guards);
-        let body = self.body;
-        self.arm =
-            self.model.spec().arm.as_ref().map(|spec| {
-                ArmRig::insert(world, spec, body, &isometry_of(&pose), posture, friction)
-            });
+        (self.body, self.arm) = insert_bodies(
+            world,
+            &self.model,
+            pose,
+            posture,
+            friction,
+            &mut self.guards,
+        );
     }
+}
+
+/// Inserts a robot's bodies at `pose`, at rest: the hull with its belt guards (their handles
+/// to `guards`) and, if it has one, its arm at `posture`.
+fn insert_bodies(
+    world: &mut PhysicsWorld,
+    model: &Drivetrain,
+    pose: Pose,
+    posture: &ArmPosture,
+    friction: f64,
+    guards: &mut Vec<GuardCollider>,
+) -> (RigidBodyHandle, Option<ArmRig>) {
+    let hull = insert_robot_body(world, model, pose, friction, guards);
+    let arm = model
+        .spec()
+        .arm
+        .as_ref()
+        .map(|spec| ArmRig::insert(world, spec, hull, &isometry_of(&pose), posture, friction));
+    (hull, arm)
 }
 
 /// Kinetic (translation + rotation) and gravitational energy, J.
@@ -798,15 +779,4 @@ fn gravity_of(world: &PhysicsWorld) -> f64 {
 /// gravity `g` m/s² (last step).
 fn borne_by_drive(model: &Drivetrain, g: f64) -> bool {
     model.support_force() >= SUPPORT_FRACTION * model.spec().mass * g
-}
-
-fn body_state(body: &RigidBody) -> BodyState {
-    let pose = isometry_of(body.position());
-    let com = body.center_of_mass();
-    BodyState {
-        pose,
-        com: Point3::new(com.x as f64, com.y as f64, com.z as f64),
-        linvel: v64(body.linvel()),
-        angvel: v64(body.angvel()),
-    }
 }

@@ -7,15 +7,9 @@ use nalgebra::{Isometry3, Point3};
 use rapier3d::prelude::*;
 
 use super::proximity::BodySphere;
+use super::state::body_values;
 use super::{isometry_of, pose_of, v64, Simulation, StateSnapshot};
 use crate::scene::{ObjectShape, ObjectSpec};
-
-/// One object's body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct ObjectBody {
-    /// Its rapier body.
-    pub body: RigidBodyHandle,
-}
 
 /// An object's state.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,7 +23,7 @@ pub struct ObjectState {
 }
 
 /// Inserts `spec` as a dynamic body at its initial pose, at rest.
-pub(crate) fn insert_object(world: &mut PhysicsWorld, spec: &ObjectSpec) -> ObjectBody {
+pub(crate) fn insert_object(world: &mut PhysicsWorld, spec: &ObjectSpec) -> RigidBodyHandle {
     let body = world.bodies.insert(
         RigidBodyBuilder::dynamic()
             .pose(pose_of(&spec.pose))
@@ -59,25 +53,18 @@ pub(crate) fn insert_object(world: &mut PhysicsWorld, spec: &ObjectSpec) -> Obje
     world
         .colliders
         .insert_with_parent(collider, body, &mut world.bodies);
-    ObjectBody { body }
+    body
 }
 
 impl Simulation {
     /// The scene's objects' states, in scene order.
     pub fn object_states(&self) -> impl Iterator<Item = ObjectState> + '_ {
-        self.objects.iter().filter_map(|o| {
-            let body = self.world.bodies.get(o.body)?;
-            Some(ObjectState {
-                pose: isometry_of(body.position()),
-                linvel: v64(body.linvel()),
-                sleeping: body.is_sleeping(),
-            })
-        })
+        (0..self.objects.len()).filter_map(|i| self.object_state(i))
     }
 
     /// Object `i`'s state (scene order), if it exists.
     pub fn object_state(&self, i: usize) -> Option<ObjectState> {
-        let body = self.world.bodies.get(self.objects.get(i)?.body)?;
+        let body = self.world.bodies.get(*self.objects.get(i)?)?;
         Some(ObjectState {
             pose: isometry_of(body.position()),
             linvel: v64(body.linvel()),
@@ -87,13 +74,13 @@ impl Simulation {
 
     /// The rapier body of object `i` (scene order), for the viewer.
     pub fn object_body(&self, i: usize) -> Option<RigidBodyHandle> {
-        self.objects.get(i).map(|o| o.body)
+        self.objects.get(i).copied()
     }
 
     /// Puts every object back at its initial pose, at rest (the instructor's reset).
     pub fn reset_objects(&mut self) {
         for (o, spec) in self.objects.iter().zip(&self.scene.objects) {
-            if let Some(body) = self.world.bodies.get_mut(o.body) {
+            if let Some(body) = self.world.bodies.get_mut(*o) {
                 body.set_position(pose_of(&spec.pose), true);
                 body.set_linvel(Vector::ZERO, true);
                 body.set_angvel(Vector::ZERO, true);
@@ -105,16 +92,10 @@ impl Simulation {
     /// named `object.<name>.…`.
     pub fn capture_objects(&self, out: &mut StateSnapshot) {
         for (o, spec) in self.objects.iter().zip(&self.scene.objects) {
-            let Some(body) = self.world.bodies.get(o.body) else {
+            let Some(body) = self.world.bodies.get(*o) else {
                 continue;
             };
-            let pose = body.position();
-            let (t, q) = (pose.translation, pose.rotation);
-            let (v, w) = (body.linvel(), body.angvel());
-            let values = [
-                t.x, t.y, t.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z,
-            ];
-            out.push_all(&format!("object.{}", spec.name), values.map(f64::from));
+            out.push_all(&format!("object.{}", spec.name), body_values(body));
         }
     }
 }
@@ -123,13 +104,13 @@ impl Simulation {
 /// bounding sphere swollen by how far it moves in a step of `dt` s.
 pub(super) fn push_spheres(
     world: &PhysicsWorld,
-    objects: &[ObjectBody],
+    objects: &[RigidBodyHandle],
     specs: &[ObjectSpec],
     dt: f64,
     spheres: &mut Vec<BodySphere>,
 ) {
     for (o, spec) in objects.iter().zip(specs) {
-        if let Some(body) = world.bodies.get(o.body) {
+        if let Some(body) = world.bodies.get(*o) {
             spheres.push(BodySphere {
                 centre: Point3::from(v64(body.translation())),
                 radius: spec.shape.bounding_radius() + v64(body.linvel()).norm() * dt,

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use rapier3d::prelude::RigidBody;
+
 use super::{RobotId, Simulation};
 use crate::vehicle::{DriveCommand, Drivetrain};
 
@@ -199,6 +201,19 @@ pub fn f64_of_json(v: &serde_json::Value) -> Option<f64> {
     }
 }
 
+/// A body's pose and velocities exactly as rapier stores them, widened to `f64`: position
+/// (m), rotation quaternion (x, y, z, w), linear (m/s) and angular (rad/s) velocity, world
+/// frame.
+pub(super) fn body_values(body: &RigidBody) -> [f64; 13] {
+    let pose = body.position();
+    let (t, q) = (pose.translation, pose.rotation);
+    let (v, w) = (body.linvel(), body.angvel());
+    [
+        t.x, t.y, t.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z,
+    ]
+    .map(f64::from)
+}
+
 impl Simulation {
     /// Adds every evolving quantity of robot `id` to `out`, named `robot<i>.…`: its status,
     /// the hull's pose and velocities as rapier stores them (world frame, m, m/s, rad/s;
@@ -210,25 +225,12 @@ impl Simulation {
         let p = format!("robot{}", id.0);
         out.push(format!("{p}.status"), r.status.code() as f64);
         if let Some(body) = self.world.bodies.get(r.body) {
-            let pose = body.position();
-            let (t, q) = (pose.translation, pose.rotation);
-            let (v, w) = (body.linvel(), body.angvel());
-            for (name, value) in [
-                ("pose.x", t.x),
-                ("pose.y", t.y),
-                ("pose.z", t.z),
-                ("pose.qx", q.x),
-                ("pose.qy", q.y),
-                ("pose.qz", q.z),
-                ("pose.qw", q.w),
-                ("linvel.x", v.x),
-                ("linvel.y", v.y),
-                ("linvel.z", v.z),
-                ("angvel.x", w.x),
-                ("angvel.y", w.y),
-                ("angvel.z", w.z),
-            ] {
-                out.push(format!("{p}.{name}"), value as f64);
+            let names = [
+                "pose.x", "pose.y", "pose.z", "pose.qx", "pose.qy", "pose.qz", "pose.qw",
+                "linvel.x", "linvel.y", "linvel.z", "angvel.x", "angvel.y", "angvel.z",
+            ];
+            for (name, value) in names.iter().zip(body_values(body)) {
+                out.push(format!("{p}.{name}"), value);
             }
         }
         match &r.model {

@@ -234,7 +234,7 @@ fn read_running_gear(
 fn read_cameras(root: &TableReader<'_>) -> Result<Vec<CameraSpec>, ConfigError> {
     let mut cameras: Vec<CameraSpec> = Vec::new();
     for t in root.tables("camera", MAX_CAMERAS)? {
-        let camera = read_camera(&t)?;
+        let camera = read_camera(&t, None)?;
         if cameras.iter().any(|c| c.name == camera.name) {
             return Err(t.error("name", format!("camera '{}' is defined twice", camera.name)));
         }
@@ -243,7 +243,11 @@ fn read_cameras(root: &TableReader<'_>) -> Result<Vec<CameraSpec>, ConfigError> 
     Ok(cameras)
 }
 
-fn non_empty_str(t: &TableReader<'_>, key: &str) -> Result<String, ConfigError> {
+/// A text field that must not be blank.
+pub(in crate::vehicle) fn non_empty_str(
+    t: &TableReader<'_>,
+    key: &str,
+) -> Result<String, ConfigError> {
     let s = t.str(key)?;
     if s.trim().is_empty() {
         return Err(t.error(key, "must not be empty"));
@@ -554,8 +558,16 @@ fn read_flipper(
     })
 }
 
-fn read_camera(t: &TableReader<'_>) -> Result<CameraSpec, ConfigError> {
-    let name = non_empty_str(t, "name")?;
+/// A `[[camera]]` table, or a camera table inside another (the gripper's), whose `name` may
+/// then be left out for `default_name`.
+pub(in crate::vehicle) fn read_camera(
+    t: &TableReader<'_>,
+    default_name: Option<&str>,
+) -> Result<CameraSpec, ConfigError> {
+    let name = match default_name {
+        Some(default) if !t.has("name") => default.to_string(),
+        _ => non_empty_str(t, "name")?,
+    };
     let position = t.array::<3>("position", -MAX_ROBOT_EXTENT, MAX_ROBOT_EXTENT)?;
     let rpy = t
         .opt_array::<3>("rpy_deg", -360.0, 360.0)?

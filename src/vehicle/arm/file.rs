@@ -5,8 +5,8 @@ use nalgebra::{Point3, Unit, Vector3};
 
 use super::{ArmJointSpec, ArmPose, ArmSpec, GripperSpec, JointKind, LinkSpec, MAX_ARM_JOINTS};
 use crate::config::{ConfigError, TableReader};
-use crate::vehicle::file_limits::{DEFAULT_FOV_DEG, MAX_MASS, MAX_ROBOT_EXTENT};
-use crate::vehicle::spec::CameraSpec;
+use crate::vehicle::file_limits::{MAX_MASS, MAX_ROBOT_EXTENT};
+use crate::vehicle::robot_file::{non_empty_str, read_camera};
 
 /// Most stored poses an arm may have besides `stow`.
 const MAX_POSES: usize = 16;
@@ -76,10 +76,7 @@ pub(crate) fn read_arm(root: &TableReader<'_>) -> Result<Option<ArmSpec>, Config
 
 /// One `[[arm.joint]]`.
 fn read_joint(t: &TableReader<'_>) -> Result<ArmJointSpec, ConfigError> {
-    let name = t.str("name")?;
-    if name.trim().is_empty() {
-        return Err(t.error("name", "must not be empty"));
-    }
+    let name = non_empty_str(t, "name")?;
     let kind = match t.opt_str("type")?.as_deref() {
         None | Some("revolute") => JointKind::Revolute,
         Some("prismatic") => JointKind::Prismatic,
@@ -186,21 +183,7 @@ fn check_range(
 /// `[arm.gripper]` and its optional `camera`.
 fn read_gripper(t: &TableReader<'_>) -> Result<GripperSpec, ConfigError> {
     let camera = match t.opt_table("camera")? {
-        Some(c) => {
-            let name = c.opt_str("name")?.unwrap_or_else(|| "gripper".into());
-            let position = c.array::<3>("position", -MAX_ROBOT_EXTENT, MAX_ROBOT_EXTENT)?;
-            let rpy = c
-                .opt_array::<3>("rpy_deg", -360.0, 360.0)?
-                .unwrap_or([0.0; 3]);
-            let fov = c.opt_positive("fov_deg", 179.0)?.unwrap_or(DEFAULT_FOV_DEG);
-            c.finish()?;
-            Some(CameraSpec {
-                name,
-                position: Point3::from(position),
-                rpy: Vector3::from(rpy.map(f64::to_radians)),
-                fov: fov.to_radians(),
-            })
-        }
+        Some(c) => Some(read_camera(&c, Some("gripper"))?),
         None => None,
     };
     let gripper = GripperSpec {
@@ -223,10 +206,7 @@ fn read_gripper(t: &TableReader<'_>) -> Result<GripperSpec, ConfigError> {
 /// One `[[arm.pose]]`: a name and a position per joint (degrees for revolute joints, metres
 /// for prismatic ones), each within its joint's limits.
 fn read_pose(t: &TableReader<'_>, joints: &[ArmJointSpec]) -> Result<ArmPose, ConfigError> {
-    let name = t.str("name")?;
-    if name.trim().is_empty() {
-        return Err(t.error("name", "must not be empty"));
-    }
+    let name = non_empty_str(t, "name")?;
     let values = t.numbers("positions", MAX_ARM_JOINTS, -1.0e6, 1.0e6)?;
     if values.len() != joints.len() {
         return Err(t.error(

@@ -137,11 +137,6 @@ pub struct ArmSpec {
 }
 
 impl ArmSpec {
-    /// The joints' initial positions, rad or m.
-    pub fn initial(&self) -> Vec<f64> {
-        self.joints.iter().map(|j| j.initial).collect()
-    }
-
     /// Total mass of links, palm and fingers, kg.
     pub fn mass(&self) -> f64 {
         self.joints.iter().map(|j| j.link.mass).sum::<f64>()
