@@ -506,7 +506,13 @@ impl ArmRig {
         max_speed: f64,
         max_spin: f64,
     ) -> Option<String> {
-        for handle in self.bodies() {
+        let names = self
+            .spec
+            .joints
+            .iter()
+            .map(|j| j.name.as_str())
+            .chain(["left finger", "right finger"]);
+        for (handle, name) in self.bodies().zip(names) {
             let Some(body) = world.bodies.get(handle) else {
                 continue;
             };
@@ -516,13 +522,13 @@ impl ArmRig {
                 && pose.rotation.coords.iter().all(|x| x.is_finite())
                 && v.iter().chain(w.iter()).all(|x| x.is_finite());
             if !finite {
-                return Some("arm: non-finite pose or velocity".into());
+                return Some(format!("arm: {name} has a non-finite pose or velocity"));
             }
             if v.norm() > max_speed {
-                return Some(format!("arm: a link moves at {:.1} m/s", v.norm()));
+                return Some(format!("arm: {name} moves at {:.1} m/s", v.norm()));
             }
             if w.norm() > max_spin {
-                return Some(format!("arm: a link spins at {:.1} rad/s", w.norm()));
+                return Some(format!("arm: {name} spins at {:.1} rad/s", w.norm()));
             }
         }
         None
