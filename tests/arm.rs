@@ -238,6 +238,6 @@ fn an_armed_robot_repeats_bit_for_bit() {
         snapshot
     };
     let (a, b) = (run(), run());
-    assert!(a.names.iter().any(|n| n.contains("arm_body")));
+    assert!(a.names.iter().any(|n| n.contains("arm_position")));
     assert_eq!(a.first_difference(&b), None);
 }

@@ -21,10 +21,7 @@ impl Simulation {
             return;
         }
         // 5: blow-ups.
-        let arm_reason = r
-            .arm
-            .as_ref()
-            .and_then(|rig| rig.blow_up_reason(&self.world, config.max_speed, config.max_spin));
+        let arm_reason = r.arm.as_ref().and_then(super::arm::ArmRig::blow_up_reason);
         let Some(body) = self.world.bodies.get_mut(r.body) else {
             return;
         };
@@ -85,7 +82,7 @@ impl Simulation {
                     r.model.halt();
                 }
                 if let Some(rig) = &mut r.arm {
-                    rig.halt(&self.world);
+                    rig.halt();
                 }
                 self.events.push(e);
                 return;
@@ -101,7 +98,7 @@ impl Simulation {
             r.snapshot.pose = *body.position();
             r.model.save_state(&mut r.snapshot.drive);
             if let Some(rig) = &r.arm {
-                r.snapshot.arm = rig.posture(&self.world);
+                r.snapshot.arm = rig.posture();
             }
             r.snapshot_step = self.steps;
         }

@@ -17,6 +17,7 @@
 
 use rapier3d::prelude::*;
 
+use super::arm::is_arm_part;
 use super::{v32, SimError};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::tracked::guard::belt_guards;
@@ -224,7 +225,7 @@ pub(crate) fn switch_hull(world: &mut PhysicsWorld, body: RigidBodyHandle, reach
             continue;
         };
         let filter_set = !on || c.collision_groups().filter == filter;
-        if guard_state(c).is_some() || (c.is_enabled() == on && filter_set) {
+        if guard_state(c).is_some() || is_arm_part(c) || (c.is_enabled() == on && filter_set) {
             continue;
         }
         if let Some(c) = world.colliders.get_mut(handle) {
@@ -261,7 +262,8 @@ pub(crate) fn collider_radius(spec: &RobotSpec) -> f64 {
         .fold(hull, f64::max)
 }
 
-/// The hull box collider(s) of `body`: its colliders that are not side guards.
+/// The hull box collider(s) of `body`: its colliders that are neither side guards nor arm
+/// parts.
 pub(crate) fn hull_colliders<'a>(
     colliders: &'a ColliderSet,
     body: &'a RigidBody,
@@ -269,7 +271,7 @@ pub(crate) fn hull_colliders<'a>(
     body.colliders()
         .iter()
         .filter_map(|&h| colliders.get(h).map(|c| (h, c)))
-        .filter(|(_, c)| guard_state(c).is_none())
+        .filter(|(_, c)| guard_state(c).is_none() && !is_arm_part(c))
 }
 
 /// The contact hook of the simulation: keeps a guard's contacts only where they are lateral

@@ -14,8 +14,8 @@
 //!    collide with the terrain only while some terrain face comes within rapier's contact
 //!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
 //!    and switch it off while neither terrain nor another robot, mover or object can reach it
-//!    (`proximity.rs`; a robot's own arm always can). An arm's servos set their motors from
-//!    its command (`arm.rs`).
+//!    (`proximity.rs`). An arm's joints answer their loads and command, its fingers close,
+//!    grasp or open, and its colliders on the hull move to the new pose (`arm/`).
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
 //!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
 //!    time.
@@ -528,10 +528,6 @@ impl Simulation {
         );
         self.bodies_near.resize(self.robots.len(), false);
         mark_robots_near_bodies(&mut self.spheres, reach, &mut self.bodies_near);
-        // A robot's own arm may always reach its hull.
-        for (near, r) in self.bodies_near.iter_mut().zip(&self.robots) {
-            *near |= r.arm.is_some();
-        }
     }
 
     /// Runs steps until `duration` s more have passed.
@@ -642,9 +638,9 @@ impl Simulation {
             body.set_linvel(Vector::ZERO, true);
             body.set_angvel(Vector::ZERO, true);
         }
+        // The arm moves with the hull; what it held stays where it was.
         if let Some(rig) = &mut r.arm {
-            let posture = rig.posture(&self.world);
-            rig.place(&mut self.world, pose, &posture);
+            rig.release(&mut self.world);
         }
         r.support_z = f64::NAN;
         r.model.halt();
@@ -725,10 +721,8 @@ impl RobotSlot {
         posture: &ArmPosture,
         friction: f64,
     ) {
+        // Removing the hull removes the arm's colliders and any grasp joint with it.
         world.remove_body(self.body);
-        if let Some(rig) = &self.arm {
-            rig.remove(world);
-        }
         (self.body, self.arm) = insert_bodies(
             world,
             &self.model,
@@ -755,7 +749,7 @@ fn insert_bodies(
         .spec()
         .arm
         .as_ref()
-        .map(|spec| ArmRig::insert(world, spec, hull, &isometry_of(&pose), posture, friction));
+        .map(|spec| ArmRig::insert(world, spec, hull, posture, friction));
     (hull, arm)
 }
 

@@ -1,0 +1,141 @@
+//! What the world does to an arm's joints: the torque about (or force along) each joint's
+//! axis that gravity, contacts and a held object put on everything outboard of it, and the
+//! inertia each joint moves. Everything here is in the hull's body frame; the controller
+//! ([`super::ArmRig::control`]) builds one [`JointLoads`] a step and its joints answer it.
+
+use nalgebra::{Isometry3, Point3, Vector3};
+use rapier3d::prelude::*;
+
+use super::super::{isometry_of, v64};
+use crate::vehicle::arm::kinematics::JointVector;
+use crate::vehicle::arm::{ArmSpec, JointKind, MAX_ARM_JOINTS};
+
+/// Smallest inertia a joint is taken to move, kg·m² (or kg): keeps an unloaded wrist's
+/// acceleration finite.
+const MIN_INERTIA: f64 = 1.0e-4;
+
+/// The loads on an arm's joints, body frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct JointLoads {
+    /// Number of joints.
+    joints: usize,
+    /// Each joint's origin, m.
+    origins: [Point3<f64>; MAX_ARM_JOINTS],
+    /// Each joint's axis, unit.
+    axes: [Vector3<f64>; MAX_ARM_JOINTS],
+    /// Whether each joint slides (prismatic) rather than turns.
+    slides: [bool; MAX_ARM_JOINTS],
+    /// Torque about (N·m) or force along (N) each joint's axis that the loads apply to the
+    /// links outboard of it, in the joint's positive sense.
+    pub torque: JointVector,
+    /// Inertia about (kg·m²) or mass along (kg) each joint's axis of everything outboard.
+    pub inertia: JointVector,
+}
+
+impl JointLoads {
+    /// No loads yet on the arm of `spec` whose link frames are `frames` (body frame).
+    pub fn new(spec: &ArmSpec, frames: &[Isometry3<f64>; MAX_ARM_JOINTS]) -> Self {
+        let mut loads = Self {
+            joints: spec.joints.len(),
+            origins: [Point3::origin(); MAX_ARM_JOINTS],
+            axes: [Vector3::zeros(); MAX_ARM_JOINTS],
+            slides: [false; MAX_ARM_JOINTS],
+            torque: [0.0; MAX_ARM_JOINTS],
+            inertia: [MIN_INERTIA; MAX_ARM_JOINTS],
+        };
+        for (j, joint) in spec.joints.iter().enumerate() {
+            loads.origins[j] = Point3::from(frames[j].translation.vector);
+            loads.axes[j] = frames[j].rotation * joint.axis.into_inner();
+            loads.slides[j] = joint.kind == JointKind::Prismatic;
+        }
+        loads
+    }
+
+    /// Adds a force (N) at `point` and a torque (N·m) on link `link` (or a part carried by
+    /// it): a load on that link's joint and every joint inboard of it.
+    pub fn add_force(
+        &mut self,
+        link: usize,
+        point: &Point3<f64>,
+        force: &Vector3<f64>,
+        torque: &Vector3<f64>,
+    ) {
+        for j in 0..=link.min(self.joints - 1) {
+            let axis = &self.axes[j];
+            self.torque[j] += if self.slides[j] {
+                force.dot(axis)
+            } else {
+                (point - self.origins[j]).cross(force).dot(axis) + torque.dot(axis)
+            };
+        }
+    }
+
+    /// Adds a point mass (kg) at `point` carried by link `link`, with its own inertia about
+    /// any axis through it `own` (kg·m²), to the inertia each joint moves.
+    pub fn add_inertia(&mut self, link: usize, point: &Point3<f64>, mass: f64, own: f64) {
+        for j in 0..=link.min(self.joints - 1) {
+            self.inertia[j] += if self.slides[j] {
+                mass
+            } else {
+                mass * (point - self.origins[j])
+                    .cross(&self.axes[j])
+                    .norm_squared()
+                    + own
+            };
+        }
+    }
+
+    /// Adds a mass (kg) at `point` on link `link` under `gravity` (m/s², body frame): its
+    /// weight as a load and its inertia.
+    pub fn add_mass(
+        &mut self,
+        link: usize,
+        point: &Point3<f64>,
+        mass: f64,
+        own: f64,
+        gravity: &Vector3<f64>,
+    ) {
+        self.add_force(link, point, &(gravity * mass), &Vector3::zeros());
+        self.add_inertia(link, point, mass, own);
+    }
+
+    /// Adds the contact forces the last step put on `collider` (a part of link `link` on the
+    /// hull at `hull`): each contact's normal impulse over the `substep` it acted in, s,
+    /// at its point.
+    pub fn add_contacts(
+        &mut self,
+        world: &PhysicsWorld,
+        collider: ColliderHandle,
+        link: usize,
+        hull: &Isometry3<f64>,
+        substep: f64,
+    ) {
+        let Some(part) = world.colliders.get(collider) else {
+            return;
+        };
+        let to_body = hull.inverse();
+        let part_pose = isometry_of(part.position());
+        for pair in world.narrow_phase.contact_pairs_with(collider) {
+            // The solver pushes collider 1 along −n and collider 2 along +n.
+            let first = pair.collider1 == collider;
+            let sign = if first { -1.0 } else { 1.0 };
+            for manifold in pair.solver_manifolds() {
+                let normal = to_body.rotation * v64(manifold.data.normal);
+                for contact in &manifold.points {
+                    if contact.data.impulse == 0.0 {
+                        continue;
+                    }
+                    // Each side's point is in its own collider's frame.
+                    let local = if first {
+                        contact.local_p1
+                    } else {
+                        contact.local_p2
+                    };
+                    let point = to_body * (part_pose * Point3::from(v64(local)));
+                    let force = normal * (sign * contact.data.impulse as f64 / substep);
+                    self.add_force(link, &point, &force, &Vector3::zeros());
+                }
+            }
+        }
+    }
+}

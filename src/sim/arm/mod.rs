@@ -1,0 +1,724 @@
+//! A robot's manipulator arm in the rapier world, and the joint controller that runs it in
+//! stage 3 of [`Simulation::step`].
+//!
+//! **The model: a geared arm, rigid on its hull between steps.** The arm's links, palm and
+//! finger pads are colliders on the hull body, each carrying its mass, so rapier sees one
+//! rigid body: the arm's weight, what it holds and every push on it reach the hull, and the
+//! tracks' loads, the centre of mass and the tip-over limits follow the arm's pose and load
+//! with no bookkeeping. The joints are integrated here, in `f64`, as the geared servos of
+//! real EOD arms are: each joint follows its command ([`SERVO_GAIN`]) while the torque that
+//! needs stays within its [`max_effort`](crate::vehicle::arm::ArmJointSpec::max_effort);
+//! past it the motor gives just its limit and the joint moves the way the load pushes it
+//! (a shoulder overloaded sags, an arm driven into the floor stalls and is pushed back),
+//! never faster than its top speed. The load on each joint is the weight of everything
+//! outboard, the contact forces rapier put on its links in the last step, and what a held
+//! object pulls with ([`loads`]). A joint move that would put a link into its own hull or belt
+//! guards is refused for that step, as a real unit's collision check refuses it.
+//!
+//! **Why not links as rapier bodies on joints.** We built that first (links on impulse joints,
+//! torque-capped motors): a chain of light links on a heavy hull needed four Gauss–Seidel
+//! iterations to converge, cost 13× a bare rapier step (the issue allows 1.3×), and rolled
+//! over onto its back a robot pinned its 50 g fingers between hull and ground, where rapier's
+//! iterative solver did not converge and the fingers spun up until the blow-up check caught
+//! them (1–2 per 17-scene soak). A rigid arm on the hull has no chain to converge. What it
+//! leaves out: the reaction of the arm's own swing on the hull (its links' accelerations;
+//! at the preset arms' top speeds under 2 % of the hull's weight) and a link's velocity in
+//! contacts (a moving link pushes what it meets by rapier's position correction).
+//!
+//! **Grip.** The fingers close at their speed until both pads touch one object; it is then held
+//! by a joint whose every force is bounded by Coulomb's law at the pads ([`grasp`]), so it
+//! stays while 2·μ·F covers what holding it needs and slides when not.
+//!
+//! Arm colliders are in [`ARM_GROUP`] and filter it out: arms do not collide with arms, but
+//! they do with the scene, objects and other robots' hulls.
+
+mod grasp;
+mod loads;
+
+use nalgebra::{Isometry3, Point3, Translation3, Vector3};
+use rapier3d::parry::bounding_volume::BoundingVolume;
+use rapier3d::parry::query::intersection_test;
+use rapier3d::prelude::*;
+
+pub use grasp::GraspLimits;
+use grasp::{pressed_between, Grasp};
+use loads::JointLoads;
+
+use super::{isometry_of, pose_of, v32, v64, RobotId, Simulation, StateSnapshot};
+use crate::vehicle::arm::kinematics::{gripper_frame, link_frames, resolved_rate, JointVector};
+use crate::vehicle::arm::{
+    ArmCommand, ArmMotion, ArmSpec, GripCommand, GripperSpec, ToolFrame, MAX_ARM_JOINTS,
+};
+
+/// Collision group of every arm collider, and the one group arm colliders filter out.
+pub(crate) const ARM_GROUP: Group = Group::GROUP_2;
+
+/// Position-loop gain of the joint servos, 1/s: a joint closes 1/e of its distance to its
+/// target in 50 ms.
+pub const SERVO_GAIN: f64 = 20.0;
+/// Farthest a joint's servo target runs ahead of the joint, rad or m.
+pub const MAX_LAG: f64 = 0.1;
+/// Time a joint's servo takes to reach its top speed from rest, s: real arm controllers ramp
+/// their speed (trapezoidal profiles) so that a held object is not jerked out of the grip.
+pub const RAMP_TIME: f64 = 0.5;
+
+/// Closest the finger pads come to the centre line, m (each): closed empty fingers stop 4 mm
+/// apart rather than rubbing.
+const FINGER_MIN: f64 = 0.002;
+
+/// A finger's side: +1 for the left finger (gripper +y), −1 for the right.
+const FINGER_SIDES: [f64; 2] = [1.0, -1.0];
+
+/// Whether a collider is part of an arm.
+pub(crate) fn is_arm_part(collider: &Collider) -> bool {
+    collider.collision_groups().memberships == ARM_GROUP
+}
+
+/// The state of an arm and its gripper as the last step left it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ArmState {
+    /// Joint positions, rad or m, in joint order.
+    pub positions: JointVector,
+    /// Joint speeds, rad/s or m/s.
+    pub rates: JointVector,
+    /// Torque (N·m) or force (N) each joint's motor gave in the last step.
+    pub efforts: JointVector,
+    /// The servo targets, rad or m.
+    pub targets: JointVector,
+    /// Gap between the finger pads, m.
+    pub finger_gap: f64,
+    /// Force each pad presses a held object with, N (0 when holding nothing).
+    pub grip_force: f64,
+    /// Whether the gripper holds an object.
+    pub holding: bool,
+    /// The gripper frame, world frame.
+    pub gripper: Isometry3<f64>,
+    /// The tool point, m, world frame.
+    pub tool: Point3<f64>,
+}
+
+/// What recovery and resets put an arm back to: joint positions and the finger gap.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct ArmPosture {
+    /// Joint positions, rad or m.
+    pub positions: JointVector,
+    /// Gap between the finger pads, m.
+    pub finger_gap: f64,
+}
+
+impl ArmPosture {
+    /// The arm as its file stows it, fingers open.
+    pub fn initial(spec: &ArmSpec) -> Self {
+        let mut positions = [0.0; MAX_ARM_JOINTS];
+        for (p, j) in positions.iter_mut().zip(&spec.joints) {
+            *p = j.initial;
+        }
+        Self {
+            positions,
+            finger_gap: spec.gripper.opening,
+        }
+    }
+}
+
+/// Where each arm collider sits on the hull at a posture, body frame.
+#[derive(Debug, Clone, Copy)]
+struct PartPoses {
+    /// Each link's frame (its collider's pose).
+    links: [Isometry3<f64>; MAX_ARM_JOINTS],
+    /// The palm box's centre.
+    palm: Isometry3<f64>,
+    /// Each finger plate's centre (left, right).
+    fingers: [Isometry3<f64>; 2],
+    /// The pads' frame: the gripper frame moved to the tool point.
+    pad: Isometry3<f64>,
+}
+
+/// The arm's part poses at joint positions `q` with the pads `gap` m apart.
+fn part_poses(spec: &ArmSpec, q: &JointVector, gap: f64) -> PartPoses {
+    let mut links = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(spec, q, &mut links);
+    let g = &spec.gripper;
+    let tool = g.tool_point();
+    let half_gap = (0.5 * gap).clamp(FINGER_MIN, 0.5 * g.opening);
+    let plate = half_gap + 0.5 * g.finger_thickness();
+    PartPoses {
+        links,
+        palm: gripper * Translation3::new(0.5 * g.palm_length, 0.0, 0.0),
+        fingers: FINGER_SIDES.map(|side| gripper * Translation3::new(tool.x, side * plate, 0.0)),
+        pad: gripper * Translation3::from(tool.coords),
+    }
+}
+
+/// The arm's colliders on the hull body.
+#[derive(Debug, Clone)]
+struct ArmParts {
+    /// One per joint's link.
+    links: Vec<ColliderHandle>,
+    /// The palm.
+    palm: ColliderHandle,
+    /// Left (+y) and right finger plates.
+    fingers: [ColliderHandle; 2],
+}
+
+impl ArmParts {
+    /// Every part with the link that carries it and its pose in `poses`.
+    fn each<'a>(
+        &'a self,
+        poses: &'a PartPoses,
+    ) -> impl Iterator<Item = (ColliderHandle, usize, &'a Isometry3<f64>)> + 'a {
+        let last = self.links.len() - 1;
+        let links = self
+            .links
+            .iter()
+            .enumerate()
+            .map(|(k, h)| (*h, k, &poses.links[k]));
+        let palm = std::iter::once((self.palm, last, &poses.palm));
+        let fingers = self
+            .fingers
+            .iter()
+            .zip(&poses.fingers)
+            .map(move |(h, p)| (*h, last, p));
+        links.chain(palm).chain(fingers)
+    }
+}
+
+/// An arm's colliders, joint state and controller.
+#[derive(Debug, Clone)]
+pub(crate) struct ArmRig {
+    /// The arm's description (a copy of the robot file's).
+    spec: ArmSpec,
+    /// The hull body it is mounted on.
+    hull: RigidBodyHandle,
+    /// Its colliders on the hull.
+    parts: ArmParts,
+    /// Joint positions, rad or m.
+    positions: JointVector,
+    /// Joint speeds, rad/s or m/s.
+    rates: JointVector,
+    /// Torque or force each motor gave in the last step.
+    efforts: JointVector,
+    /// Servo targets, rad or m.
+    targets: JointVector,
+    /// The servos' ramped speed set-points, rad/s or m/s: what each motor drives its joint at
+    /// while its torque allows.
+    profile: JointVector,
+    /// Gap between the pads, m.
+    finger_gap: f64,
+    /// The command in force.
+    command: ArmCommand,
+    /// Whether the fingers close, and with what force, N (`None`: open).
+    closing: Option<f64>,
+    /// The object held, if any.
+    grasp: Option<Grasp>,
+}
+
+/// A collider of `shape` for an arm part at `pose` (body frame) of `mass` kg.
+fn arm_collider(
+    shape: ColliderBuilder,
+    pose: &Isometry3<f64>,
+    friction: f64,
+    mass: f64,
+) -> ColliderBuilder {
+    shape
+        .position(pose_of(pose))
+        .mass(mass as f32)
+        .friction(friction as f32)
+        .restitution(0.0)
+        .collision_groups(InteractionGroups::new(
+            ARM_GROUP,
+            Group::ALL.difference(ARM_GROUP),
+            InteractionTestMode::And,
+        ))
+}
+
+/// Inserts the arm's colliders at `poses` on `hull`; `friction` is the links' and palm's μ.
+fn insert_parts(
+    world: &mut PhysicsWorld,
+    spec: &ArmSpec,
+    hull: RigidBodyHandle,
+    poses: &PartPoses,
+    friction: f64,
+) -> ArmParts {
+    let mut insert = |builder: ColliderBuilder| {
+        world
+            .colliders
+            .insert_with_parent(builder.build(), hull, &mut world.bodies)
+    };
+    let links = spec
+        .joints
+        .iter()
+        .zip(&poses.links)
+        .map(|(joint, pose)| {
+            let link = &joint.link;
+            let shape = if link.end.norm() < 1e-6 {
+                ColliderBuilder::ball(link.radius as f32)
+            } else {
+                ColliderBuilder::capsule_from_endpoints(
+                    Vector::ZERO,
+                    v32(&link.end),
+                    link.radius as f32,
+                )
+            };
+            insert(arm_collider(shape, pose, friction, link.mass))
+        })
+        .collect();
+    let g: &GripperSpec = &spec.gripper;
+    let palm = ColliderBuilder::cuboid(
+        (0.5 * g.palm_length) as f32,
+        (0.5 * g.opening + g.finger_thickness()) as f32,
+        (0.5 * g.pad[1]) as f32,
+    );
+    let palm = insert(arm_collider(palm, &poses.palm, friction, g.palm_mass));
+    let fingers = poses.fingers.map(|pose| {
+        let plate = ColliderBuilder::cuboid(
+            (0.5 * g.pad[0]) as f32,
+            (0.5 * g.finger_thickness()) as f32,
+            (0.5 * g.pad[1]) as f32,
+        );
+        insert(
+            arm_collider(plate, &pose, g.friction, g.finger_mass)
+                .friction_combine_rule(CoefficientCombineRule::Min),
+        )
+    });
+    ArmParts {
+        links,
+        palm,
+        fingers,
+    }
+}
+
+/// Whether moving the arm's parts from `before` to `after` puts one into its own hull or a
+/// belt guard that it was clear of (a part already touching them may move on).
+fn meets_own_hull(
+    world: &PhysicsWorld,
+    hull: RigidBodyHandle,
+    parts: &ArmParts,
+    before: &PartPoses,
+    after: &PartPoses,
+) -> bool {
+    let Some(body) = world.bodies.get(hull) else {
+        return false;
+    };
+    let intersects = |shape: &dyn Shape, pose: &Pose, other: &Collider| {
+        let Some(at) = other.position_wrt_parent() else {
+            return false;
+        };
+        shape
+            .compute_aabb(pose)
+            .intersects(&other.shape().compute_aabb(at))
+            && intersection_test(pose, shape, at, other.shape()).is_ok_and(|i| i.intersecting)
+    };
+    parts
+        .each(after)
+        .zip(parts.each(before))
+        .any(|((handle, _, new), (_, _, old))| {
+            let Some(part) = world.colliders.get(handle) else {
+                return false;
+            };
+            let (new, old) = (pose_of(new), pose_of(old));
+            body.colliders()
+                .iter()
+                .filter_map(|h| world.colliders.get(*h))
+                .filter(|c| !is_arm_part(c))
+                .any(|c| intersects(part.shape(), &new, c) && !intersects(part.shape(), &old, c))
+        })
+}
+
+impl ArmRig {
+    /// Builds the arm of `spec` on the hull body `hull` at `posture`, at rest; `friction` is
+    /// the links' and palm's μ against the scene.
+    pub fn insert(
+        world: &mut PhysicsWorld,
+        spec: &ArmSpec,
+        hull: RigidBodyHandle,
+        posture: &ArmPosture,
+        friction: f64,
+    ) -> Self {
+        let gap = posture
+            .finger_gap
+            .clamp(2.0 * FINGER_MIN, spec.gripper.opening);
+        let poses = part_poses(spec, &posture.positions, gap);
+        let parts = insert_parts(world, spec, hull, &poses, friction);
+        Self {
+            spec: spec.clone(),
+            hull,
+            parts,
+            positions: posture.positions,
+            rates: [0.0; MAX_ARM_JOINTS],
+            efforts: [0.0; MAX_ARM_JOINTS],
+            targets: posture.positions,
+            profile: [0.0; MAX_ARM_JOINTS],
+            finger_gap: gap,
+            command: ArmCommand::HOLD,
+            closing: None,
+            grasp: None,
+        }
+    }
+
+    /// The arm's colliders: links, palm, then the left and right fingers.
+    pub fn colliders(&self) -> impl Iterator<Item = ColliderHandle> + '_ {
+        let p = &self.parts;
+        p.links.iter().copied().chain([p.palm]).chain(p.fingers)
+    }
+
+    /// Sets the command; a command with a non-finite number holds instead.
+    pub fn set_command(&mut self, command: ArmCommand) {
+        self.command = if command.is_finite() {
+            command
+        } else {
+            ArmCommand::HOLD
+        };
+        match self.command.grip {
+            GripCommand::Keep => {}
+            GripCommand::Open => self.closing = None,
+            GripCommand::Close(force) => self.closing = Some(force.max(0.0)),
+        }
+    }
+
+    /// The command in force.
+    pub fn command(&self) -> ArmCommand {
+        self.command
+    }
+
+    /// Stops every joint where it is (the servo targets at the joints' positions) and opens
+    /// nothing: what a halt, a reset or a recovery leaves.
+    pub fn halt(&mut self) {
+        self.targets = self.positions;
+        self.rates = [0.0; MAX_ARM_JOINTS];
+        self.profile = [0.0; MAX_ARM_JOINTS];
+        self.command = ArmCommand::HOLD;
+    }
+
+    /// Puts the arm at `posture`, at rest, targets there, letting go of what it held.
+    pub fn place(&mut self, world: &mut PhysicsWorld, posture: &ArmPosture) {
+        self.release(world);
+        self.positions = posture.positions;
+        self.finger_gap = posture
+            .finger_gap
+            .clamp(2.0 * FINGER_MIN, self.spec.gripper.opening);
+        self.halt();
+        let poses = part_poses(&self.spec, &self.positions, self.finger_gap);
+        self.place_parts(world, &poses);
+    }
+
+    /// Lets go of a held object.
+    pub fn release(&mut self, world: &mut PhysicsWorld) {
+        if let Some(grasp) = self.grasp.take() {
+            grasp.release(world);
+        }
+    }
+
+    /// The arm's posture now (for recovery snapshots).
+    pub fn posture(&self) -> ArmPosture {
+        ArmPosture {
+            positions: self.positions,
+            finger_gap: self.finger_gap,
+        }
+    }
+
+    /// The arm's state, its frames placed on the hull where the world has it.
+    pub fn read(&self, world: &PhysicsWorld) -> ArmState {
+        let hull = world
+            .bodies
+            .get(self.hull)
+            .map_or(Isometry3::identity(), |b| isometry_of(b.position()));
+        let gripper = hull * gripper_frame(&self.spec, &self.positions);
+        ArmState {
+            positions: self.positions,
+            rates: self.rates,
+            efforts: self.efforts,
+            targets: self.targets,
+            finger_gap: self.finger_gap,
+            grip_force: match (&self.grasp, self.closing) {
+                (Some(_), Some(force)) => force.min(self.spec.gripper.max_force),
+                _ => 0.0,
+            },
+            holding: self.grasp.is_some(),
+            gripper,
+            tool: gripper * self.spec.gripper.tool_point(),
+        }
+    }
+
+    /// Stage 3 for the arm: the joints answer the last step's loads and the command, the
+    /// fingers close, grasp or open, and the arm's colliders and grasp joint are set for the
+    /// coming step. `dt` is the step, s.
+    pub fn control(&mut self, world: &mut PhysicsWorld, dt: f64) {
+        let Some(hull_pose) = world
+            .bodies
+            .get(self.hull)
+            .map(|b| isometry_of(b.position()))
+        else {
+            return;
+        };
+        // rapier solves a step in substeps; joints and contacts keep the last one's impulses.
+        let substep = dt / world.integration_parameters.num_solver_iterations.max(1) as f64;
+        let before = part_poses(&self.spec, &self.positions, self.finger_gap);
+        let loads = self.loads(world, &hull_pose, &before, substep);
+        let (old_positions, old_gap) = (self.positions, self.finger_gap);
+        self.move_joints(&loads, dt);
+        let pad = part_poses(&self.spec, &self.positions, self.finger_gap).pad;
+        self.grip(world, &pad, dt);
+        let mut after = part_poses(&self.spec, &self.positions, self.finger_gap);
+        if self.positions != old_positions
+            && meets_own_hull(world, self.hull, &self.parts, &before, &after)
+        {
+            self.positions = old_positions;
+            self.rates = [0.0; MAX_ARM_JOINTS];
+            after = part_poses(&self.spec, &self.positions, self.finger_gap);
+        }
+        if self.positions != old_positions || self.finger_gap != old_gap {
+            self.place_parts(world, &after);
+        }
+        if let Some(grasp) = &self.grasp {
+            let (from, to) = (&before.pad, &after.pad);
+            let linear = to.rotation.inverse() * (to.translation.vector - from.translation.vector);
+            let turn = (to.rotation * from.rotation.inverse()).scaled_axis();
+            let angular = to.rotation.inverse() * turn;
+            let force = self.closing.unwrap_or(0.0).min(self.spec.gripper.max_force);
+            let limits = GraspLimits::new(&self.spec.gripper, force, grasp.friction);
+            let motion = (&(linear / dt), &(angular / dt));
+            grasp.hold(world, self.hull, to, motion, &limits, substep);
+        }
+    }
+
+    /// The loads on the joints from the last step: the weight of the links, palm and fingers
+    /// at `poses` (gravity taken into the body frame), the contact forces on every part, and
+    /// what a held object pulls with.
+    fn loads(
+        &self,
+        world: &PhysicsWorld,
+        hull: &Isometry3<f64>,
+        poses: &PartPoses,
+        substep: f64,
+    ) -> JointLoads {
+        let gravity = hull.rotation.inverse() * v64(world.gravity);
+        let mut loads = JointLoads::new(&self.spec, &poses.links);
+        let last = self.spec.joints.len() - 1;
+        for (k, joint) in self.spec.joints.iter().enumerate() {
+            let link = &joint.link;
+            let centre = poses.links[k] * Point3::from(link.end / 2.0);
+            let own = link.mass * link.end.norm_squared() / 12.0;
+            loads.add_mass(k, &centre, link.mass, own, &gravity);
+        }
+        let g = &self.spec.gripper;
+        let palm = Point3::from(poses.palm.translation.vector);
+        loads.add_mass(last, &palm, g.palm_mass, 0.0, &gravity);
+        for finger in &poses.fingers {
+            let centre = Point3::from(finger.translation.vector);
+            loads.add_mass(last, &centre, g.finger_mass, 0.0, &gravity);
+        }
+        for (collider, link, _) in self.parts.each(poses) {
+            loads.add_contacts(world, collider, link, hull, substep);
+        }
+        if let Some(grasp) = &self.grasp {
+            let pad = Point3::from(poses.pad.translation.vector);
+            let (force, torque) = grasp.reaction(world, &poses.pad, substep);
+            loads.add_force(last, &pad, &force, &torque);
+            loads.add_inertia(last, &pad, grasp.mass, 0.0);
+        }
+        loads
+    }
+
+    /// Moves every joint one step of `dt` s: toward its servo target at the speed the command
+    /// asks for, ramped ([`RAMP_TIME`]), while the torque that takes stays within the motor's
+    /// limit; past it the motor gives its limit and the joint's inertia takes the rest of the
+    /// load (it sags, stalls or is knocked back, and the motor brings it back at full torque).
+    fn move_joints(&mut self, loads: &JointLoads, dt: f64) {
+        let wanted = self.commanded_rates(dt);
+        for (j, joint) in self.spec.joints.iter().enumerate() {
+            let q = self.positions[j];
+            let target = (self.targets[j] + wanted[j] * dt)
+                .clamp(joint.min, joint.max)
+                .clamp(q - MAX_LAG, q + MAX_LAG);
+            self.targets[j] = target;
+            let top = joint.max_speed;
+            let acceleration = top / RAMP_TIME;
+            // The position loop asks for no more speed than the ramp can take off again
+            // before the target (√(2·a·e)), so the ramped servo settles without overshoot.
+            let error = target - q;
+            let catch_up = (SERVO_GAIN * error.abs()).min((acceleration * error.abs()).sqrt());
+            let ramp = acceleration * dt;
+            let desired = (wanted[j] + catch_up.copysign(error))
+                .clamp(-top, top)
+                .clamp(self.profile[j] - ramp, self.profile[j] + ramp);
+            self.profile[j] = desired;
+            let (inertia, load) = (loads.inertia[j], loads.torque[j]);
+            let needed = inertia * (desired - self.rates[j]) / dt - load;
+            let effort = needed.clamp(-joint.max_effort, joint.max_effort);
+            // A back-driven gear train turns no faster than its motor's top speed.
+            let rate = (self.rates[j] + (effort + load) / inertia * dt).clamp(-top, top);
+            let moved = q + rate * dt;
+            let stopped = moved.clamp(joint.min, joint.max);
+            self.rates[j] = if stopped == moved { rate } else { 0.0 };
+            self.positions[j] = stopped;
+            self.efforts[j] = effort;
+        }
+    }
+
+    /// The fingers for one step of `dt` s: opening lets go and opens; closing keeps a held
+    /// object while both pads touch it, takes one both pads touch (the pads' frame now at
+    /// `pad`, body frame), and otherwise closes on.
+    fn grip(&mut self, world: &mut PhysicsWorld, pad: &Isometry3<f64>, dt: f64) {
+        let Some(_) = self.closing else {
+            self.release(world);
+            let g = &self.spec.gripper;
+            self.finger_gap = (self.finger_gap + 2.0 * g.finger_speed * dt).min(g.opening);
+            return;
+        };
+        let fingers = self.parts.fingers;
+        if let Some(grasp) = self.grasp.filter(|grasp| !grasp.still_held(world, fingers)) {
+            grasp.release(world);
+            self.grasp = None;
+        }
+        if self.grasp.is_some() {
+            return;
+        }
+        let g = &self.spec.gripper;
+        if let Some((object, friction)) = pressed_between(world, fingers) {
+            let friction = friction.min(g.friction);
+            self.grasp = Grasp::take(world, self.hull, object, pad, friction);
+        } else {
+            self.finger_gap = (self.finger_gap - 2.0 * g.finger_speed * dt).max(2.0 * FINGER_MIN);
+        }
+    }
+
+    /// Moves the arm's colliders to `poses` on the hull.
+    fn place_parts(&self, world: &mut PhysicsWorld, poses: &PartPoses) {
+        for (handle, _, pose) in self.parts.each(poses) {
+            if let Some(c) = world.colliders.get_mut(handle) {
+                c.set_position_wrt_parent(pose_of(pose));
+            }
+        }
+    }
+
+    /// The joint speeds the command asks for now, rad/s or m/s (before the position loop).
+    fn commanded_rates(&self, dt: f64) -> JointVector {
+        let spec = &self.spec;
+        let n = spec.joints.len();
+        let mut rates = [0.0; MAX_ARM_JOINTS];
+        match self.command.motion {
+            ArmMotion::Hold => {}
+            ArmMotion::JointRates(wanted) => {
+                for j in 0..n {
+                    let top = spec.joints[j].max_speed;
+                    rates[j] = wanted[j].clamp(-top, top);
+                }
+            }
+            ArmMotion::JointTargets(goal) => {
+                // All joints arrive together, at the slowest joint's top speed.
+                let mut time = 0.0_f64;
+                for (j, joint) in spec.joints.iter().enumerate() {
+                    let distance = goal[j].clamp(joint.min, joint.max) - self.targets[j];
+                    time = time.max(distance.abs() / joint.max_speed);
+                }
+                let time = time.max(dt);
+                for (j, joint) in spec.joints.iter().enumerate() {
+                    rates[j] = (goal[j].clamp(joint.min, joint.max) - self.targets[j]) / time;
+                }
+            }
+            ArmMotion::ToolVelocity { velocity, frame } => {
+                let v = Vector3::from(velocity);
+                // The Jacobian is in the body frame: turn the velocity into it.
+                let in_body = match frame {
+                    ToolFrame::Body => v,
+                    ToolFrame::Gripper => gripper_frame(spec, &self.positions).rotation * v,
+                };
+                rates = resolved_rate(spec, &self.positions, &in_body);
+            }
+        }
+        rates
+    }
+
+    /// Why the arm's state is broken, if it is: a non-finite joint position or speed.
+    pub fn blow_up_reason(&self) -> Option<String> {
+        let finite = self
+            .positions
+            .iter()
+            .chain(&self.rates)
+            .chain([&self.finger_gap])
+            .all(|x| x.is_finite());
+        (!finite).then(|| "arm: a joint's position or speed is not finite".to_string())
+    }
+
+    /// Adds the arm's state to a snapshot: joint positions, speeds, efforts and targets, the
+    /// finger gap, the grip command and the held object's body (−1: none).
+    fn capture(&self, prefix: &str, out: &mut StateSnapshot) {
+        out.push_all(&format!("{prefix}.arm_position"), self.positions);
+        out.push_all(&format!("{prefix}.arm_rate"), self.rates);
+        out.push_all(&format!("{prefix}.arm_effort"), self.efforts);
+        out.push_all(&format!("{prefix}.arm_target"), self.targets);
+        out.push_all(&format!("{prefix}.arm_profile"), self.profile);
+        out.push(format!("{prefix}.arm_gap"), self.finger_gap);
+        out.push(
+            format!("{prefix}.arm_closing"),
+            self.closing.unwrap_or(-1.0),
+        );
+        let held = self
+            .grasp
+            .map_or(-1.0, |g| g.object.into_raw_parts().0 as f64);
+        out.push(format!("{prefix}.arm_held"), held);
+    }
+}
+
+impl Simulation {
+    /// Sets robot `id`'s arm command; it holds until changed. A halted robot's arm
+    /// ([`crate::sim::RobotStatus::is_halted`]) ignores it and holds; a robot without an arm
+    /// ignores it.
+    pub fn set_arm_command(&mut self, id: RobotId, command: ArmCommand) {
+        if let Some(r) = self.robots.get_mut(id.0) {
+            if let Some(rig) = r.arm.as_mut().filter(|_| !r.status.is_halted()) {
+                rig.set_command(command);
+            }
+        }
+    }
+
+    /// Robot `id`'s arm as the last step left it (`None`: no arm).
+    pub fn arm_state(&self, id: RobotId) -> Option<ArmState> {
+        let r = self.robots.get(id.0)?;
+        Some(r.arm.as_ref()?.read(&self.world))
+    }
+
+    /// Puts robot `id`'s arm at joint positions `positions` (rad or m, joint order; clamped to
+    /// the limits) with the finger pads `finger_gap` m apart, at rest, holding there and
+    /// holding nothing (for tests, tools and the envelope). No effect without an arm.
+    pub fn pose_arm(&mut self, id: RobotId, positions: &[f64], finger_gap: f64) {
+        let Some(rig) = self.robots.get_mut(id.0).and_then(|r| r.arm.as_mut()) else {
+            return;
+        };
+        let mut posture = ArmPosture {
+            positions: [0.0; MAX_ARM_JOINTS],
+            finger_gap,
+        };
+        for ((p, q), joint) in posture
+            .positions
+            .iter_mut()
+            .zip(positions)
+            .zip(&rig.spec.joints)
+        {
+            *p = q.clamp(joint.min, joint.max);
+        }
+        rig.place(&mut self.world, &posture);
+    }
+
+    /// Robot `id`'s arm command in force (`None`: no arm).
+    pub fn arm_command(&self, id: RobotId) -> Option<ArmCommand> {
+        Some(self.robots.get(id.0)?.arm.as_ref()?.command())
+    }
+
+    /// The colliders of robot `id`'s arm on its hull body: links, palm, then the left and
+    /// right fingers (empty: no arm), for the viewer.
+    pub fn arm_colliders(&self, id: RobotId) -> Vec<ColliderHandle> {
+        self.robots
+            .get(id.0)
+            .and_then(|r| r.arm.as_ref())
+            .map(|rig| rig.colliders().collect())
+            .unwrap_or_default()
+    }
+
+    /// Adds robot `id`'s arm state to a state snapshot (see [`ArmRig::capture`]).
+    pub(super) fn capture_arm(&self, id: RobotId, prefix: &str, out: &mut StateSnapshot) {
+        if let Some(rig) = self.robots[id.0].arm.as_ref() {
+            rig.capture(prefix, out);
+        }
+    }
+}
