@@ -241,3 +241,66 @@ fn an_armed_robot_repeats_bit_for_bit() {
     assert!(a.names.iter().any(|n| n.contains("arm_position")));
     assert_eq!(a.first_difference(&b), None);
 }
+
+/// The combined centre of mass of the armed robot with its arm at `q` and `load` kg at the
+/// tool point, body frame: Σ m·r / Σ m over the hull (its file's mass and centre), the links
+/// at their middles, palm, fingers and load.
+fn combined_center(spec: &RobotSpec, q: &[f64], load: f64) -> Point3<f64> {
+    let arm = spec.arm.as_ref().expect("arm");
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, q, &mut frames);
+    let g = &arm.gripper;
+    let mut sum = spec.center_of_mass.coords * spec.mass;
+    let mut mass = spec.mass;
+    let mut add = |m: f64, p: Point3<f64>| {
+        sum += p.coords * m;
+        mass += m;
+    };
+    for (j, joint) in arm.joints.iter().enumerate() {
+        add(
+            joint.link.mass,
+            frames[j] * Point3::from(joint.link.end / 2.0),
+        );
+    }
+    add(
+        g.palm_mass,
+        gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0),
+    );
+    add(2.0 * g.finger_mass + load, gripper * g.tool_point());
+    Point3::from(sum / mass)
+}
+
+/// The envelope's arm section for the armed preset: on the tilt table the robot tips forward
+/// within 2° of tan θ = a/h from the combined centre of mass (a to the front end of the
+/// footprint) with the arm at full reach, empty and holding its rated load; the arm lifts its
+/// rated load at full reach, and no more than the torque arithmetic (or the tipping load)
+/// allows plus one test step.
+#[test]
+fn tipping_and_lifting_with_the_arm_follow_the_combined_center_of_mass() {
+    use treadsim::envelope::arm::{measure_arm, torque_limited_load};
+    let spec = armed();
+    let arm = spec.arm.as_ref().unwrap();
+    let sheet = measure_arm(&spec).expect("envelope").expect("arm section");
+    let full = vec![0.0; arm.joints.len()]; // scout_eod's reach_forward pose
+    let limits = treadsim::vehicle::stability::TipLimits::from_spec(&spec);
+    let (_, front) = limits.footprint;
+    let ground = spec.center_of_mass.z - limits.com_height;
+    for (tip, load) in sheet.tip[1..].iter().zip([0.0, sheet.rated_load]) {
+        let com = combined_center(&spec, &full, load);
+        let formula = (front - com.x).atan2(com.z - ground).to_degrees();
+        let measured = tip.forward.expect("tipped forward");
+        assert!(
+            (measured - formula).abs() < 2.0,
+            "{}: tipped at {measured:.1}°, formula {formula:.1}°",
+            tip.label
+        );
+    }
+    let (torque, _) = torque_limited_load(arm, &full);
+    let lifted = sheet.lifted.expect("lifted something");
+    assert!(
+        lifted >= sheet.rated_load - 0.25 && lifted <= torque.min(sheet.tipping_load) + 0.25,
+        "lifted {lifted:.2} kg; rated {:.2}, torque {torque:.2}, tipping {:.2}",
+        sheet.rated_load,
+        sheet.tipping_load
+    );
+}

@@ -38,22 +38,26 @@ fn plywood(friction: f64) -> String {
 }
 
 /// A scene from generated text, reported as `envelope/NAME.toml`.
-fn scene(name: &str, text: String) -> Result<Scene, ConfigError> {
+pub fn scene_from(name: &str, text: String) -> Result<Scene, ConfigError> {
     let path = format!("envelope/{name}.toml");
     Scene::from_source(&SourceFile::from_text(Path::new(&path), text))
 }
 
-/// A flat 40 × 40 m pad, top at z = 0, of friction `friction`; spawn `start` at the origin
-/// facing +x.
-pub fn flat_pad(friction: f64) -> Result<Scene, ConfigError> {
-    let text = format!(
+/// The text of [`flat_pad`]: a scene other tables can be appended to.
+pub fn flat_pad_text(friction: f64) -> String {
+    format!(
         "[scene]\nname = \"envelope pad\"\n{}\
          [[element]]\ntype = \"box\"\nmaterial = \"plywood\"\nsize = [40, 40, 0.5]\n\
          position = [0, 0, -0.5]\n\
          [[spawn]]\nname = \"start\"\nposition = [0, 0, 0]\n",
         plywood(friction)
-    );
-    scene("pad", text)
+    )
+}
+
+/// A flat 40 × 40 m pad, top at z = 0, of friction `friction`; spawn `start` at the origin
+/// facing +x.
+pub fn flat_pad(friction: f64) -> Result<Scene, ConfigError> {
+    scene_from("pad", flat_pad_text(friction))
 }
 
 /// Run of a flight of [`STAIR_RISE`] rises at `angle` (rad): rise / tan θ, m.
@@ -78,7 +82,7 @@ pub fn stair_lane(angle: f64) -> Result<(Scene, f64), ConfigError> {
         plywood(LANE_FRICTION)
     );
     let last_nosing = run * f64::from(STAIR_COUNT - 1);
-    Ok((scene("stairs", text)?, last_nosing))
+    Ok((scene_from("stairs", text)?, last_nosing))
 }
 
 /// A single step `height` m high: a 2.4 m wide, 3 m deep platform whose front face is at
@@ -94,7 +98,7 @@ pub fn step_lane(height: f64) -> Result<Scene, ConfigError> {
         height * 1000.0,
         plywood(LANE_FRICTION)
     );
-    scene("step", text)
+    scene_from("step", text)
 }
 
 /// A gap `width` m wide between two 2.4 m wide platforms [`GAP_DEPTH`] high: the near one
@@ -114,7 +118,7 @@ pub fn gap_lane(width: f64) -> Result<Scene, ConfigError> {
         plywood(LANE_FRICTION),
         width + 1.5
     );
-    scene("gap", text)
+    scene_from("gap", text)
 }
 
 #[cfg(test)]

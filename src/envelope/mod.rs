@@ -11,6 +11,7 @@
 //! failure of a 5° grid. Trials are independent simulations, run on `threads` threads;
 //! the sheet does not depend on the thread count.
 
+pub mod arm;
 pub mod lanes;
 pub mod trials;
 
@@ -150,6 +151,8 @@ pub struct Sheet {
     pub top_speed: f64,
     /// Turning rate on the spot, deg/s.
     pub pivot_rate: f64,
+    /// The arm section (robots with an arm).
+    pub arm: Option<arm::ArmSheet>,
 }
 
 impl Sheet {
@@ -385,7 +388,11 @@ pub fn measure_with(
 ) -> Result<Sheet, EnvelopeError> {
     // Tip-over, the slopes, the flights with and without flippers, steps, gaps, top speed
     // and pivot rate.
-    let parts = 1 + SlopeTask::ALL.len() + usize::from(!spec.flippers.is_empty()) + 5;
+    let parts = 1
+        + SlopeTask::ALL.len()
+        + usize::from(!spec.flippers.is_empty())
+        + 5
+        + usize::from(spec.arm.is_some());
     let mut done = 0usize;
     let mut part_done = |progress: &mut dyn FnMut(f64)| {
         done += 1;
@@ -415,6 +422,10 @@ pub fn measure_with(
     part_done(progress);
     let pivot_rate = trials::pivot_rate(spec)?.to_degrees();
     part_done(progress);
+    let arm = arm::measure_arm(spec)?;
+    if arm.is_some() {
+        part_done(progress);
+    }
     Ok(Sheet {
         robot: spec.name.clone(),
         mass: spec.mass,
@@ -427,6 +438,7 @@ pub fn measure_with(
         gaps,
         top_speed,
         pivot_rate,
+        arm,
     })
 }
 
@@ -499,6 +511,9 @@ impl fmt::Display for Sheet {
         }
         writeln!(f, "top speed: {:.2} m/s", self.top_speed)?;
         writeln!(f, "turning on the spot: {:.0}°/s", self.pivot_rate.abs())?;
+        if let Some(arm) = &self.arm {
+            write!(f, "{arm}")?;
+        }
         Ok(())
     }
 }

@@ -294,6 +294,10 @@ impl Trial {
             return;
         }
         let dt = sim.config().dt;
+        if sim.arm_command(id).is_some() {
+            // An arm's pose and load move the centre of mass, and with it the limits.
+            self.tip = sim.tip_limits(id);
+        }
         if self.paused {
             self.paused = false;
         } else {

@@ -10,7 +10,7 @@
 //! compare them with the hull's tilt relative to gravity, measured in the body's own vertical
 //! planes — the same angles a tilt table sets, whatever the heading.
 
-use nalgebra::{Isometry3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 
 use crate::vehicle::geometry::track_circles;
 use crate::vehicle::RobotSpec;
@@ -37,6 +37,12 @@ impl TipLimits {
     /// initial angle usually do not touch flat ground). A wheeled robot stands on its wheels'
     /// mid-planes: the support polygon runs through the wheel centres' x and y.
     pub fn from_spec(spec: &RobotSpec) -> Self {
+        Self::with_center_of_mass(spec, &spec.center_of_mass)
+    }
+
+    /// The limits of a robot of `spec` whose centre of mass is at `com` (m, body frame): an
+    /// armed robot's moves with its arm's pose and what the arm holds.
+    pub fn with_center_of_mass(spec: &RobotSpec, com: &Point3<f64>) -> Self {
         let wheel_bottoms = spec.wheels.iter().map(|w| w.center.z - w.radius);
         let bottom = spec
             .tracks
@@ -54,7 +60,6 @@ impl TipLimits {
             .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), y| {
                 (l.max(y), r.min(y))
             });
-        let com = spec.center_of_mass;
         let ground = if bottom.is_finite() { bottom } else { 0.0 };
         let h = (com.z - ground).max(1e-3);
         let angle = |a: f64| {

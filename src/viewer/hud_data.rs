@@ -206,6 +206,10 @@ impl HudData {
         }
         self.steer = robot.steering_angle();
         self.tilt = Tilt::of(&body.pose);
+        if sim.arm_command(id).is_some() {
+            // An arm's pose and load move the centre of mass, and with it the limits.
+            self.limits = sim.tip_limits(id);
+        }
         self.margins = self.limits.margins(&self.tilt);
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
         self.time = sim.time();

@@ -6,10 +6,14 @@
 //! teleports: the object stays a dynamic body, its weight and every push on it reach the hull
 //! through the joint, and it leaves the grip when it slides off the pads or the gripper opens.
 //!
-//! Along the finger axis the object is held by the pads' own contacts (rigid plates on the
-//! hull), not by the joint.
+//! Along the finger axis the joint stands for the finger mechanism (a linkage that keeps the
+//! fingers symmetric), as strong as both fingers' motors together. The held object does not
+//! touch its own robot's colliders while held: every force between them is the joint's, so the
+//! arm's joints see exactly what the object pulls with (a palm contact fighting the joint
+//! inside one solver step would otherwise add loads that are not there).
 
 use nalgebra::{Isometry3, Vector3};
+use rapier3d::parry::query::distance;
 use rapier3d::prelude::*;
 
 use super::super::{isometry_of, pose_of};
@@ -30,8 +34,9 @@ const HARD: f32 = 1.0e6;
 const SLIDING: f32 = 0.98;
 
 /// The joint axes the grasp bounds, in rapier's order, with what bounds each.
-const AXES: [JointAxis; 5] = [
+const AXES: [JointAxis; 6] = [
     JointAxis::LinX,
+    JointAxis::LinY,
     JointAxis::LinZ,
     JointAxis::AngX,
     JointAxis::AngY,
@@ -52,6 +57,8 @@ pub struct GraspLimits {
     pub tilt_x: f64,
     /// Torque about z, N·m: the same along the pad's length, F·l.
     pub tilt_z: f64,
+    /// Force along the finger axis, N: the finger mechanism, both motors' largest force.
+    pub across: f64,
 }
 
 impl GraspLimits {
@@ -64,12 +71,20 @@ impl GraspLimits {
             twist: slide * length.min(height) / 3.0,
             tilt_x: force * height,
             tilt_z: force * length,
+            across: 2.0 * gripper.max_force,
         }
     }
 
     /// The bound of each of [`AXES`], N or N·m.
-    fn bounds(&self) -> [f64; 5] {
-        [self.slide, self.slide, self.tilt_x, self.twist, self.tilt_z]
+    fn bounds(&self) -> [f64; 6] {
+        [
+            self.slide,
+            self.across,
+            self.slide,
+            self.tilt_x,
+            self.twist,
+            self.tilt_z,
+        ]
     }
 }
 
@@ -143,7 +158,7 @@ impl Grasp {
         let data = GenericJointBuilder::new(JointAxesMask::empty())
             .local_frame1(pose_of(pad))
             .local_frame2(pose_of(&held))
-            .contacts_enabled(true)
+            .contacts_enabled(false)
             .build();
         let joint = world.impulse_joints.insert(hull, object, data, true);
         Some(Self {
@@ -159,11 +174,24 @@ impl Grasp {
         world.impulse_joints.remove(self.joint, true);
     }
 
-    /// Whether both pads still touch the object.
+    /// Whether both pads still touch the object (within [`HOLD_REACH`]): measured between the
+    /// shapes, as the held object has no contacts with its own robot.
     pub fn still_held(&self, world: &PhysicsWorld, fingers: [ColliderHandle; 2]) -> bool {
-        fingers
-            .iter()
-            .all(|f| touched(world, *f, HOLD_REACH).any(|(body, _)| body == self.object))
+        let Some(body) = world.bodies.get(self.object) else {
+            return false;
+        };
+        fingers.iter().all(|f| {
+            let Some(pad) = world.colliders.get(*f) else {
+                return false;
+            };
+            body.colliders()
+                .iter()
+                .filter_map(|h| world.colliders.get(*h))
+                .any(|c| {
+                    distance(pad.position(), pad.shape(), c.position(), c.shape())
+                        .is_ok_and(|d| d.distance <= HOLD_REACH)
+                })
+        })
     }
 
     /// Sets the joint for the coming step: the pads' frame now at `pad` (body frame), moving
@@ -199,7 +227,9 @@ impl Grasp {
         }
         joint.data.set_local_frame1(pose_of(pad));
         let (linear, angular) = motion;
-        let velocity = [linear.x, linear.z, angular.x, angular.y, angular.z];
+        let velocity = [
+            linear.x, linear.y, linear.z, angular.x, angular.y, angular.z,
+        ];
         for ((axis, bound), v) in AXES.iter().zip(bounds).zip(velocity) {
             joint
                 .data
@@ -221,7 +251,11 @@ impl Grasp {
             return (Vector3::zeros(), Vector3::zeros());
         };
         let impulse = |axis: JointAxis| joint.data.motor(axis).map_or(0.0, |m| m.impulse as f64);
-        let linear = Vector3::new(impulse(JointAxis::LinX), 0.0, impulse(JointAxis::LinZ));
+        let linear = Vector3::new(
+            impulse(JointAxis::LinX),
+            impulse(JointAxis::LinY),
+            impulse(JointAxis::LinZ),
+        );
         let angular = Vector3::new(
             impulse(JointAxis::AngX),
             impulse(JointAxis::AngY),

@@ -49,6 +49,7 @@ use crate::vehicle::arm::kinematics::{gripper_frame, link_frames, resolved_rate,
 use crate::vehicle::arm::{
     ArmCommand, ArmMotion, ArmSpec, GripCommand, GripperSpec, ToolFrame, MAX_ARM_JOINTS,
 };
+use crate::vehicle::stability::TipLimits;
 
 /// Collision group of every arm collider, and the one group arm colliders filter out.
 pub(crate) const ARM_GROUP: Group = Group::GROUP_2;
@@ -698,6 +699,38 @@ impl Simulation {
             *p = q.clamp(joint.min, joint.max);
         }
         rig.place(&mut self.world, &posture);
+    }
+
+    /// Robot `id`'s mass (kg) and centre of mass (m, body frame) with its arm as posed and
+    /// what the arm holds: the hull body's (rapier sums the arm's colliders into it) and the
+    /// held object's.
+    pub fn mass_center(&self, id: RobotId) -> (f64, Point3<f64>) {
+        let r = &self.robots[id.0];
+        let Some(hull) = self.world.bodies.get(r.body) else {
+            let spec = r.model.spec();
+            return (spec.mass, spec.center_of_mass);
+        };
+        let pose = isometry_of(hull.position());
+        let mut mass = hull.mass() as f64;
+        let mut moment = v64(hull.center_of_mass()) * mass;
+        let held = r.arm.as_ref().and_then(|rig| rig.grasp);
+        if let Some(object) = held.and_then(|g| self.world.bodies.get(g.object)) {
+            let m = object.mass() as f64;
+            mass += m;
+            moment += v64(object.center_of_mass()) * m;
+        }
+        (mass, pose.inverse() * Point3::from(moment / mass.max(1e-9)))
+    }
+
+    /// Robot `id`'s static tip-over limits now: an armed robot's from its centre of mass with
+    /// the arm as posed and its load ([`Simulation::mass_center`]), any other's from its file.
+    pub fn tip_limits(&self, id: RobotId) -> TipLimits {
+        let r = &self.robots[id.0];
+        let spec = r.model.spec();
+        if r.arm.is_none() {
+            return TipLimits::from_spec(spec);
+        }
+        TipLimits::with_center_of_mass(spec, &self.mass_center(id).1)
     }
 
     /// Robot `id`'s arm command in force (`None`: no arm).

@@ -1,0 +1,442 @@
+//! The envelope's arm section: how far the arm reaches (forward, up, and down below the
+//! tracks), what it lifts at full reach (the torque arithmetic, and measured by raising test
+//! masses until a joint stalls), and the robot's tip-over angles with the arm stowed, at full
+//! forward reach, and at full reach holding its rated load (the combined-centre-of-mass
+//! formula, and measured on the tilt table).
+
+use std::fmt;
+
+use nalgebra::{Isometry3, Point3, Vector3};
+use serde::Serialize;
+
+use super::lanes::{self, TILT_TABLE_FRICTION};
+use super::trials::{self, TiltDirection};
+use super::EnvelopeError;
+use crate::sim::{spawn_pose, RobotId, SimConfig, Simulation};
+use crate::vehicle::arm::kinematics::{link_frames, tool_point};
+use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand, JointKind, MAX_ARM_JOINTS};
+use crate::vehicle::spec::HullShape;
+use crate::vehicle::stability::{Tilt, TipLimits};
+use crate::vehicle::RobotSpec;
+
+/// Standard gravity, m/s².
+const G: f64 = 9.81;
+/// Samples per joint of the reach search (joints past the third are held at 0).
+const REACH_SAMPLES: usize = 40;
+/// Test masses for the lift trials go up in steps of this, kg.
+const LIFT_STEP: f64 = 0.25;
+/// A lift trial raises the shoulder for this long, s.
+const LIFT_TIME: f64 = 1.5;
+/// The tool point must rise at least this in a lift trial, m.
+const LIFT_RISE: f64 = 0.05;
+/// A joint further than this from its servo target at the end of a lift has stalled, rad.
+const STALL_LAG: f64 = 0.02;
+/// A robot tilted further than this on the level pad has nosed over, rad (5°).
+const STANDING_TILT: f64 = 0.087;
+/// Width of the test masses across the fingers, as a share of the gripper's opening.
+const LOAD_WIDTH_SHARE: f64 = 0.6;
+
+/// The tool point's reach, m.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Reach {
+    /// Farthest ahead of the hull's front, at or above the ground.
+    pub forward: f64,
+    /// Highest above the ground.
+    pub up: f64,
+    /// Deepest below the bottom of the tracks, ahead of the hull (into a ditch or a hole).
+    pub down: f64,
+}
+
+/// Tip-over angles with the arm in one configuration, deg.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmTip {
+    /// What the arm does.
+    pub label: String,
+    /// Centre of mass with the arm and load, m, body frame.
+    pub center_of_mass: [f64; 3],
+    /// Forward (nose down) from the combined-centre-of-mass formula.
+    pub forward_formula: f64,
+    /// Sideways from the formula.
+    pub sideways_formula: f64,
+    /// Forward measured on the tilt table (`None`: slid first or never tipped).
+    pub forward: Option<f64>,
+    /// Sideways measured.
+    pub sideways: Option<f64>,
+}
+
+/// The arm section of a robot's sheet.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmSheet {
+    /// The arm's mass, kg.
+    pub mass: f64,
+    /// Reach of the tool point.
+    pub reach: Reach,
+    /// Rated load at full forward reach, kg ([`rated_load`]).
+    pub rated_load: f64,
+    /// What limits it: a joint's torque or the robot's stability.
+    pub limited_by: String,
+    /// The load the joints' torques allow at full reach, kg ([`torque_limited_load`]).
+    pub torque_load: f64,
+    /// The load that tips the robot forward at full reach on level ground, kg.
+    pub tipping_load: f64,
+    /// The heaviest test mass the arm lifted at full reach, kg (`None`: not even the first).
+    pub lifted: Option<f64>,
+    /// Tip-over angles: stowed, at full reach, at full reach holding the rated load.
+    pub tip: Vec<ArmTip>,
+}
+
+/// The full-reach pose: the file's `reach_forward`, or every joint at 0 (clamped).
+pub fn full_reach_pose(arm: &ArmSpec) -> Vec<f64> {
+    arm.pose("reach_forward").map_or_else(
+        || {
+            arm.joints
+                .iter()
+                .map(|j| 0.0_f64.clamp(j.min, j.max))
+                .collect()
+        },
+        |p| p.joints.clone(),
+    )
+}
+
+/// The combined mass (kg) and centre of mass (m, body frame) of a robot of `spec` with its
+/// arm at `pose` holding `load` kg at the tool point: the hull at its file's centre of mass,
+/// each link at its middle, the palm at its middle, the fingers and the load at the pads.
+pub fn combined_mass_center(
+    spec: &RobotSpec,
+    arm: &ArmSpec,
+    pose: &[f64],
+    load: f64,
+) -> (f64, Point3<f64>) {
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, pose, &mut frames);
+    let g = &arm.gripper;
+    let pads = gripper * g.tool_point();
+    let masses = arm
+        .joints
+        .iter()
+        .zip(&frames)
+        .map(|(j, f)| (j.link.mass, f * Point3::from(j.link.end / 2.0)))
+        .chain([
+            (spec.mass, spec.center_of_mass),
+            (
+                g.palm_mass,
+                gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0),
+            ),
+            (2.0 * g.finger_mass, pads),
+            (load, pads),
+        ]);
+    let (mass, moment) = masses.fold((0.0, Vector3::zeros()), |(m, s), (mi, p)| {
+        (m + mi, s + p.coords * mi)
+    });
+    (mass, Point3::from(moment / mass))
+}
+
+/// Share of the tipping load an arm is rated for where stability limits it, as ASME B30.5
+/// rates crawler cranes (rated load at most 75 % of the load that tips the machine).
+pub const TIPPING_SHARE: f64 = 0.75;
+
+/// The load at the tool point (kg) that tips a robot of `spec` forward on level ground with
+/// its arm at `pose`: the combined centre of mass over the front end of the footprint
+/// (infinite when the tool point is not ahead of it).
+pub fn tipping_load(spec: &RobotSpec, arm: &ArmSpec, pose: &[f64]) -> f64 {
+    let (mass, com) = combined_mass_center(spec, arm, pose, 0.0);
+    let front = TipLimits::from_spec(spec).footprint.1;
+    let tool = tool_point(arm, pose);
+    if tool.x <= front {
+        return f64::INFINITY;
+    }
+    (mass * (front - com.x) / (tool.x - front)).max(0.0)
+}
+
+/// The rated load at `pose` (kg) and what limits it: the torque arithmetic (for every joint
+/// whose axis is level, (torque limit − the gravity moment of the arm outboard of it) over g
+/// times the tool point's horizontal lever), or [`TIPPING_SHARE`] of the tipping load.
+pub fn rated_load(spec: &RobotSpec, arm: &ArmSpec, pose: &[f64]) -> (f64, String) {
+    let (torque, joint) = torque_limited_load(arm, pose);
+    let stable = TIPPING_SHARE * tipping_load(spec, arm, pose);
+    if stable < torque {
+        (
+            stable,
+            format!(
+                "stability ({:.0} % of the tipping load)",
+                TIPPING_SHARE * 100.0
+            ),
+        )
+    } else {
+        (torque, format!("the {joint}'s torque"))
+    }
+}
+
+/// The load at `pose` (kg) the joints' torques allow, and the joint limiting it.
+pub fn torque_limited_load(arm: &ArmSpec, pose: &[f64]) -> (f64, String) {
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, pose, &mut frames);
+    let g = &arm.gripper;
+    let tool = gripper * g.tool_point();
+    let mut best = (f64::INFINITY, String::new());
+    for (j, joint) in arm.joints.iter().enumerate() {
+        let axis = frames[j].rotation * joint.axis.into_inner();
+        if joint.kind != JointKind::Revolute || axis.z.abs() > 0.1 {
+            continue; // not a pitch joint: gravity puts no moment on it at this pose
+        }
+        let origin = Point3::from(frames[j].translation.vector);
+        let moment = |p: &Point3<f64>, m: f64| {
+            (p - origin)
+                .cross(&Vector3::new(0.0, 0.0, -m * G))
+                .dot(&axis)
+        };
+        let own: f64 = arm.joints[j..]
+            .iter()
+            .zip(&frames[j..])
+            .map(|(l, f)| moment(&(f * Point3::from(l.link.end / 2.0)), l.link.mass))
+            .sum::<f64>()
+            + moment(
+                &(gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0)),
+                g.palm_mass,
+            )
+            + moment(&tool, 2.0 * g.finger_mass);
+        let per_kg = moment(&tool, 1.0).abs();
+        if per_kg < 1e-3 {
+            continue;
+        }
+        let load = ((joint.max_effort - own.abs()) / per_kg).max(0.0);
+        if load < best.0 {
+            best = (load, joint.name.clone());
+        }
+    }
+    best
+}
+
+/// The tool point's reach, searched over a grid of the first three joints' ranges (joints
+/// past them at 0).
+pub fn reach(spec: &RobotSpec, arm: &ArmSpec) -> Reach {
+    let limits = TipLimits::from_spec(spec);
+    let ground = spec.center_of_mass.z - limits.com_height;
+    let HullShape::Box { size, center } = spec.hull;
+    let front = center.x + size.x / 2.0;
+    let n = arm.joints.len().min(3);
+    let mut q = vec![0.0; arm.joints.len()];
+    for (qj, j) in q.iter_mut().zip(&arm.joints) {
+        *qj = 0.0_f64.clamp(j.min, j.max);
+    }
+    let mut reach = Reach {
+        forward: f64::NEG_INFINITY,
+        up: f64::NEG_INFINITY,
+        down: f64::NEG_INFINITY,
+    };
+    let total = REACH_SAMPLES.pow(n as u32);
+    for k in 0..total {
+        let mut index = k;
+        for (j, joint) in arm.joints.iter().enumerate().take(n) {
+            let i = index % REACH_SAMPLES;
+            index /= REACH_SAMPLES;
+            q[j] = joint.min + (joint.max - joint.min) * i as f64 / (REACH_SAMPLES - 1) as f64;
+        }
+        let p = tool_point(arm, &q);
+        if p.z >= ground {
+            reach.forward = reach.forward.max(p.x - front);
+        }
+        reach.up = reach.up.max(p.z - ground);
+        if p.x > front {
+            reach.down = reach.down.max(ground - p.z);
+        }
+    }
+    reach
+}
+
+/// A robot of `spec` on the tilt table's pad with its arm at `pose`, holding a box of `load`
+/// kg (if any) gripped at full force; `None` if the grip did not take.
+fn posed(
+    spec: &RobotSpec,
+    pose: &[f64],
+    load: f64,
+) -> Result<Option<(Simulation, RobotId)>, EnvelopeError> {
+    let Some(arm) = spec.arm.as_ref() else {
+        return Ok(None);
+    };
+    let pad = lanes::flat_pad(TILT_TABLE_FRICTION)?;
+    let spawn = pad.spawns.first().cloned().ok_or(EnvelopeError::NoSpawn)?;
+    let tool = spawn_pose(&spawn, spec) * tool_point(arm, pose);
+    let g = &arm.gripper;
+    let width = LOAD_WIDTH_SHARE * g.opening;
+    let scene = if load > 0.0 {
+        let text = format!(
+            "{}[[object]]\nname = \"load\"\nshape = \"box\"\nsize = [{l}, {width}, {h}]\n\
+             mass = {load}\nfriction = 1.0\nposition = [{}, {}, {}]\n",
+            lanes::flat_pad_text(TILT_TABLE_FRICTION),
+            tool.x,
+            tool.y,
+            tool.z,
+            l = g.pad[0],
+            h = g.pad[1],
+        );
+        lanes::scene_from("pad_with_load", text)?
+    } else {
+        pad
+    };
+    let mut sim = Simulation::new(scene, SimConfig::default())?;
+    let id = sim.add_robot(spec.clone(), &spawn)?;
+    sim.pose_arm(id, pose, if load > 0.0 { width + 0.002 } else { g.opening });
+    if load > 0.0 {
+        sim.set_arm_command(
+            id,
+            ArmCommand {
+                motion: ArmMotion::Hold,
+                grip: GripCommand::Close(g.max_force),
+            },
+        );
+    }
+    sim.run_for(0.5);
+    let held = sim.arm_state(id).is_some_and(|s| s.holding);
+    Ok((load <= 0.0 || held).then_some((sim, id)))
+}
+
+/// Whether the arm at full reach lifts a test mass of `load` kg: the shoulder (the first
+/// pitch joint) raises for [`LIFT_TIME`] at a third of its top speed; the tool point must
+/// rise [`LIFT_RISE`] with the mass still held and every joint following its servo (none
+/// stalled or sagging, [`STALL_LAG`]).
+fn lifts(spec: &RobotSpec, pose: &[f64], load: f64) -> Result<bool, EnvelopeError> {
+    let Some(arm) = spec.arm.as_ref() else {
+        return Ok(false);
+    };
+    let Some((mut sim, id)) = posed(spec, pose, load)? else {
+        return Ok(false);
+    };
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    link_frames(arm, pose, &mut frames);
+    let Some(shoulder) = arm.joints.iter().enumerate().position(|(j, joint)| {
+        joint.kind == JointKind::Revolute
+            && (frames[j].rotation * joint.axis.into_inner()).z.abs() < 0.1
+    }) else {
+        return Ok(false);
+    };
+    let start = sim.arm_state(id).map_or(0.0, |s| s.tool.z);
+    let mut rates = [0.0; MAX_ARM_JOINTS];
+    // Raising the tool: the sign that lifts a point ahead of a y-axis pitch joint.
+    let axis = frames[shoulder].rotation * arm.joints[shoulder].axis.into_inner();
+    rates[shoulder] = -axis.y.signum() * arm.joints[shoulder].max_speed / 3.0;
+    sim.set_arm_command(
+        id,
+        ArmCommand {
+            motion: ArmMotion::JointRates(rates),
+            grip: GripCommand::Close(arm.gripper.max_force),
+        },
+    );
+    sim.run_for(LIFT_TIME);
+    let Some(state) = sim.arm_state(id) else {
+        return Ok(false);
+    };
+    // A joint that stalled or sagged lags its servo target.
+    let tracking =
+        (0..arm.joints.len()).all(|j| (state.positions[j] - state.targets[j]).abs() < STALL_LAG);
+    // Past the tipping load the robot noses over onto what it holds: not a lift.
+    let tilt = Tilt::of(&sim.body_state(id).pose);
+    let standing = tilt.nose_up.abs() < STANDING_TILT && tilt.left_up.abs() < STANDING_TILT;
+    Ok(state.holding && tracking && standing && state.tool.z - start >= LIFT_RISE)
+}
+
+/// The tilt-table angles (forward, sideways) of a robot of `spec` with its arm at `pose`
+/// holding `load` kg, deg.
+fn tilt(
+    spec: &RobotSpec,
+    pose: &[f64],
+    load: f64,
+) -> Result<(Option<f64>, Option<f64>), EnvelopeError> {
+    let angle = |direction| -> Result<Option<f64>, EnvelopeError> {
+        Ok(match posed(spec, pose, load)? {
+            Some((mut sim, id)) => trials::tilt_run(&mut sim, id, direction).map(f64::to_degrees),
+            None => None,
+        })
+    };
+    Ok((
+        angle(TiltDirection::Forward)?,
+        angle(TiltDirection::Sideways)?,
+    ))
+}
+
+/// Measures the arm section of `spec` (`None`: no arm).
+pub fn measure_arm(spec: &RobotSpec) -> Result<Option<ArmSheet>, EnvelopeError> {
+    let Some(arm) = spec.arm.as_ref() else {
+        return Ok(None);
+    };
+    let stow: Vec<f64> = arm.joints.iter().map(|j| j.initial).collect();
+    let full = full_reach_pose(arm);
+    let (rated, limited_by) = rated_load(spec, arm, &full);
+    let (torque_load, _) = torque_limited_load(arm, &full);
+    let tipping_load = tipping_load(spec, arm, &full);
+    let mut lifted = None;
+    let mut load = LIFT_STEP;
+    while load <= 2.0 * rated + 1.0 && lifts(spec, &full, load)? {
+        lifted = Some(load);
+        load += LIFT_STEP;
+    }
+    let mut tip = Vec::with_capacity(3);
+    for (label, pose, load) in [
+        ("stowed", &stow, 0.0),
+        ("full reach", &full, 0.0),
+        ("full reach, rated load", &full, rated),
+    ] {
+        let (_, com) = combined_mass_center(spec, arm, pose, load);
+        let limits = TipLimits::with_center_of_mass(spec, &com);
+        let (forward, sideways) = tilt(spec, pose, load)?;
+        tip.push(ArmTip {
+            label: label.into(),
+            center_of_mass: [com.x, com.y, com.z],
+            forward_formula: limits.forward.to_degrees(),
+            sideways_formula: limits.left.min(limits.right).to_degrees(),
+            forward,
+            sideways,
+        });
+    }
+    Ok(Some(ArmSheet {
+        mass: arm.mass(),
+        reach: reach(spec, arm),
+        rated_load: rated,
+        limited_by,
+        torque_load,
+        tipping_load,
+        lifted,
+        tip,
+    }))
+}
+
+impl fmt::Display for ArmSheet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let opt = |a: Option<f64>| a.map_or("slides first".to_string(), |v| format!("{v:.1}°"));
+        writeln!(f, "arm ({:.2} kg)", self.mass)?;
+        writeln!(
+            f,
+            "  reach: {:.2} m ahead of the hull, {:.2} m up, {:.2} m below the tracks",
+            self.reach.forward, self.reach.up, self.reach.down
+        )?;
+        writeln!(
+            f,
+            "  rated load at full reach: {:.2} kg, limited by {} (joint torques allow {:.2} kg; \
+             {:.2} kg tips it)",
+            self.rated_load, self.limited_by, self.torque_load, self.tipping_load
+        )?;
+        writeln!(
+            f,
+            "  lifted at full reach: {} (test masses in {LIFT_STEP} kg steps, until a joint \
+             stalls or the robot noses over)",
+            self.lifted
+                .map_or("nothing".to_string(), |m| format!("{m:.2} kg"))
+        )?;
+        writeln!(
+            f,
+            "  tip-over with the arm          forward: formula  table   sideways: formula  table"
+        )?;
+        for t in &self.tip {
+            writeln!(
+                f,
+                "    {:<26} {:>14.1}° {:>7} {:>17.1}° {:>7}",
+                t.label,
+                t.forward_formula,
+                opt(t.forward),
+                t.sideways_formula,
+                opt(t.sideways)
+            )?;
+        }
+        Ok(())
+    }
+}
