@@ -39,6 +39,10 @@ pub struct BenchArgs {
     /// trajectories).
     #[arg(long)]
     digest: bool,
+    /// The armed case: an armed robot carries a box of this mass, kg, gripped with its arm in
+    /// the `drive` pose for the whole climb.
+    #[arg(long)]
+    hold: Option<f64>,
 }
 
 /// Runs `treadsim bench`.
@@ -71,9 +75,18 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    if let Some(m) = a.hold {
+        if !(m > 0.0 && m <= 1000.0) {
+            bail!("--hold must be a mass in kg between 0 and 1000, got {m}");
+        }
+        if spec.arm.is_none() {
+            bail!("--hold needs a robot with an arm; '{}' has none", spec.name);
+        }
+    }
     let config = BenchConfig {
         robots: a.robots,
         steps: a.steps,
+        held_load: a.hold,
         ..Default::default()
     };
     let report = run_bench(scene, &spec, &config)?;
@@ -111,4 +124,10 @@ fn print_report(r: &BenchReport, robot: &str, config: &BenchConfig) {
         r.robots,
         r.threads
     );
+    if let Some(m) = config.held_load {
+        println!(
+            "  carrying {m} kg in the gripper: {} of {} still holding at the end",
+            r.holding, r.robots
+        );
+    }
 }

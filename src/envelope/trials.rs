@@ -19,8 +19,10 @@ const G: f64 = 9.81;
 const SETTLE: f64 = 1.0;
 /// The tilt table starts once the hull turns slower than this, rad/s.
 const CALM_SPIN: f64 = 0.005;
+/// The hull must stay calm this long before the tilt table starts, s.
+const CALM_TIME: f64 = 0.5;
 /// Longest a robot is given to settle on the tilt table, s.
-const MAX_SETTLE: f64 = 10.0;
+const MAX_SETTLE: f64 = 20.0;
 /// Tilt beyond which a robot has tipped over (relative to the ground plane), rad (60°).
 const TIPPED: f64 = std::f64::consts::FRAC_PI_3;
 /// A robot that gains less than this along the lane in [`STALL_TIME`] has stalled, m.
@@ -122,7 +124,8 @@ pub fn tilt_table(
 /// angle, rad, or `None`.
 pub fn tilt_run(sim: &mut Simulation, id: RobotId, direction: TiltDirection) -> Option<f64> {
     settle_calm(sim, id);
-    let p0 = sim.body_state(id).com;
+    // The body's origin, not its centre of mass: an arm swinging downhill moves the latter.
+    let p0 = sim.body_state(id).pose.translation.vector;
     let rate = 1.5f64.to_radians();
     let down = match direction {
         TiltDirection::Forward => Vector2::new(1.0, 0.0),
@@ -152,20 +155,25 @@ pub fn tilt_run(sim: &mut Simulation, id: RobotId, direction: TiltDirection) -> 
             return Some(angle);
         }
         let body = sim.body_state(id);
-        if (body.com - p0).xy().norm() > 0.1 || failure_event(sim).is_some() {
+        if (body.pose.translation.vector - p0).xy().norm() > 0.1 || failure_event(sim).is_some() {
             return None;
         }
     }
 }
 
-/// Lets a robot settle: [`SETTLE`] s, then on until its hull turns slower than
-/// [`CALM_SPIN`] (a robot whose centre of mass lies near the end of its footprint rocks on
-/// its end wheels for seconds after it is set down), at most [`MAX_SETTLE`] s in all.
+/// Lets a robot settle: [`SETTLE`] s, then on until its hull has turned slower than
+/// [`CALM_SPIN`] for [`CALM_TIME`] without a break (a robot whose centre of mass lies near
+/// the end of its footprint rocks on its end wheels for seconds after it is set down, and
+/// passes through rest at every turn), at most [`MAX_SETTLE`] s in all.
 fn settle_calm(sim: &mut Simulation, id: RobotId) {
     sim.run_for(SETTLE);
     let end = sim.time() + MAX_SETTLE - SETTLE;
-    while sim.time() < end && sim.body_state(id).angvel.norm() > CALM_SPIN {
-        sim.run_for(0.05);
+    let mut calm_since = sim.time();
+    while sim.time() < end && sim.time() - calm_since < CALM_TIME {
+        sim.step();
+        if sim.body_state(id).angvel.norm() > CALM_SPIN {
+            calm_since = sim.time();
+        }
     }
 }
 

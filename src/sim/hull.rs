@@ -17,7 +17,6 @@
 
 use rapier3d::prelude::*;
 
-use super::arm::is_arm_part;
 use super::{v32, SimError};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::tracked::guard::belt_guards;
@@ -27,6 +26,9 @@ use crate::vehicle::{Drivetrain, RobotSpec};
 const GUARD_TAG: u128 = 0x67_7561_7264; // "guard" in ASCII
 /// Added to [`GUARD_TAG`] while the guard is switched on.
 const GUARD_ON: u128 = 1 << 64;
+/// `user_data` of a hull box collider: the one collider of a robot's body that
+/// [`switch_hull`] switches (its body also carries guards, arm parts and a held object).
+const HULL_TAG: u128 = 0x6875_6c6c; // "hull" in ASCII
 
 /// Collision group of the terrain collider, and of nothing else (every other collider is in
 /// every group): the one group a hull far from the terrain filters out.
@@ -109,6 +111,7 @@ pub(crate) fn insert_hull(
     .density(0.0)
     .friction(friction as f32)
     .restitution(0.0)
+    .user_data(HULL_TAG)
     .build();
     world
         .colliders
@@ -225,7 +228,7 @@ pub(crate) fn switch_hull(world: &mut PhysicsWorld, body: RigidBodyHandle, reach
             continue;
         };
         let filter_set = !on || c.collision_groups().filter == filter;
-        if guard_state(c).is_some() || is_arm_part(c) || (c.is_enabled() == on && filter_set) {
+        if c.user_data != HULL_TAG || (c.is_enabled() == on && filter_set) {
             continue;
         }
         if let Some(c) = world.colliders.get_mut(handle) {
@@ -262,8 +265,7 @@ pub(crate) fn collider_radius(spec: &RobotSpec) -> f64 {
         .fold(hull, f64::max)
 }
 
-/// The hull box collider(s) of `body`: its colliders that are neither side guards nor arm
-/// parts.
+/// The hull box collider(s) of `body` (not its side guards, arm parts or a held object).
 pub(crate) fn hull_colliders<'a>(
     colliders: &'a ColliderSet,
     body: &'a RigidBody,
@@ -271,7 +273,7 @@ pub(crate) fn hull_colliders<'a>(
     body.colliders()
         .iter()
         .filter_map(|&h| colliders.get(h).map(|c| (h, c)))
-        .filter(|(_, c)| guard_state(c).is_none() && !is_arm_part(c))
+        .filter(|(_, c)| c.user_data == HULL_TAG)
 }
 
 /// The contact hook of the simulation: keeps a guard's contacts only where they are lateral

@@ -17,8 +17,8 @@
 //!    (`proximity.rs`). An arm's joints answer their loads and command, its fingers close,
 //!    grasp or open, and its colliders on the hull move to the new pose (`arm/`).
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
-//!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), and advance
-//!    time.
+//!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), a held
+//!    object's resting body moved to where its collider went, and advance time.
 //! 5. **Check** every robot for a blow-up (non-finite or runaway state of its hull or arm).
 //!    A robot that blew up is put back, at rest and with its command stopped, to its newest
 //!    snapshot that is at least one snapshot interval old (never one taken just before the
@@ -477,6 +477,9 @@ impl Simulation {
         }
         // 4: integrate.
         self.world.step_with_events(&GuardHook, &());
+        for rig in self.robots.iter_mut().filter_map(|r| r.arm.as_mut()) {
+            rig.after_step(&mut self.world);
+        }
         self.steps += 1;
         // A product, not a running sum: no drift over long runs.
         self.time = self.steps as f64 * dt;
@@ -721,7 +724,11 @@ impl RobotSlot {
         posture: &ArmPosture,
         friction: f64,
     ) {
-        // Removing the hull removes the arm's colliders and any grasp joint with it.
+        // What the arm held goes back to its own body first: removing the hull removes every
+        // collider on it (the arm's, and a held object's).
+        if let Some(rig) = self.arm.as_mut() {
+            rig.release(world);
+        }
         world.remove_body(self.body);
         (self.body, self.arm) = insert_bodies(
             world,

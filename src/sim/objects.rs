@@ -79,6 +79,12 @@ impl Simulation {
 
     /// Puts every object back at its initial pose, at rest (the instructor's reset).
     pub fn reset_objects(&mut self) {
+        // A held object leaves the gripper first (its collider is on the hull while held).
+        for r in &mut self.robots {
+            if let Some(rig) = r.arm.as_mut() {
+                rig.release(&mut self.world);
+            }
+        }
         for (o, spec) in self.objects.iter().zip(&self.scene.objects) {
             if let Some(body) = self.world.bodies.get_mut(*o) {
                 body.set_position(pose_of(&spec.pose), true);

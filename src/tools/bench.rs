@@ -9,12 +9,14 @@
 
 use std::time::Instant;
 
-use nalgebra::{UnitQuaternion, Vector3};
+use nalgebra::{Isometry3, UnitQuaternion, Vector3};
 use rapier3d::prelude::*;
 
 use crate::digest::BitDigest;
-use crate::scene::{Scene, Spawn};
-use crate::sim::{bare_world, RobotId, RobotStatus, SimConfig, SimError, Simulation};
+use crate::scene::{ObjectShape, ObjectSpec, Scene, Spawn};
+use crate::sim::{bare_world, spawn_pose, RobotId, RobotStatus, SimConfig, SimError, Simulation};
+use crate::vehicle::arm::kinematics::tool_point;
+use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 /// What to measure.
@@ -30,6 +32,9 @@ pub struct BenchConfig {
     pub rounds: usize,
     /// How the robots are driven.
     pub driver: StairDriver,
+    /// Armed robots carry a box of this mass, kg, gripped at the tool point with the arm
+    /// in its `drive` pose (the armed case; `None`: the arm stays stowed and empty).
+    pub held_load: Option<f64>,
 }
 
 impl Default for BenchConfig {
@@ -40,6 +45,7 @@ impl Default for BenchConfig {
             robots: 1,
             steps: 2000,
             warmup: 5000,
+            held_load: None,
             rounds: 5,
             driver: StairDriver::default(),
         }
@@ -123,14 +129,16 @@ pub struct BenchReport {
     pub robots_on_ground: usize,
     /// Threads the drive trains could run on (rayon's pool; used from 4 robots up).
     pub threads: usize,
+    /// Robots still holding their load at the end (armed case; 0 otherwise).
+    pub holding: usize,
 }
 
 impl BenchReport {
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         format!(
-            "{{\"robots\":{},\"triangles\":{},\"dt\":{},\"full_us_per_step\":{:.3},\"bare_rapier_us_per_step\":{:.3},\"ratio\":{:.3},\"real_time_factor\":{:.1},\"contacts\":{},\"lowest_robot_z\":{:.3},\"robots_on_ground\":{},\"threads\":{}}}",
-            self.robots, self.triangles, self.dt, self.full_us, self.bare_us, self.ratio, self.real_time_factor, self.contacts, self.lowest_robot_z, self.robots_on_ground, self.threads
+            "{{\"robots\":{},\"triangles\":{},\"dt\":{},\"full_us_per_step\":{:.3},\"bare_rapier_us_per_step\":{:.3},\"ratio\":{:.3},\"real_time_factor\":{:.1},\"contacts\":{},\"lowest_robot_z\":{:.3},\"robots_on_ground\":{},\"threads\":{},\"holding\":{}}}",
+            self.robots, self.triangles, self.dt, self.full_us, self.bare_us, self.ratio, self.real_time_factor, self.contacts, self.lowest_robot_z, self.robots_on_ground, self.threads, self.holding
         )
     }
 }
@@ -209,16 +217,36 @@ struct DrivenField {
 impl DrivenField {
     /// `robots` robots `spec` on `scene` at the bench's spawns ([`bench_spawn`]).
     fn new(
-        scene: Scene,
+        mut scene: Scene,
         spec: &RobotSpec,
         spawns: &[Spawn],
         driver: StairDriver,
+        held_load: Option<f64>,
     ) -> Result<Self, SimError> {
+        let load = spec.arm.as_ref().zip(held_load.filter(|m| *m > 0.0));
+        if let Some((arm, mass)) = load {
+            scene
+                .objects
+                .extend(spawns.iter().map(|spawn| held_box(spec, arm, spawn, mass)));
+        }
         let mut sim = Simulation::new(scene, SimConfig::default())?;
         let ids = spawns
             .iter()
             .map(|spawn| sim.add_robot(spec.clone(), spawn))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some((arm, _)) = load {
+            let pose = carry_pose(arm);
+            for &id in &ids {
+                sim.pose_arm(id, &pose, CARRIED_WIDTH + 0.002);
+                sim.set_arm_command(
+                    id,
+                    ArmCommand {
+                        motion: ArmMotion::Hold,
+                        grip: GripCommand::Close(arm.gripper.max_force),
+                    },
+                );
+            }
+        }
         Ok(Self {
             sim,
             on_flight: vec![false; ids.len()],
@@ -243,6 +271,34 @@ impl DrivenField {
             .iter()
             .map(|&id| self.sim.body_state(id).pose.translation.z)
             .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Width across the fingers of the box an armed robot carries in the bench, m.
+const CARRIED_WIDTH: f64 = 0.06;
+
+/// The arm pose the bench carries a load in: the file's `drive` pose, else its stow.
+fn carry_pose(arm: &ArmSpec) -> Vec<f64> {
+    arm.pose("drive")
+        .or_else(|| arm.poses.first())
+        .map(|p| p.joints.clone())
+        .unwrap_or_default()
+}
+
+/// A box of `mass` kg at the tool point of a robot of `spec` at `spawn` with its arm in the
+/// carry pose, to be gripped at the start.
+fn held_box(spec: &RobotSpec, arm: &ArmSpec, spawn: &Spawn, mass: f64) -> ObjectSpec {
+    let tool = spawn_pose(spawn, spec) * tool_point(arm, &carry_pose(arm));
+    let g = &arm.gripper;
+    ObjectSpec {
+        name: format!("load_{}", spawn.name),
+        shape: ObjectShape::Box {
+            size: Vector3::new(g.pad[0], CARRIED_WIDTH.min(g.opening), g.pad[1]),
+        },
+        mass,
+        friction: 1.0,
+        color: [0.8, 0.5, 0.2],
+        pose: Isometry3::translation(tool.x, tool.y, tool.z),
     }
 }
 
@@ -286,7 +342,7 @@ pub fn trace_digest(
     driver: StairDriver,
 ) -> Result<TraceDigest, SimError> {
     let spawns = bench_spawns(&scene, robots.max(1))?;
-    let mut field = DrivenField::new(scene, spec, &spawns, driver)?;
+    let mut field = DrivenField::new(scene, spec, &spawns, driver, None)?;
     let mut digest = BitDigest::default();
     for _ in 0..steps {
         field.step();
@@ -315,7 +371,7 @@ pub fn run_bench(
     let triangles = scene.terrain.num_triangles();
     let spawns = bench_spawns(&scene, robots)?;
     let mut bare = bare_world(&scene, spec, &spawns, dt)?;
-    let mut field = DrivenField::new(scene, spec, &spawns, config.driver)?;
+    let mut field = DrivenField::new(scene, spec, &spawns, config.driver, config.held_load)?;
     for _ in 0..config.warmup {
         field.step();
         bare.step();
@@ -354,6 +410,10 @@ pub fn run_bench(
         lowest_robot_z: climbed,
         robots_on_ground: on_ground,
         threads: rayon::current_num_threads(),
+        holding: ids
+            .iter()
+            .filter(|&&id| full.arm_state(id).is_some_and(|a| a.holding))
+            .count(),
     })
 }
 

@@ -1,271 +1,353 @@
 //! Grasping by contact and friction. An object both finger pads touch while the gripper
-//! closes is held by a *grasp joint* between the hull and the object, every one of whose
-//! forces is bounded by Coulomb's law at the pads ([`GraspLimits`]): the joint holds the
-//! object still in the gripper while what holding it needs stays within the law, and lets it
-//! slide (at the bounding force, as kinetic friction would) the moment it does not. Nothing
-//! teleports: the object stays a dynamic body, its weight and every push on it reach the hull
-//! through the joint, and it leaves the grip when it slides off the pads or the gripper opens.
+//! closes is *held*: its collider moves onto the hull body at the pads, so its weight and
+//! every contact it meets reach the robot as rapier's own forces (its body rests, disabled,
+//! and follows the collider). Whether the pads can hold it is Coulomb's law at the pads,
+//! integrated here every step ([`Grasp::slide`]):
 //!
-//! Along the finger axis the joint stands for the finger mechanism (a linkage that keeps the
-//! fingers symmetric), as strong as both fingers' motors together. The held object does not
-//! touch its own robot's colliders while held: every force between them is the joint's, so the
-//! arm's joints see exactly what the object pulls with (a palm contact fighting the joint
-//! inside one solver step would otherwise add loads that are not there).
+//! - the force the pads must give the object to carry it with the gripper is its mass times
+//!   its acceleration, less its weight and the contact forces on it;
+//! - its part along the pads (the pad plane, gripper x and z) is bounded by 2·μ·F — each of
+//!   the two pads presses with the grip force F at friction μ, the lower of the pad's and the
+//!   object's;
+//! - within the bound the object sticks; beyond it the object slides along the pads,
+//!   accelerated by the excess and braked by kinetic friction 2·μ·F (taken equal to static),
+//!   and sticks again when its sliding stops;
+//! - an object that slides off the pads falls: its collider goes back to its body, which
+//!   carries on with the velocity it had.
+//!
+//! Along the finger axis the pads' own plates hold it, as strong as the finger mechanism.
+//! What the law leaves out: twisting and tilting in the grip (the object turns with the
+//! gripper), and a held object's collision with its own robot.
 
-use nalgebra::{Isometry3, Vector3};
-use rapier3d::parry::query::distance;
+use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use rapier3d::prelude::*;
 
-use super::super::{isometry_of, pose_of};
+use super::super::{isometry_of, pose_of, v32, v64};
 use crate::vehicle::arm::GripperSpec;
 
 /// A contact point this close, m, counts as a pad touching an object.
 const TOUCH: f32 = 0.001;
-/// A held object stays held while both pads have contact points this close, m (a sliding
-/// object's contacts flicker by fractions of a millimetre).
-const HOLD_REACH: f32 = 0.003;
-/// Rate at which the grasp joint pulls a held object back to where the gripper holds it,
-/// 1/s (the joint is a velocity constraint; this takes out the solver's drift).
-const GRASP_GAIN: f32 = 20.0;
-/// Damping of the grasp joint's motors: large enough that each is a hard constraint below
-/// its force bound (rapier's softness 1/(dt·damping)).
-const HARD: f32 = 1.0e6;
-/// A motor whose last impulse reached this share of its bound was sliding.
-const SLIDING: f32 = 0.98;
 
-/// The joint axes the grasp bounds, in rapier's order, with what bounds each.
-const AXES: [JointAxis; 6] = [
-    JointAxis::LinX,
-    JointAxis::LinY,
-    JointAxis::LinZ,
-    JointAxis::AngX,
-    JointAxis::AngY,
-    JointAxis::AngZ,
-];
+/// What a grip holds along the pads by Coulomb's law: 2·μ·F, N, for two pads each pressing
+/// with `force` N at friction `friction`.
+pub fn grip_limit(force: f64, friction: f64) -> f64 {
+    2.0 * friction * force
+}
 
-/// What a grip can hold, by Coulomb's law at two pads each pressing with force F, N, at
-/// friction μ (the lower of the pad's and the object's), in the pad frame (the gripper frame
-/// at the tool point: x along the palm, y the finger axis, z across).
+/// The hull's pose and motion, world frame, as a grasp needs them.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GraspLimits {
-    /// Force along the pads (x and z), N: 2·μ·F, each pad giving μ·F.
-    pub slide: f64,
-    /// Torque about the finger axis, N·m: 2·μ·F times the mean radius of a pad's pressure
-    /// (a third of the pad's shorter side, a uniformly pressed disc's 2/3 of its radius).
-    pub twist: f64,
-    /// Torque about x, N·m: each pad's pressure moving to one end of its height, F·h.
-    pub tilt_x: f64,
-    /// Torque about z, N·m: the same along the pad's length, F·l.
-    pub tilt_z: f64,
-    /// Force along the finger axis, N: the finger mechanism, both motors' largest force.
-    pub across: f64,
+pub(crate) struct HullMotion {
+    /// The hull body.
+    pub handle: RigidBodyHandle,
+    /// Body pose.
+    pub pose: Isometry3<f64>,
+    /// Centre of mass, m.
+    pub com: Point3<f64>,
+    /// Velocity of the centre of mass, m/s.
+    pub linvel: Vector3<f64>,
+    /// Angular velocity, rad/s.
+    pub angvel: Vector3<f64>,
 }
 
-impl GraspLimits {
-    /// The limits of a grip of `force` N per pad at friction `friction` with `gripper`'s pads.
-    pub fn new(gripper: &GripperSpec, force: f64, friction: f64) -> Self {
-        let slide = 2.0 * friction * force;
-        let [length, height] = gripper.pad;
-        Self {
-            slide,
-            twist: slide * length.min(height) / 3.0,
-            tilt_x: force * height,
-            tilt_z: force * length,
-            across: 2.0 * gripper.max_force,
-        }
+impl HullMotion {
+    /// The hull `hull` of `world` now.
+    pub fn of(world: &PhysicsWorld, hull: RigidBodyHandle) -> Option<Self> {
+        let body = world.bodies.get(hull)?;
+        Some(Self {
+            handle: hull,
+            pose: isometry_of(body.position()),
+            com: Point3::from(v64(body.center_of_mass())),
+            linvel: v64(body.linvel()),
+            angvel: v64(body.angvel()),
+        })
     }
 
-    /// The bound of each of [`AXES`], N or N·m.
-    fn bounds(&self) -> [f64; 6] {
-        [
-            self.slide,
-            self.across,
-            self.slide,
-            self.tilt_x,
-            self.twist,
-            self.tilt_z,
-        ]
+    /// The velocity of the point `p` (world) carried by the hull, m/s.
+    pub fn velocity_at(&self, p: &Point3<f64>) -> Vector3<f64> {
+        self.linvel + self.angvel.cross(&(p - self.com))
     }
 }
 
-/// A held object and its grasp joint.
+/// A held object.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Grasp {
-    /// The object's body.
+    /// The object's body (disabled while held).
     pub object: RigidBodyHandle,
-    /// The grasp joint (hull first, object second).
-    joint: ImpulseJointHandle,
+    /// Its collider, on the hull while held.
+    collider: ColliderHandle,
+    /// The collider's pose on its own body (restored on release).
+    on_body: Isometry3<f64>,
+    /// The collider's pose in the pads' frame where it was taken, m.
+    held: Isometry3<f64>,
+    /// How far it has slid along the pads since, m, pads' frame.
+    slid: Vector3<f64>,
+    /// Its sliding speed along the pads, m/s, pads' frame (zero: sticking).
+    sliding: Vector3<f64>,
+    /// Its centre's velocity in the last step, m/s, world frame.
+    last_velocity: Vector3<f64>,
+    /// Its body's last finite pose, world frame (where a blow-up of the hull leaves it).
+    last_pose: Isometry3<f64>,
+    /// Half its extent along the pads (x and z of the pads' frame), m: it falls once it has
+    /// slid this far plus half a pad.
+    half_size: [f64; 2],
     /// Friction at the pads: the lower of the pad's and the object's μ.
     pub friction: f64,
     /// The object's mass, kg.
     pub mass: f64,
 }
 
-/// The dynamic bodies a finger's pad touches (last step's contacts), with their surfaces' μ.
-fn touched(
-    world: &PhysicsWorld,
-    finger: ColliderHandle,
-    reach: f32,
-) -> impl Iterator<Item = (RigidBodyHandle, f64)> + '_ {
-    world
-        .narrow_phase
-        .contact_pairs_with(finger)
-        .filter(move |pair| {
-            pair.solver_manifolds()
-                .iter()
-                .flat_map(|m| &m.points)
-                .any(|p| p.dist <= reach)
-        })
-        .filter_map(move |pair| {
-            let other = if pair.collider1 == finger {
-                pair.collider2
-            } else {
-                pair.collider1
-            };
-            let collider = world.colliders.get(other)?;
-            let body = collider.parent()?;
-            world
-                .bodies
-                .get(body)
-                .filter(|b| b.is_dynamic())
-                .map(|_| (body, collider.friction() as f64))
-        })
+/// Recomputes a body's mass properties from its colliders now: rapier would only at the
+/// body's next change, and a collider that moved between bodies must count at once (a held
+/// load moves the hull's centre of mass).
+fn recompute_mass(world: &mut PhysicsWorld, body: RigidBodyHandle) {
+    if let Some(b) = world.bodies.get_mut(body) {
+        b.recompute_mass_properties_from_colliders(&world.colliders);
+    }
 }
 
-/// The object both pads touch, with its surface μ, if there is one.
+/// The dynamic, free body both pads touch (last step's contacts), with its collider's μ.
 pub(crate) fn pressed_between(
     world: &PhysicsWorld,
     fingers: [ColliderHandle; 2],
-) -> Option<(RigidBodyHandle, f64)> {
-    touched(world, fingers[0], TOUCH)
-        .find(|(body, _)| touched(world, fingers[1], TOUCH).any(|(other, _)| other == *body))
+) -> Option<(ColliderHandle, f64)> {
+    let touched = |finger: ColliderHandle| {
+        world
+            .narrow_phase
+            .contact_pairs_with(finger)
+            .filter(|pair| {
+                pair.solver_manifolds()
+                    .iter()
+                    .flat_map(|m| &m.points)
+                    .any(|p| p.dist <= TOUCH)
+            })
+            .map(move |pair| {
+                if pair.collider1 == finger {
+                    pair.collider2
+                } else {
+                    pair.collider1
+                }
+            })
+    };
+    touched(fingers[0])
+        .find(|c| touched(fingers[1]).any(|other| other == *c))
+        .and_then(|c| {
+            let collider = world.colliders.get(c)?;
+            let body = world.bodies.get(collider.parent()?)?;
+            // A body on a joint (a door, a valve) cannot leave it for the hull.
+            let free = world
+                .impulse_joints
+                .attached_joints(collider.parent()?)
+                .next()
+                .is_none();
+            (body.is_dynamic() && free && body.colliders().len() == 1)
+                .then_some((c, collider.friction() as f64))
+        })
 }
 
 impl Grasp {
-    /// Grasps `object` with the pads' frame at `pad` (body frame) on `hull`, at friction
-    /// `friction`; `None` if either body is gone.
+    /// Takes the object whose collider is `collider` onto the hull `hull` with the pads'
+    /// frame at `pad` (body frame), at friction `friction`; `None` if anything is gone.
     pub fn take(
         world: &mut PhysicsWorld,
         hull: RigidBodyHandle,
-        object: RigidBodyHandle,
+        collider: ColliderHandle,
         pad: &Isometry3<f64>,
         friction: f64,
     ) -> Option<Self> {
-        let hull_pose = isometry_of(world.bodies.get(hull)?.position());
-        let body = world.bodies.get(object)?;
-        let mass = body.mass() as f64;
-        let held = isometry_of(body.position()).inverse() * hull_pose * pad;
-        let data = GenericJointBuilder::new(JointAxesMask::empty())
-            .local_frame1(pose_of(pad))
-            .local_frame2(pose_of(&held))
-            .contacts_enabled(false)
-            .build();
-        let joint = world.impulse_joints.insert(hull, object, data, true);
+        let hull_body = world.bodies.get(hull)?;
+        let hull_pose = isometry_of(hull_body.position());
+        let c = world.colliders.get(collider)?;
+        let object = c.parent()?;
+        let on_body = isometry_of(c.position_wrt_parent()?);
+        let world_pose = isometry_of(c.position());
+        let mass = c.mass() as f64;
+        let held = pad.inverse() * hull_pose.inverse() * world_pose;
+        let local = c.shape().compute_aabb(&pose_of(&held));
+        let half = local.half_extents();
+        let velocity = world
+            .bodies
+            .get(object)
+            .map_or(Vector3::zeros(), |b| v64(b.linvel()));
+        world
+            .colliders
+            .set_parent(collider, Some(hull), &mut world.bodies);
+        if let Some(c) = world.colliders.get_mut(collider) {
+            c.set_position_wrt_parent(pose_of(&(pad * held)));
+        }
+        if let Some(b) = world.bodies.get_mut(object) {
+            b.set_enabled(false);
+        }
+        recompute_mass(world, hull);
         Some(Self {
             object,
-            joint,
+            collider,
+            on_body,
+            held,
+            slid: Vector3::zeros(),
+            sliding: Vector3::zeros(),
+            last_velocity: velocity,
+            last_pose: world_pose * on_body.inverse(),
+            half_size: [half.x as f64, half.z as f64],
             friction,
             mass,
         })
     }
 
-    /// Lets go of the object.
-    pub fn release(&self, world: &mut PhysicsWorld) {
-        world.impulse_joints.remove(self.joint, true);
-    }
-
-    /// Whether both pads still touch the object (within [`HOLD_REACH`]): measured between the
-    /// shapes, as the held object has no contacts with its own robot.
-    pub fn still_held(&self, world: &PhysicsWorld, fingers: [ColliderHandle; 2]) -> bool {
-        let Some(body) = world.bodies.get(self.object) else {
-            return false;
-        };
-        fingers.iter().all(|f| {
-            let Some(pad) = world.colliders.get(*f) else {
-                return false;
+    /// Lets go: the collider back on its body, which carries on from where it is with the
+    /// velocity it had (the hull's at its centre plus its sliding); `pad` is the pads' frame
+    /// (body frame) on the hull moving as `hull`.
+    pub fn release(&self, world: &mut PhysicsWorld, hull: &HullMotion, pad: &Isometry3<f64>) {
+        let mut world_pose = hull.pose * pad * self.holding_pose();
+        let centre = Point3::from(world_pose.translation.vector);
+        let mut velocity =
+            hull.velocity_at(&centre) + hull.pose.rotation * (pad.rotation * self.sliding);
+        // A hull that blew up hands over nothing non-finite: the object stays where it last
+        // was, at rest.
+        let finite = world_pose.translation.vector.iter().all(|x| x.is_finite())
+            && world_pose.rotation.coords.iter().all(|x| x.is_finite())
+            && velocity.iter().all(|x| x.is_finite());
+        if !finite {
+            world_pose = self.last_pose * self.on_body;
+            velocity = Vector3::zeros();
+        }
+        world
+            .colliders
+            .set_parent(self.collider, Some(self.object), &mut world.bodies);
+        if let Some(c) = world.colliders.get_mut(self.collider) {
+            c.set_position_wrt_parent(pose_of(&self.on_body));
+        }
+        if let Some(b) = world.bodies.get_mut(self.object) {
+            b.set_enabled(true);
+            b.set_position(pose_of(&(world_pose * self.on_body.inverse())), true);
+            b.set_linvel(v32(&velocity), true);
+            let spin = if finite {
+                hull.angvel
+            } else {
+                Vector3::zeros()
             };
-            body.colliders()
-                .iter()
-                .filter_map(|h| world.colliders.get(*h))
-                .any(|c| {
-                    distance(pad.position(), pad.shape(), c.position(), c.shape())
-                        .is_ok_and(|d| d.distance <= HOLD_REACH)
-                })
-        })
+            b.set_angvel(v32(&spin), true);
+        }
+        recompute_mass(world, hull.handle);
+        recompute_mass(world, self.object);
     }
 
-    /// Sets the joint for the coming step: the pads' frame now at `pad` (body frame), moving
-    /// relative to the hull at `linear` m/s and `angular` rad/s (pad frame), bounded by
-    /// `limits`. An object that slid in the last step is held where it slid to.
-    pub fn hold(
-        &self,
+    /// Where the collider is held now, pads' frame: where it was taken, slid along the pads.
+    fn holding_pose(&self) -> Isometry3<f64> {
+        Translation3::from(self.slid) * self.held
+    }
+
+    /// Whether the object is still between the pads: it has not slid off them.
+    pub fn between_pads(&self, gripper: &GripperSpec) -> bool {
+        let [length, height] = gripper.pad;
+        self.slid.x.abs() < 0.5 * length + self.half_size[0]
+            && self.slid.z.abs() < 0.5 * height + self.half_size[1]
+    }
+
+    /// The object's centre now, m, world frame, with the hull at `hull` and the pads at `pad`.
+    fn centre(&self, hull: &Isometry3<f64>, pad: &Isometry3<f64>) -> Point3<f64> {
+        Point3::from((hull * pad * self.holding_pose()).translation.vector)
+    }
+
+    /// One step of Coulomb's law at the pads: `gravity` (m/s²) and the contact forces on the
+    /// object in the last step `contact` (N), both world frame, with the hull moving as `hull`
+    /// and the pads at `pad` (body frame); `limit` is what the grip holds along the pads, N
+    /// ([`grip_limit`]), and `dt` the step, s. Moves the object along the pads when it slides
+    /// and puts its collider and body where they now are.
+    #[allow(clippy::too_many_arguments)]
+    pub fn slide(
+        &mut self,
         world: &mut PhysicsWorld,
-        hull: RigidBodyHandle,
+        hull: &HullMotion,
         pad: &Isometry3<f64>,
-        motion: (&Vector3<f64>, &Vector3<f64>),
-        limits: &GraspLimits,
-        substep: f64,
+        gravity: &Vector3<f64>,
+        contact: &Vector3<f64>,
+        limit: f64,
+        dt: f64,
     ) {
-        let hull_pose = world.bodies.get(hull).map(|b| isometry_of(b.position()));
-        let object_pose = world
-            .bodies
-            .get(self.object)
-            .map(|b| isometry_of(b.position()));
-        let Some(joint) = world.impulse_joints.get_mut(self.joint, false) else {
+        let centre = self.centre(&hull.pose, pad);
+        let velocity = hull.velocity_at(&centre);
+        let acceleration = (velocity - self.last_velocity) / dt;
+        self.last_velocity = velocity;
+        // What the pads must give: m·a = F_pads + m·g + F_contact.
+        let needed = self.mass * (acceleration - gravity) - contact;
+        let to_pads = (hull.pose.rotation * pad.rotation).inverse();
+        let mut along = to_pads * needed;
+        along.y = 0.0;
+        let mass = self.mass.max(1e-6);
+        if self.sliding.norm() == 0.0 && along.norm() <= limit {
+            return self.place(world, &hull.pose, pad);
+        }
+        // Sliding: friction opposes the sliding (or, starting, the pull), at the bound.
+        let direction = if self.sliding.norm() > 0.0 {
+            self.sliding.normalize()
+        } else {
+            -along.normalize()
+        };
+        let relative = (-direction * limit - along) / mass;
+        let next = self.sliding + relative * dt;
+        // Friction stops a slide; it does not reverse it.
+        self.sliding = if next.dot(&self.sliding) < 0.0 && along.norm() <= limit {
+            Vector3::zeros()
+        } else {
+            next
+        };
+        self.slid += self.sliding * dt;
+        self.place(world, &hull.pose, pad);
+    }
+
+    /// Puts the collider at the pads (`pad`, body frame) where it is held, and its resting
+    /// body there too (so that its state reads where it is), hull at `hull`.
+    fn place(&self, world: &mut PhysicsWorld, hull: &Isometry3<f64>, pad: &Isometry3<f64>) {
+        let on_hull = pad * self.holding_pose();
+        let pose = pose_of(&on_hull);
+        // Touched only when it moves: a collider moved on its body makes rapier recompute the
+        // body's mass properties.
+        let moved = world
+            .colliders
+            .get(self.collider)
+            .is_some_and(|c| c.position_wrt_parent() != Some(&pose));
+        if let Some(c) = world.colliders.get_mut(self.collider).filter(|_| moved) {
+            c.set_position_wrt_parent(pose);
+        }
+        if let Some(b) = world.bodies.get_mut(self.object) {
+            b.set_position(pose_of(&(hull * on_hull * self.on_body.inverse())), false);
+            b.set_linvel(v32(&self.last_velocity), false);
+        }
+    }
+
+    /// Puts the resting body where the collider went in the step just taken (so that the
+    /// object's state reads where it is, not where it was).
+    pub fn follow(&mut self, world: &mut PhysicsWorld) {
+        let Some(pose) = world
+            .colliders
+            .get(self.collider)
+            .map(|c| isometry_of(c.position()))
+        else {
             return;
         };
-        let bounds = limits.bounds();
-        let slid = AXES.iter().zip(bounds).any(|(axis, bound)| {
-            joint.data.motor(*axis).is_some_and(|m| {
-                m.impulse.abs() >= SLIDING * (bound * substep) as f32 && bound > 0.0
-            })
-        });
-        if let (true, Some(hull_pose), Some(object_pose)) = (slid, hull_pose, object_pose) {
-            joint
-                .data
-                .set_local_frame2(pose_of(&(object_pose.inverse() * hull_pose * pad)));
+        let body_pose = pose * self.on_body.inverse();
+        if body_pose.translation.vector.iter().all(|x| x.is_finite()) {
+            self.last_pose = body_pose;
         }
-        joint.data.set_local_frame1(pose_of(pad));
-        let (linear, angular) = motion;
-        let velocity = [
-            linear.x, linear.y, linear.z, angular.x, angular.y, angular.z,
-        ];
-        for ((axis, bound), v) in AXES.iter().zip(bounds).zip(velocity) {
-            joint
-                .data
-                .set_motor(*axis, 0.0, v as f32, GRASP_GAIN * HARD, HARD)
-                .set_motor_max_force(*axis, bound as f32);
+        if let Some(b) = world.bodies.get_mut(self.object) {
+            b.set_position(pose_of(&body_pose), false);
         }
     }
 
-    /// The force (N) and torque (N·m) the held object puts on the gripper through the joint in
-    /// the last step, body frame, at the pads' frame `pad`; `substep` is the length of the
-    /// solver substep whose impulses the joint keeps, s.
-    pub fn reaction(
-        &self,
-        world: &PhysicsWorld,
-        pad: &Isometry3<f64>,
-        substep: f64,
-    ) -> (Vector3<f64>, Vector3<f64>) {
-        let Some(joint) = world.impulse_joints.get(self.joint) else {
-            return (Vector3::zeros(), Vector3::zeros());
-        };
-        let impulse = |axis: JointAxis| joint.data.motor(axis).map_or(0.0, |m| m.impulse as f64);
-        let linear = Vector3::new(
-            impulse(JointAxis::LinX),
-            impulse(JointAxis::LinY),
-            impulse(JointAxis::LinZ),
-        );
-        let angular = Vector3::new(
-            impulse(JointAxis::AngX),
-            impulse(JointAxis::AngY),
-            impulse(JointAxis::AngZ),
-        );
-        // rapier's joint rows push body 1 (the hull) by +impulse along their axes and body 2
-        // (the object) by −impulse.
-        (
-            (pad.rotation * linear) / substep,
-            (pad.rotation * angular) / substep,
-        )
+    /// How far (m) and how fast (m/s) it has slid along the pads, pads' frame: x, y, z of
+    /// each (for state snapshots).
+    pub fn slide_state(&self) -> [f64; 6] {
+        let (a, b) = (self.slid, self.sliding);
+        [a.x, a.y, a.z, b.x, b.y, b.z]
+    }
+
+    /// The object's collider (on the hull while held).
+    pub fn collider(&self) -> ColliderHandle {
+        self.collider
+    }
+
+    /// Its centre of mass now, m, body frame, with the pads at `pad`.
+    pub fn center_in_body(&self, pad: &Isometry3<f64>) -> Point3<f64> {
+        Point3::from((pad * self.holding_pose()).translation.vector)
     }
 }

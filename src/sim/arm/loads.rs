@@ -100,8 +100,7 @@ impl JointLoads {
     }
 
     /// Adds the contact forces the last step put on `collider` (a part of link `link` on the
-    /// hull at `hull`): each contact's normal impulse over the `substep` it acted in, s,
-    /// at its point.
+    /// hull at `hull`), see [`contact_forces`].
     pub fn add_contacts(
         &mut self,
         world: &PhysicsWorld,
@@ -110,32 +109,61 @@ impl JointLoads {
         hull: &Isometry3<f64>,
         substep: f64,
     ) {
-        let Some(part) = world.colliders.get(collider) else {
-            return;
-        };
         let to_body = hull.inverse();
-        let part_pose = isometry_of(part.position());
-        for pair in world.narrow_phase.contact_pairs_with(collider) {
-            // The solver pushes collider 1 along −n and collider 2 along +n.
-            let first = pair.collider1 == collider;
-            let sign = if first { -1.0 } else { 1.0 };
-            for manifold in pair.solver_manifolds() {
-                let normal = to_body.rotation * v64(manifold.data.normal);
-                for contact in &manifold.points {
-                    if contact.data.impulse == 0.0 {
-                        continue;
-                    }
-                    // Each side's point is in its own collider's frame.
-                    let local = if first {
-                        contact.local_p1
-                    } else {
-                        contact.local_p2
-                    };
-                    let point = to_body * (part_pose * Point3::from(v64(local)));
-                    let force = normal * (sign * contact.data.impulse as f64 / substep);
-                    self.add_force(link, &point, &force, &Vector3::zeros());
-                }
-            }
+        for (point, impulse) in contact_forces(world, collider) {
+            let force = impulse / substep;
+            self.add_force(
+                link,
+                &(to_body * point),
+                &(to_body.rotation * force),
+                &Vector3::zeros(),
+            );
         }
     }
+}
+
+/// The contact forces the last step put on `collider`, world frame: each contact's point (m)
+/// and its normal impulse, N·s (rapier keeps the last substep's).
+pub(crate) fn contact_forces(
+    world: &PhysicsWorld,
+    collider: ColliderHandle,
+) -> impl Iterator<Item = (Point3<f64>, Vector3<f64>)> + '_ {
+    let part_pose = world
+        .colliders
+        .get(collider)
+        .map_or(Isometry3::identity(), |c| isometry_of(c.position()));
+    world
+        .narrow_phase
+        .contact_pairs_with(collider)
+        .filter(|pair| pair.has_any_active_contact())
+        .flat_map(move |pair| {
+            // The solver pushes collider 1 along −n and collider 2 along +n; each side's
+            // point is in its own collider's frame.
+            let first = pair.collider1 == collider;
+            let sign = if first { -1.0 } else { 1.0 };
+            pair.solver_manifolds().iter().flat_map(move |manifold| {
+                let normal = v64(manifold.data.normal);
+                manifold
+                    .points
+                    .iter()
+                    .filter(|c| c.data.impulse != 0.0)
+                    .map(move |c| {
+                        let local = if first { c.local_p1 } else { c.local_p2 };
+                        let point = part_pose * Point3::from(v64(local));
+                        (point, normal * (sign * c.data.impulse as f64))
+                    })
+            })
+        })
+}
+
+/// The total contact force the last step put on `collider`, N, world frame.
+pub(crate) fn contact_force(
+    world: &PhysicsWorld,
+    collider: ColliderHandle,
+    substep: f64,
+) -> Vector3<f64> {
+    contact_forces(world, collider)
+        .map(|(_, f)| f)
+        .sum::<Vector3<f64>>()
+        / substep
 }

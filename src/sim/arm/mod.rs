@@ -40,9 +40,9 @@ use rapier3d::parry::bounding_volume::BoundingVolume;
 use rapier3d::parry::query::intersection_test;
 use rapier3d::prelude::*;
 
-pub use grasp::GraspLimits;
-use grasp::{pressed_between, Grasp};
-use loads::JointLoads;
+pub use grasp::grip_limit;
+use grasp::{pressed_between, Grasp, HullMotion};
+use loads::{contact_force, JointLoads};
 
 use super::{isometry_of, pose_of, v32, v64, RobotId, Simulation, StateSnapshot};
 use crate::vehicle::arm::kinematics::{gripper_frame, link_frames, resolved_rate, JointVector};
@@ -289,11 +289,13 @@ fn insert_parts(
 }
 
 /// Whether moving the arm's parts from `before` to `after` puts one into its own hull or a
-/// belt guard that it was clear of (a part already touching them may move on).
+/// belt guard that it was clear of (a part already touching them may move on); `held` is a
+/// held object's collider, on the hull but not part of it.
 fn meets_own_hull(
     world: &PhysicsWorld,
     hull: RigidBodyHandle,
     parts: &ArmParts,
+    held: Option<ColliderHandle>,
     before: &PartPoses,
     after: &PartPoses,
 ) -> bool {
@@ -319,6 +321,7 @@ fn meets_own_hull(
             let (new, old) = (pose_of(new), pose_of(old));
             body.colliders()
                 .iter()
+                .filter(|h| Some(**h) != held)
                 .filter_map(|h| world.colliders.get(*h))
                 .filter(|c| !is_arm_part(c))
                 .any(|c| intersects(part.shape(), &new, c) && !intersects(part.shape(), &old, c))
@@ -404,8 +407,12 @@ impl ArmRig {
 
     /// Lets go of a held object.
     pub fn release(&mut self, world: &mut PhysicsWorld) {
-        if let Some(grasp) = self.grasp.take() {
-            grasp.release(world);
+        let Some(grasp) = self.grasp.take() else {
+            return;
+        };
+        if let Some(hull) = HullMotion::of(world, self.hull) {
+            let pad = part_poses(&self.spec, &self.positions, self.finger_gap).pad;
+            grasp.release(world, &hull, &pad);
         }
     }
 
@@ -457,11 +464,27 @@ impl ArmRig {
         let loads = self.loads(world, &hull_pose, &before, substep);
         let (old_positions, old_gap) = (self.positions, self.finger_gap);
         self.move_joints(&loads, dt);
-        let pad = part_poses(&self.spec, &self.positions, self.finger_gap).pad;
-        self.grip(world, &pad, dt);
-        let mut after = part_poses(&self.spec, &self.positions, self.finger_gap);
-        if self.positions != old_positions
-            && meets_own_hull(world, self.hull, &self.parts, &before, &after)
+        // The forward kinematics run again only for a pose that changed (an arm at rest costs
+        // one pass a step).
+        let moved = self.positions != old_positions;
+        let mut after = if moved {
+            part_poses(&self.spec, &self.positions, self.finger_gap)
+        } else {
+            before
+        };
+        self.grip(world, &after.pad, dt);
+        if self.finger_gap != old_gap {
+            after = part_poses(&self.spec, &self.positions, self.finger_gap);
+        }
+        if moved
+            && meets_own_hull(
+                world,
+                self.hull,
+                &self.parts,
+                self.grasp.map(|g| g.collider()),
+                &before,
+                &after,
+            )
         {
             self.positions = old_positions;
             self.rates = [0.0; MAX_ARM_JOINTS];
@@ -470,15 +493,30 @@ impl ArmRig {
         if self.positions != old_positions || self.finger_gap != old_gap {
             self.place_parts(world, &after);
         }
-        if let Some(grasp) = &self.grasp {
-            let (from, to) = (&before.pad, &after.pad);
-            let linear = to.rotation.inverse() * (to.translation.vector - from.translation.vector);
-            let turn = (to.rotation * from.rotation.inverse()).scaled_axis();
-            let angular = to.rotation.inverse() * turn;
-            let force = self.closing.unwrap_or(0.0).min(self.spec.gripper.max_force);
-            let limits = GraspLimits::new(&self.spec.gripper, force, grasp.friction);
-            let motion = (&(linear / dt), &(angular / dt));
-            grasp.hold(world, self.hull, to, motion, &limits, substep);
+        self.hold(world, &after.pad, substep, dt);
+    }
+
+    /// Coulomb's law at the pads for a held object, one step of `dt` s ([`Grasp::slide`]),
+    /// the pads at `pad` (body frame); `substep` is the solver substep whose contact impulses
+    /// rapier keeps, s.
+    fn hold(&mut self, world: &mut PhysicsWorld, pad: &Isometry3<f64>, substep: f64, dt: f64) {
+        let Some(grasp) = self.grasp.as_mut() else {
+            return;
+        };
+        let Some(hull) = HullMotion::of(world, self.hull) else {
+            return;
+        };
+        let contact = contact_force(world, grasp.collider(), substep);
+        let force = self.closing.unwrap_or(0.0).min(self.spec.gripper.max_force);
+        let limit = grip_limit(force, grasp.friction);
+        let gravity = v64(world.gravity);
+        grasp.slide(world, &hull, pad, &gravity, &contact, limit, dt);
+    }
+
+    /// After rapier's step: a held object's resting body goes where its collider went.
+    pub fn after_step(&mut self, world: &mut PhysicsWorld) {
+        if let Some(grasp) = self.grasp.as_mut() {
+            grasp.follow(world);
         }
     }
 
@@ -512,10 +550,9 @@ impl ArmRig {
             loads.add_contacts(world, collider, link, hull, substep);
         }
         if let Some(grasp) = &self.grasp {
-            let pad = Point3::from(poses.pad.translation.vector);
-            let (force, torque) = grasp.reaction(world, &poses.pad, substep);
-            loads.add_force(last, &pad, &force, &torque);
-            loads.add_inertia(last, &pad, grasp.mass, 0.0);
+            let centre = grasp.center_in_body(&poses.pad);
+            loads.add_mass(last, &centre, grasp.mass, 0.0, &gravity);
+            loads.add_contacts(world, grasp.collider(), last, hull, substep);
         }
         loads
     }
@@ -566,18 +603,18 @@ impl ArmRig {
             self.finger_gap = (self.finger_gap + 2.0 * g.finger_speed * dt).min(g.opening);
             return;
         };
-        let fingers = self.parts.fingers;
-        if let Some(grasp) = self.grasp.filter(|grasp| !grasp.still_held(world, fingers)) {
-            grasp.release(world);
-            self.grasp = None;
+        let gripper = &self.spec.gripper;
+        if self.grasp.is_some_and(|g| !g.between_pads(gripper)) {
+            // It slid off the pads: it falls.
+            self.release(world);
         }
         if self.grasp.is_some() {
             return;
         }
         let g = &self.spec.gripper;
-        if let Some((object, friction)) = pressed_between(world, fingers) {
+        if let Some((collider, friction)) = pressed_between(world, self.parts.fingers) {
             let friction = friction.min(g.friction);
-            self.grasp = Grasp::take(world, self.hull, object, pad, friction);
+            self.grasp = Grasp::take(world, self.hull, collider, pad, friction);
         } else {
             self.finger_gap = (self.finger_gap - 2.0 * g.finger_speed * dt).max(2.0 * FINGER_MIN);
         }
@@ -658,6 +695,9 @@ impl ArmRig {
             .grasp
             .map_or(-1.0, |g| g.object.into_raw_parts().0 as f64);
         out.push(format!("{prefix}.arm_held"), held);
+        if let Some(g) = &self.grasp {
+            out.push_all(&format!("{prefix}.arm_slid"), g.slide_state());
+        }
     }
 }
 
@@ -702,8 +742,8 @@ impl Simulation {
     }
 
     /// Robot `id`'s mass (kg) and centre of mass (m, body frame) with its arm as posed and
-    /// what the arm holds: the hull body's (rapier sums the arm's colliders into it) and the
-    /// held object's.
+    /// what the arm holds: the hull body's (rapier sums the arm's colliders, and a held
+    /// object's, into it).
     pub fn mass_center(&self, id: RobotId) -> (f64, Point3<f64>) {
         let r = &self.robots[id.0];
         let Some(hull) = self.world.bodies.get(r.body) else {
@@ -711,14 +751,8 @@ impl Simulation {
             return (spec.mass, spec.center_of_mass);
         };
         let pose = isometry_of(hull.position());
-        let mut mass = hull.mass() as f64;
-        let mut moment = v64(hull.center_of_mass()) * mass;
-        let held = r.arm.as_ref().and_then(|rig| rig.grasp);
-        if let Some(object) = held.and_then(|g| self.world.bodies.get(g.object)) {
-            let m = object.mass() as f64;
-            mass += m;
-            moment += v64(object.center_of_mass()) * m;
-        }
+        let mass = hull.mass() as f64;
+        let moment = v64(hull.center_of_mass()) * mass;
         (mass, pose.inverse() * Point3::from(moment / mass.max(1e-9)))
     }
 
