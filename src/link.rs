@@ -15,6 +15,7 @@
 
 use std::collections::VecDeque;
 
+use crate::vehicle::arm::ArmCommand;
 use crate::vehicle::DriveCommand;
 
 /// A stretch of time with the link down.
@@ -250,8 +251,9 @@ fn delay_steps(latency: f64, dt: f64) -> usize {
 #[derive(Debug, Clone)]
 pub struct CommandLink {
     conditions: LinkConditions,
-    /// Commands in flight, oldest first; holds exactly `delay` of them once filled.
-    queue: VecDeque<DriveCommand>,
+    /// Commands in flight (drive and arm), oldest first; holds exactly `delay` of them once
+    /// filled.
+    queue: VecDeque<(DriveCommand, ArmCommand)>,
     /// Latency in whole steps.
     delay: usize,
     /// Step, s.
@@ -293,15 +295,28 @@ impl CommandLink {
     /// the command sent `command_latency` ago (a stop until the first one arrives), or a stop
     /// while the link is down.
     pub fn transmit(&mut self, t: f64, command: DriveCommand) -> DriveCommand {
+        self.transmit_with_arm(t, command, ArmCommand::HOLD).0
+    }
+
+    /// [`CommandLink::transmit`] for a drive command and an arm command sent together: they
+    /// travel as one packet, and while the link is down the tracks stop and the arm holds
+    /// (its gripper as it is), as a real unit's failsafe does.
+    pub fn transmit_with_arm(
+        &mut self,
+        t: f64,
+        command: DriveCommand,
+        arm: ArmCommand,
+    ) -> (DriveCommand, ArmCommand) {
+        let idle = (DriveCommand::STOP, ArmCommand::HOLD);
         if !self.conditions.link_up(t) {
             self.queue.clear();
-            return DriveCommand::STOP;
+            return idle;
         }
-        self.queue.push_back(command);
+        self.queue.push_back((command, arm));
         if self.queue.len() > self.delay {
-            self.queue.pop_front().unwrap_or(DriveCommand::STOP)
+            self.queue.pop_front().unwrap_or(idle)
         } else {
-            DriveCommand::STOP
+            idle
         }
     }
 }

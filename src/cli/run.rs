@@ -34,10 +34,10 @@ fn script_driver(
         let goals = read_goals(&file)?;
         return Ok(Box::new(AutopilotDriver::new(Autopilot::new(robot, goals))));
     }
-    Ok(Box::new(ScriptDriver::new(
-        DriveScript::from_source(&file)?,
-        auto_reset,
-    )))
+    let script = DriveScript::from_source(&file)?;
+    // A pose the robot's arm does not have is the script's error, named before the run.
+    script.check_arm(robot.arm.as_ref())?;
+    Ok(Box::new(ScriptDriver::new(script, auto_reset)))
 }
 
 /// Arguments of `treadsim run`.

@@ -35,7 +35,7 @@ pub fn drive(
 }
 
 /// Follows a [`DriveScript`] for a session's robot: applies a [`Input::Drive`] when the
-/// script's command in force changes, and with `auto_reset` an [`Input::Reset`] whenever the
+/// script's command in force changes (and an [`Input::Arm`] when its arm step does), and with `auto_reset` an [`Input::Reset`] whenever the
 /// robot is halted (out of bounds, fell, disabled), as an instructor would.
 #[derive(Debug, Clone)]
 pub struct ScriptDriver {
@@ -43,6 +43,8 @@ pub struct ScriptDriver {
     auto_reset: bool,
     /// Index of the command last applied.
     current: Option<usize>,
+    /// Index of the arm step last applied.
+    current_arm: Option<usize>,
     resets: u32,
 }
 
@@ -53,6 +55,7 @@ impl ScriptDriver {
             script,
             auto_reset,
             current: None,
+            current_arm: None,
             resets: 0,
         }
     }
@@ -61,6 +64,7 @@ impl ScriptDriver {
     /// reset the robot, which stops it).
     pub fn resend(&mut self) {
         self.current = None;
+        self.current_arm = None;
     }
 
     /// The script.
@@ -84,6 +88,15 @@ impl Driver for ScriptDriver {
         if k != self.current {
             self.current = k;
             session.apply(Input::Drive(self.script.command_at(t)));
+        }
+        let a = self.script.arm_index_at(t);
+        if a != self.current_arm {
+            self.current_arm = a;
+            let arm = session.sim().robot(session.robot()).spec().arm.as_ref();
+            if let (Some(arm), Some(a)) = (arm, a) {
+                let command = self.script.arm[a].1.command(arm);
+                session.apply(Input::Arm(command));
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{json, Value};
 
 use crate::link::{CameraFaultKind, LinkChange};
 use crate::sim::{f64_of_json, json_f64};
+use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, ToolFrame, MAX_ARM_JOINTS};
 use crate::vehicle::DriveCommand;
 
 /// One input to a [`Session`](super::Session).
@@ -14,6 +15,9 @@ pub enum Input {
     /// The operator's drive command (belt speeds m/s, flipper target rad), held until the
     /// next; it reaches the robot through the link.
     Drive(DriveCommand),
+    /// The operator's arm and gripper command, held until the next; it reaches the robot
+    /// through the link with the drive command (a robot without an arm ignores it).
+    Arm(ArmCommand),
     /// A reset asked for: in a trial under way a fault (the robot back at the start);
     /// otherwise the robot back at its spawn.
     Reset,
@@ -55,6 +59,7 @@ impl StepInput {
                 "right": json_f64(c.right),
                 "flipper": c.flipper.map(json_f64),
             }),
+            Input::Arm(c) => arm_json(c),
             Input::Reset => json!({"kind": "reset"}),
             Input::Pause(p) => json!({"kind": "pause", "paused": p}),
             Input::Speed(s) => json!({"kind": "speed", "speed": json_f64(*s)}),
@@ -95,6 +100,7 @@ impl StepInput {
                 },
                 steer: None,
             }),
+            "arm" => Input::Arm(arm_of_json(v)?),
             "reset" => Input::Reset,
             "pause" => Input::Pause(
                 v.get("paused")
@@ -113,6 +119,94 @@ impl StepInput {
         };
         Ok(Self { step, time, input })
     }
+}
+
+/// An arm command as JSON: `{"kind": "arm", "motion": "hold" | "rates" | "targets" | "tool",
+/// "values": [..] (rates, targets: every joint slot), "velocity": [x, y, z], "frame": "body" |
+/// "gripper" (tool), "grip": "keep" | "open" | "close", "force": N (close)}`.
+fn arm_json(c: &ArmCommand) -> Value {
+    let list = |v: &[f64]| Value::Array(v.iter().map(|x| json_f64(*x)).collect());
+    let mut v = match &c.motion {
+        ArmMotion::Hold => json!({"kind": "arm", "motion": "hold"}),
+        ArmMotion::JointRates(r) => json!({"kind": "arm", "motion": "rates", "values": list(r)}),
+        ArmMotion::JointTargets(q) => {
+            json!({"kind": "arm", "motion": "targets", "values": list(q)})
+        }
+        ArmMotion::ToolVelocity { velocity, frame } => json!({
+            "kind": "arm",
+            "motion": "tool",
+            "velocity": list(velocity),
+            "frame": match frame {
+                ToolFrame::Body => "body",
+                ToolFrame::Gripper => "gripper",
+            },
+        }),
+    };
+    match c.grip {
+        GripCommand::Keep => v["grip"] = json!("keep"),
+        GripCommand::Open => v["grip"] = json!("open"),
+        GripCommand::Close(force) => {
+            v["grip"] = json!("close");
+            v["force"] = json_f64(force);
+        }
+    }
+    v
+}
+
+/// Reads [`arm_json`]'s form.
+fn arm_of_json(v: &Value) -> Result<ArmCommand, InputError> {
+    let numbers = |key: &str, len: usize| -> Result<Vec<f64>, InputError> {
+        let items = v
+            .get(key)
+            .and_then(Value::as_array)
+            .filter(|a| a.len() == len)
+            .ok_or_else(|| InputError(format!("'{key}' is not an array of {len} numbers")))?;
+        items
+            .iter()
+            .map(|x| {
+                f64_of_json(x).ok_or_else(|| InputError(format!("'{key}' holds a non-number")))
+            })
+            .collect()
+    };
+    let joints = |key: &str| -> Result<[f64; MAX_ARM_JOINTS], InputError> {
+        let v = numbers(key, MAX_ARM_JOINTS)?;
+        let mut out = [0.0; MAX_ARM_JOINTS];
+        out.copy_from_slice(&v);
+        Ok(out)
+    };
+    let text = |key: &str| {
+        v.get(key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| InputError(format!("'{key}' is missing or not text")))
+    };
+    let motion = match text("motion")? {
+        "hold" => ArmMotion::Hold,
+        "rates" => ArmMotion::JointRates(joints("values")?),
+        "targets" => ArmMotion::JointTargets(joints("values")?),
+        "tool" => {
+            let w = numbers("velocity", 3)?;
+            ArmMotion::ToolVelocity {
+                velocity: [w[0], w[1], w[2]],
+                frame: match text("frame")? {
+                    "body" => ToolFrame::Body,
+                    "gripper" => ToolFrame::Gripper,
+                    other => return Err(InputError(format!("unknown tool frame '{other}'"))),
+                },
+            }
+        }
+        other => return Err(InputError(format!("unknown arm motion '{other}'"))),
+    };
+    let grip = match text("grip")? {
+        "keep" => GripCommand::Keep,
+        "open" => GripCommand::Open,
+        "close" => GripCommand::Close(
+            v.get("force")
+                .and_then(f64_of_json)
+                .ok_or_else(|| InputError("'force' is missing or not a number".into()))?,
+        ),
+        other => return Err(InputError(format!("unknown grip '{other}'"))),
+    };
+    Ok(ArmCommand { motion, grip })
 }
 
 /// A link change as JSON: `{"kind": "link", "change": …}` with the change's fields.
@@ -192,6 +286,22 @@ mod tests {
                 steer: None,
             }),
             Input::Drive(DriveCommand::STOP),
+            Input::Arm(ArmCommand::HOLD),
+            Input::Arm(ArmCommand {
+                motion: ArmMotion::JointTargets([0.1, -1.0 / 3.0, 0.0, 1e-300, 0.0, 0.0, 0.0, 2.5]),
+                grip: GripCommand::Close(0.1 + 0.2),
+            }),
+            Input::Arm(ArmCommand {
+                motion: ArmMotion::JointRates([-0.5; MAX_ARM_JOINTS]),
+                grip: GripCommand::Open,
+            }),
+            Input::Arm(ArmCommand {
+                motion: ArmMotion::ToolVelocity {
+                    velocity: [0.05, -1.0 / 7.0, 0.0],
+                    frame: ToolFrame::Gripper,
+                },
+                grip: GripCommand::Keep,
+            }),
             Input::Reset,
             Input::Pause(true),
             Input::Speed(0.25),
@@ -242,6 +352,18 @@ mod tests {
             (
                 r#"{"step":1,"time":0,"kind":"link","change":"dropout"}"#,
                 "'duration'",
+            ),
+            (
+                r#"{"step":1,"time":0,"kind":"arm","motion":"wave","grip":"keep"}"#,
+                "unknown arm motion 'wave'",
+            ),
+            (
+                r#"{"step":1,"time":0,"kind":"arm","motion":"rates","values":[1,2],"grip":"keep"}"#,
+                "'values' is not an array of 8 numbers",
+            ),
+            (
+                r#"{"step":1,"time":0,"kind":"arm","motion":"hold","grip":"close"}"#,
+                "'force'",
             ),
         ] {
             let e = StepInput::from_json(&serde_json::from_str(text).unwrap()).unwrap_err();

@@ -25,6 +25,7 @@ mod journal;
 pub mod pacing;
 pub mod pilot;
 pub mod script;
+pub mod script_arm;
 pub mod traffic;
 
 pub use driver::{drive, Driver, ScriptDriver};
@@ -38,6 +39,7 @@ use crate::exercise::{Exercise, Trial};
 use crate::link::{CommandLink, LinkConditions};
 use crate::scene::{Scene, Spawn};
 use crate::sim::{RobotId, SimConfig, SimError, Simulation, StateSnapshot};
+use crate::vehicle::arm::ArmCommand;
 use crate::vehicle::{DriveCommand, RobotSpec};
 use traffic::SessionTraffic;
 
@@ -55,6 +57,8 @@ pub struct Session {
     link: CommandLink,
     /// The operator's command in force (before the link).
     operator: DriveCommand,
+    /// The operator's arm command in force (before the link).
+    arm_operator: ArmCommand,
     paused: bool,
     /// Real-time factor the front end runs at (no effect on the physics).
     speed: f64,
@@ -113,6 +117,7 @@ impl Session {
             trial,
             link: CommandLink::new(link, config.dt),
             operator: DriveCommand::STOP,
+            arm_operator: ArmCommand::HOLD,
             paused: false,
             speed: 1.0,
             view,
@@ -142,6 +147,13 @@ impl Session {
                     *command
                 } else {
                     DriveCommand::STOP
+                }
+            }
+            Input::Arm(command) => {
+                self.arm_operator = if command.is_finite() {
+                    *command
+                } else {
+                    ArmCommand::HOLD
                 }
             }
             Input::Reset => match &mut self.trial {
@@ -188,8 +200,11 @@ impl Session {
         if self.paused {
             return false;
         }
-        let command = self.link.transmit(self.sim.time(), self.operator);
+        let (command, arm) =
+            self.link
+                .transmit_with_arm(self.sim.time(), self.operator, self.arm_operator);
         self.sim.set_command(self.robot, command);
+        self.sim.set_arm_command(self.robot, arm);
         self.traffic.step(&mut self.sim, self.robot);
         self.sim.step();
         if let Some(trial) = &mut self.trial {
@@ -274,6 +289,11 @@ impl Session {
     /// The operator's command in force (before the link).
     pub fn operator_command(&self) -> DriveCommand {
         self.operator
+    }
+
+    /// The operator's arm command in force (before the link).
+    pub fn operator_arm_command(&self) -> ArmCommand {
+        self.arm_operator
     }
 
     /// Whether the session is paused.

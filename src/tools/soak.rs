@@ -87,7 +87,10 @@ pub fn random_script(spec: &RobotSpec, duration: f64, seed: u64) -> DriveScript 
         let hold = rng.range(MIN_HOLD, MAX_HOLD);
         ms += (hold * 1000.0).round() as u64;
     }
-    DriveScript { commands }
+    DriveScript {
+        commands,
+        arm: Vec::new(),
+    }
 }
 
 /// What one soak run measured.
