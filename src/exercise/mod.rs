@@ -8,6 +8,8 @@
 //! - [`outcome`]: faults, events and the result a trial records.
 //! - [`report`]: the result as a table and as JSON.
 
+pub mod dexterity;
+mod goals;
 pub mod outcome;
 pub mod report;
 pub mod spec;
@@ -61,10 +63,22 @@ pub fn summary(exercise: &Exercise) -> String {
                     h.to_degrees()
                 ))
             ),
-            spec::GoalKind::Observe { target, range, .. } => format!(
-                "observe ({:.2}, {:.2}, {:.2}) within {:.1} m",
-                target.x, target.y, target.z, range
+            spec::GoalKind::Observe {
+                target,
+                range,
+                camera,
+                ..
+            } => format!(
+                "observe ({:.2}, {:.2}, {:.2}) within {:.1} m{}",
+                target.x,
+                target.y,
+                target.z,
+                range,
+                camera
+                    .as_ref()
+                    .map_or(String::new(), |c| format!(" with the {c} camera"))
             ),
+            spec::GoalKind::Object(goal) => goal.describe(),
         };
         out += &format!("  goal {}: {} — {what}\n", i + 1, goal.name);
     }
@@ -166,6 +180,7 @@ impl Exercise {
             }
             scene.traffic.push(group.clone());
         }
+        resolve_objects(&mut spec, &mut scene)?;
         let spawn = match &spec.spawn {
             Some((name, location)) => scene.spawn(name).cloned().ok_or_else(|| {
                 let names: Vec<&str> = scene.spawns.iter().map(|s| s.name.as_str()).collect();
@@ -210,6 +225,12 @@ impl Exercise {
                     vec![Point3::new(a.x, a.y, 0.0), Point3::new(b.x, b.y, 0.0)]
                 }
                 spec::GoalKind::Observe { target, .. } => vec![*target],
+                spec::GoalKind::Object(goal) => match &goal.task {
+                    dexterity::ObjectTask::Place(z) | dexterity::ObjectTask::Clear(z) => {
+                        vec![z.position]
+                    }
+                    dexterity::ObjectTask::Hold => Vec::new(),
+                },
             };
             if let Some(p) = points.iter().find(|p| !scene.bounds.contains_xy(p)) {
                 let b = &scene.bounds;
@@ -229,4 +250,48 @@ impl Exercise {
             spawn,
         })
     }
+}
+
+/// The exercise's objects join the scene's (names must stay unique), and each object goal
+/// finds its object.
+fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), ConfigError> {
+    for (i, object) in spec.objects.iter().enumerate() {
+        if scene.objects.iter().any(|o| o.name == object.name) {
+            return Err(ConfigError {
+                path: spec.path.clone(),
+                line: 1,
+                column: 1,
+                field: format!("object[{i}].name"),
+                message: format!("object '{}' is also defined by the scene", object.name),
+            });
+        }
+        scene.objects.push(object.clone());
+    }
+    for (i, goal) in spec.goals.iter_mut().enumerate() {
+        let spec::GoalKind::Object(object_goal) = &mut goal.kind else {
+            continue;
+        };
+        let Some(index) = scene
+            .objects
+            .iter()
+            .position(|o| o.name == object_goal.object)
+        else {
+            let names: Vec<&str> = scene.objects.iter().map(|o| o.name.as_str()).collect();
+            return Err(located(
+                &spec.goal_locations[i],
+                format!(
+                    "neither the scene {} nor the exercise has an object '{}' (they have: {})",
+                    spec.scene.display(),
+                    object_goal.object,
+                    if names.is_empty() {
+                        "none".into()
+                    } else {
+                        names.join(", ")
+                    }
+                ),
+            ));
+        };
+        object_goal.index = index;
+    }
+    Ok(())
 }

@@ -16,6 +16,10 @@ pub enum FaultKind {
     Stall,
     /// A reset was asked for.
     Reset,
+    /// The gripper lost an object it was closed on (it slid out or was knocked out).
+    Dropped,
+    /// An arm joint was held at its torque limit longer than the stall limit.
+    JointOverload,
 }
 
 impl FaultKind {
@@ -28,6 +32,8 @@ impl FaultKind {
             FaultKind::OutOfBounds => "out of bounds",
             FaultKind::Stall => "motor stall",
             FaultKind::Reset => "reset",
+            FaultKind::Dropped => "dropped object",
+            FaultKind::JointOverload => "arm joint overload",
         }
     }
 }

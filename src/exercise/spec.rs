@@ -72,8 +72,10 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Point2, Point3};
 
+use super::dexterity::{read_object_goal, read_observe_view, Facing, ObjectGoal};
 use crate::config::{ConfigError, SourceFile, TableReader};
 use crate::link::{CameraFault, CameraFaultKind, Dropout, LinkConditions};
+use crate::scene::ObjectSpec;
 
 /// Largest number of goals in an exercise.
 pub const MAX_GOALS: usize = 200;
@@ -125,7 +127,14 @@ pub enum GoalKind {
         range: f64,
         /// Largest angle off the camera's optical axis, rad.
         angle: f64,
+        /// The camera that must see it (a hull camera or the gripper's; `None`: any hull
+        /// camera).
+        camera: Option<String>,
+        /// The target's face, to be seen square on (`None`: from any side).
+        facing: Option<Facing>,
     },
+    /// Something done with one of the scene's movable objects ([`super::dexterity`]).
+    Object(ObjectGoal),
 }
 
 /// One goal of the route.
@@ -170,6 +179,9 @@ pub struct ExerciseRules {
     pub stall_limit: f64,
     /// Zones the robot's centre must not enter.
     pub forbidden: Vec<ForbiddenZone>,
+    /// Largest contact force of the arm or its load on the scene before a penalty, N
+    /// (`None`: no rule).
+    pub arm_force_limit: Option<f64>,
 }
 
 /// Points taken off the score, per occurrence.
@@ -198,12 +210,19 @@ pub struct Penalties {
     /// The hull touched a moving agent (`[[traffic]]`; a new contact after at least 0.5 s
     /// without one).
     pub traffic_collision: f64,
+    /// The gripper lost an object it was closed on (a fault).
+    pub dropped: f64,
+    /// An arm joint at its torque limit longer than the stall limit (a fault).
+    pub joint_overload: f64,
+    /// The arm or its load hit the scene above the force limit.
+    pub arm_collision: f64,
 }
 
 impl Default for Penalties {
-    /// Faults cost more than slips: tip-over 15, roll-over 25, fall 25, stall 10, reset 10;
-    /// time over 20; hull collision 2, forbidden zone 10, speeding 5, tilt 5; hitting a
-    /// moving agent (a person, a vehicle) 10.
+    /// Faults cost more than slips: tip-over 15, roll-over 25, fall 25, stall 10, reset 10,
+    /// a dropped object 15, an arm joint overload 10; time over 20; hull collision 2,
+    /// forbidden zone 10, speeding 5, tilt 5; hitting a moving agent (a person, a vehicle)
+    /// 10; the arm hitting the scene 5.
     fn default() -> Self {
         Self {
             hull_collision: 2.0,
@@ -217,6 +236,9 @@ impl Default for Penalties {
             speed: 5.0,
             tilt: 5.0,
             traffic_collision: 10.0,
+            dropped: 15.0,
+            joint_overload: 10.0,
+            arm_collision: 5.0,
         }
     }
 }
@@ -264,6 +286,9 @@ pub struct ExerciseSpec {
     /// Moving traffic of the exercise (`[[traffic]]`, see [`crate::scene::traffic`]), on top
     /// of the scene's own.
     pub traffic: Vec<crate::scene::TrafficSpec>,
+    /// Movable objects of the exercise (`[[object]]`, see [`crate::scene::ObjectSpec`]), on
+    /// top of the scene's own.
+    pub objects: Vec<ObjectSpec>,
     /// Goals that name a scene checkpoint: `(goal index, checkpoint name)`, resolved by
     /// [`crate::exercise::Exercise::load`].
     pub checkpoint_refs: Vec<(usize, String)>,
@@ -310,6 +335,7 @@ impl ExerciseSpec {
                 speed_limit: None,
                 stall_limit: DEFAULT_STALL_LIMIT,
                 forbidden: Vec::new(),
+                arm_force_limit: None,
             },
         };
         let penalties = match root.opt_table("penalties")? {
@@ -321,6 +347,10 @@ impl ExerciseSpec {
             None => LinkConditions::default(),
         };
         let traffic = crate::scene::traffic::read_traffic(&root)?;
+        // The exercise's own objects name no scene material: their surface is `friction` (the
+        // default material's otherwise).
+        let objects =
+            crate::scene::read_objects(&root, &[crate::terrain::SurfaceMaterial::default()])?;
         let mut goals = Vec::new();
         let mut checkpoint_refs = Vec::new();
         let mut goal_locations = Vec::new();
@@ -357,6 +387,7 @@ impl ExerciseSpec {
             penalties,
             link,
             traffic,
+            objects,
             checkpoint_refs,
             goal_locations,
         })
@@ -372,6 +403,7 @@ fn read_rules(t: &TableReader<'_>) -> Result<ExerciseRules, ConfigError> {
         .opt_positive("max_tilt_deg", 180.0)?
         .map(|d| d.to_radians());
     let speed_limit = t.opt_positive("speed_limit", 100.0)?;
+    let arm_force_limit = t.opt_positive("arm_force_limit", 1e6)?;
     let stall_limit = t
         .opt_positive("stall_limit", 3600.0)?
         .unwrap_or(DEFAULT_STALL_LIMIT);
@@ -402,6 +434,7 @@ fn read_rules(t: &TableReader<'_>) -> Result<ExerciseRules, ConfigError> {
         speed_limit,
         stall_limit,
         forbidden,
+        arm_force_limit,
     })
 }
 
@@ -422,6 +455,9 @@ fn read_penalties(t: &TableReader<'_>) -> Result<Penalties, ConfigError> {
         speed: points("speed", d.speed)?,
         tilt: points("tilt", d.tilt)?,
         traffic_collision: points("traffic_collision", d.traffic_collision)?,
+        dropped: points("dropped", d.dropped)?,
+        joint_overload: points("joint_overload", d.joint_overload)?,
+        arm_collision: points("arm_collision", d.arm_collision)?,
     };
     t.finish()?;
     Ok(p)
@@ -487,11 +523,27 @@ type GoalAndReference = (GoalSpec, Option<String>, ConfigError);
 
 fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, ConfigError> {
     let dwell = t.opt_f64("dwell", 0.0, 3600.0)?.unwrap_or(0.0);
-    let kinds = ["checkpoint", "position", "gate", "observe"];
-    let given: Vec<&str> = kinds.iter().copied().filter(|k| t.has(k)).collect();
+    let kinds = [
+        "checkpoint",
+        "position",
+        "gate",
+        "observe",
+        "hold",
+        "place",
+        "clear",
+    ];
+    let with_zone = t.has("place") || t.has("clear");
+    // A place or clear goal's zone is written with `position`.
+    let given: Vec<&str> = kinds
+        .iter()
+        .copied()
+        .filter(|k| t.has(k) && !(with_zone && *k == "position"))
+        .collect();
     if given.len() != 1 {
         let message = if given.is_empty() {
-            "a goal needs one of checkpoint, position (a zone), gate or observe".to_string()
+            "a goal needs one of checkpoint, position (a zone), gate, observe, hold, place or \
+             clear"
+                .to_string()
         } else {
             format!("give only one of {}", given.join(", "))
         };
@@ -538,8 +590,13 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
                 GoalKind::Gate { a, b, heading },
             )
         }
+        kind @ ("hold" | "place" | "clear") => {
+            let (name, goal) = read_object_goal(t, kind)?;
+            (name, GoalKind::Object(goal))
+        }
         _ => {
             let target = Point3::from(t.array::<3>("observe", -MAX_COORD, MAX_COORD)?);
+            let (camera, facing) = read_observe_view(t)?;
             let range = t.positive("range", 1000.0)?;
             let angle = t
                 .opt_positive("angle_deg", 90.0)?
@@ -551,6 +608,8 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
                     target,
                     range,
                     angle,
+                    camera,
+                    facing,
                 },
             )
         }

@@ -19,8 +19,10 @@
 //! simulation's events, and resets the robot itself on a fault. Everything it decides is an
 //! [`ExerciseEvent`], in order, so a recorder can log it and a replay can show it.
 
-use nalgebra::{Isometry3, Point2, Point3, Vector3};
+use nalgebra::{Isometry3, Point2, Point3, Vector2, Vector3};
 
+use super::dexterity::{ArmFinding, ArmWatch};
+use super::goals::{goal_distance, goal_point, GoalCheck};
 pub use super::outcome::{ExerciseEvent, FaultKind, TrialResult};
 use super::spec::{ExerciseSpec, GoalKind, ZoneSpec};
 use super::Exercise;
@@ -40,6 +42,10 @@ pub const START_HALF_HEIGHT: f64 = 1.0;
 /// The live state of one trial.
 #[derive(Debug, Clone)]
 pub struct Trial {
+    /// The arm's faults and penalties (armed robots).
+    arm_watch: ArmWatch,
+    /// Whether the robot has an arm.
+    armed: bool,
     /// The exercise: route, repetitions, limits, rules, penalties.
     spec: ExerciseSpec,
     /// Where the robot starts and is put back.
@@ -105,6 +111,8 @@ impl Trial {
         let robot = sim.robot(id).spec().clone();
         let tip = TipLimits::from_spec(&robot);
         Self {
+            arm_watch: ArmWatch::new(),
+            armed: robot.arm.is_some(),
             spec: spec.clone(),
             start: exercise.spawn.clone(),
             start_zone: ZoneSpec {
@@ -207,18 +215,14 @@ impl Trial {
         }
     }
 
-    /// Where the current goal is (world, m), for the station's direction overlay.
-    pub fn current_target(&self) -> Option<Point3<f64>> {
+    /// Where the current goal is (world, m), for the station's direction overlay; `sim` is the
+    /// trial's simulation.
+    pub fn current_target(&self, sim: &Simulation) -> Option<Point3<f64>> {
         if self.finished.is_some() {
             return None;
         }
-        Some(match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
-            Some(GoalKind::Zone(z)) => z.position,
-            Some(GoalKind::Gate { a, b, .. }) => {
-                let m = Point2::from((a.coords + b.coords) / 2.0);
-                Point3::new(m.x, m.y, self.start.position.z)
-            }
-            Some(GoalKind::Observe { target, .. }) => *target,
+        Some(match self.spec.goals.get(self.next_goal) {
+            Some(g) => goal_point(&g.kind, self.start.position.z, sim),
             None => self.start.position,
         })
     }
@@ -262,6 +266,9 @@ impl Trial {
             out.push(name, value);
         }
         out.push("trial.stall", self.stall.longest());
+        if self.armed {
+            out.push_all("trial.arm_watch", self.arm_watch.values());
+        }
     }
 
     /// The events so far.
@@ -322,8 +329,20 @@ impl Trial {
             self.fault(sim, id, FaultKind::Stall);
             return;
         }
+        if let Some(finding) = self.arm_watch.update(sim, id, &self.spec.rules, dt) {
+            match finding {
+                ArmFinding::Fault(kind) => {
+                    self.fault(sim, id, kind);
+                    return;
+                }
+                ArmFinding::Penalty(reason) => {
+                    let points = self.spec.penalties.arm_collision;
+                    self.penalty(sim, reason, points);
+                }
+            }
+        }
         self.rule_penalties(sim, id, &tilt);
-        self.track_closest(&body.com);
+        self.track_closest(sim, &body.com);
         self.route(sim, id);
         if self.finished.is_none() && self.clock >= self.spec.time_limit {
             self.penalty(sim, "time over".into(), self.spec.penalties.time_over);
@@ -337,19 +356,16 @@ impl Trial {
 
     /// How near the robot's centre (`at`, world, m) has come to the current goal, kept for a
     /// failed trial's table: 0 inside it.
-    fn track_closest(&mut self, at: &Point3<f64>) {
+    fn track_closest(&mut self, sim: &Simulation, at: &Point3<f64>) {
         if self.closest.0 != self.next_goal {
             self.closest = (self.next_goal, f64::INFINITY);
         }
-        let flat = |p: &Point3<f64>| Point2::new(p.x, p.y);
-        let here = flat(at);
-        let distance = match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
-            Some(GoalKind::Zone(z)) => ((flat(&z.position) - here).norm() - z.radius).max(0.0),
-            Some(GoalKind::Gate { a, b, .. }) => segment_distance(here, *a, *b),
-            Some(GoalKind::Observe { target, range, .. }) => {
-                ((target - at).norm() - range).max(0.0)
+        let distance = match self.spec.goals.get(self.next_goal) {
+            Some(g) => goal_distance(&g.kind, at, sim),
+            None => {
+                let d = Vector2::new(self.start.position.x - at.x, self.start.position.y - at.y);
+                (d.norm() - self.spec.start_radius).max(0.0)
             }
-            None => ((flat(&self.start.position) - here).norm() - self.spec.start_radius).max(0.0),
         };
         self.closest.1 = self.closest.1.min(distance);
     }
@@ -503,34 +519,15 @@ impl Trial {
         if !start_zone.contains(&position) {
             self.left_start = true;
         }
+        let check = GoalCheck {
+            sim,
+            id,
+            body: &body,
+            previous,
+            cameras: &self.cameras,
+        };
         let met = match self.spec.goals.get(self.next_goal) {
-            Some(goal) => match &goal.kind {
-                GoalKind::Zone(zone) => zone.contains(&position),
-                GoalKind::Gate { a, b, heading } => previous.is_some_and(|p| {
-                    crosses(&p, &position, a, b)
-                        && heading.is_none_or(|(yaw, tolerance)| {
-                            let (_, _, robot_yaw) = body.pose.rotation.euler_angles();
-                            angle_between(robot_yaw, yaw) <= tolerance
-                        })
-                }),
-                GoalKind::Observe {
-                    target,
-                    range,
-                    angle,
-                } => self.cameras.iter().any(|cam| {
-                    let pose = cam.world_pose(&body.pose);
-                    let to = target - Point3::from(pose.translation.vector);
-                    let distance = to.norm();
-                    let axis = pose.rotation * Vector3::x();
-                    let off = (axis.dot(&to) / distance.max(1e-9)).clamp(-1.0, 1.0).acos();
-                    distance <= *range
-                        && off <= angle.min(0.5 * cam.fov)
-                        && sim
-                            .scene()
-                            .terrain
-                            .line_of_sight(&Point3::from(pose.translation.vector), target)
-                }),
-            },
+            Some(goal) => check.met(&goal.kind),
             // The way back of a round trip.
             None => self.left_start && start_zone.contains(&position),
         };
@@ -598,6 +595,8 @@ impl Trial {
     /// tracks (on its back) has to be righted again.
     fn back_to_start(&mut self, sim: &mut Simulation, id: RobotId) {
         sim.reset_robot(id, &self.start);
+        // A repetition starts over with the scene's objects where they began.
+        sim.reset_objects();
         self.last_position = None;
         self.paused = true;
         self.on_tracks = stands_on_tracks(&self.tip, &sim.body_state(id).pose);
@@ -605,6 +604,7 @@ impl Trial {
     }
 
     fn restart_repetition(&mut self) {
+        self.arm_watch.clear();
         self.next_goal = 0;
         self.dwell = 0.0;
         self.left_start = false;
@@ -627,6 +627,8 @@ impl Trial {
             FaultKind::Fell | FaultKind::OutOfBounds => self.spec.penalties.fall,
             FaultKind::Stall => self.spec.penalties.stall,
             FaultKind::Reset => self.spec.penalties.reset,
+            FaultKind::Dropped => self.spec.penalties.dropped,
+            FaultKind::JointOverload => self.spec.penalties.joint_overload,
         };
         self.penalty(sim, kind.name().to_string(), points);
         self.back_to_start(sim, id);
@@ -742,55 +744,4 @@ fn tilt_text(worst: f64, limit: f64) -> String {
         worst.to_degrees(),
         limit.to_degrees()
     )
-}
-
-/// Horizontal distance from `p` to the segment `a`–`b`, m.
-fn segment_distance(p: Point2<f64>, a: Point2<f64>, b: Point2<f64>) -> f64 {
-    let ab = b - a;
-    let along = if ab.norm_squared() > 0.0 {
-        ((p - a).dot(&ab) / ab.norm_squared()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p - (a + ab * along)).norm()
-}
-
-/// Whether the move from `p` to `q` crosses the segment `a`–`b` (x, y).
-fn crosses(p: &Point3<f64>, q: &Point3<f64>, a: &Point2<f64>, b: &Point2<f64>) -> bool {
-    let cross = |o: Point2<f64>, u: Point2<f64>, v: Point2<f64>| {
-        (u.x - o.x) * (v.y - o.y) - (u.y - o.y) * (v.x - o.x)
-    };
-    let (p, q) = (p.xy(), q.xy());
-    let (d1, d2) = (cross(*a, *b, p), cross(*a, *b, q));
-    let (d3, d4) = (cross(p, q, *a), cross(p, q, *b));
-    d1 * d2 <= 0.0 && d1 != d2 && d3 * d4 <= 0.0
-}
-
-/// The absolute difference of two angles, rad, in 0..π.
-fn angle_between(a: f64, b: f64) -> f64 {
-    let d = (a - b).rem_euclid(std::f64::consts::TAU);
-    d.min(std::f64::consts::TAU - d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn crossing_a_gate_is_seen_from_either_side_and_a_miss_is_not() {
-        let (a, b) = (Point2::new(1.0, -0.5), Point2::new(1.0, 0.5));
-        let p = Point3::new(0.99, 0.0, 0.0);
-        let q = Point3::new(1.01, 0.1, 0.0);
-        assert!(crosses(&p, &q, &a, &b));
-        assert!(crosses(&q, &p, &a, &b));
-        let outside = Point3::new(1.01, 0.7, 0.0);
-        assert!(!crosses(&Point3::new(0.99, 0.7, 0.0), &outside, &a, &b));
-        assert!(!crosses(&p, &p, &a, &b), "standing still crosses nothing");
-    }
-
-    #[test]
-    fn angles_wrap() {
-        assert!((angle_between(3.1, -3.1) - (std::f64::consts::TAU - 6.2)).abs() < 1e-12);
-        assert!((angle_between(0.2, -0.2) - 0.4).abs() < 1e-12);
-    }
 }

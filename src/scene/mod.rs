@@ -14,6 +14,7 @@ pub use load::{
     MAX_ELEMENTS, MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,
 };
 pub use mesh_data::MeshData;
+pub(crate) use objects::read_objects;
 pub use objects::{ObjectShape, ObjectSpec};
 pub use summary::summary;
 pub use traffic::TrafficSpec;

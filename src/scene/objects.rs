@@ -106,7 +106,8 @@ fn read_object(
         }
     };
     let mass = t.positive("mass", MAX_OBJECT_MASS)?;
-    let material = &materials[read_material(t, materials)?.0 as usize];
+    let id = read_material(t, materials)?.0 as usize;
+    let material = materials.get(id).cloned().unwrap_or_default();
     let friction = t
         .opt_f64("friction", 0.0, 3.0)?
         .unwrap_or(material.friction);

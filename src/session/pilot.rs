@@ -41,7 +41,7 @@ impl Driver for AutopilotDriver {
 pub fn trial_goal(session: &Session) -> Option<TrialGoal> {
     let trial = session.trial()?;
     Some(TrialGoal {
-        target: trial.current_target()?,
+        target: trial.current_target(session.sim())?,
         gate: trial.current_gate(),
     })
 }

@@ -179,6 +179,10 @@ fn plan_extent(run: &RunData) -> (f64, f64, f64, f64) {
                 GoalKind::Zone(z) => vec![(z.position.x, z.position.y)],
                 GoalKind::Gate { a, b, .. } => vec![(a.x, a.y), (b.x, b.y)],
                 GoalKind::Observe { target, .. } => vec![(target.x, target.y)],
+                GoalKind::Object(g) => {
+                    let p = g.point(&exercise.scene.objects);
+                    vec![(p.x, p.y)]
+                }
             };
             for (x, y) in points {
                 xs.push(x);
@@ -337,6 +341,17 @@ fn draw_goals<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) ->
                     )))
                     .map_err(err)?;
                 (target.x, target.y)
+            }
+            GoalKind::Object(g) => {
+                let p = g.point(&exercise.scene.objects);
+                chart
+                    .draw_series(std::iter::once(Circle::new(
+                        (p.x, p.y),
+                        6,
+                        green.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+                (p.x, p.y)
             }
         };
         // The label's top left 18 px above its anchor, in pixels, whatever the plan's scale.

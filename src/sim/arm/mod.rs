@@ -34,21 +34,21 @@
 
 mod grasp;
 mod loads;
+mod parts;
+mod route;
 
-use nalgebra::{Isometry3, Point3, Translation3, Vector3};
-use rapier3d::parry::bounding_volume::BoundingVolume;
-use rapier3d::parry::query::intersection_test;
+use nalgebra::{Isometry3, Point3, Vector3};
 use rapier3d::prelude::*;
 
 pub use grasp::grip_limit;
 use grasp::{pressed_between, Grasp, HullMotion};
 use loads::{contact_force, JointLoads};
+use parts::{insert_parts, meets_own_hull, part_poses, ArmParts, PartPoses};
+use route::{HullCheck, PoseRoute};
 
-use super::{isometry_of, pose_of, v32, v64, RobotId, Simulation, StateSnapshot};
-use crate::vehicle::arm::kinematics::{gripper_frame, link_frames, resolved_rate, JointVector};
-use crate::vehicle::arm::{
-    ArmCommand, ArmMotion, ArmSpec, GripCommand, GripperSpec, ToolFrame, MAX_ARM_JOINTS,
-};
+use super::{isometry_of, pose_of, v64, RobotId, Simulation, StateSnapshot};
+use crate::vehicle::arm::kinematics::{gripper_frame, resolved_rate, JointVector};
+use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand, ToolFrame, MAX_ARM_JOINTS};
 use crate::vehicle::stability::TipLimits;
 
 /// Collision group of every arm collider, and the one group arm colliders filter out.
@@ -92,6 +92,13 @@ pub struct ArmState {
     pub grip_force: f64,
     /// Whether the gripper holds an object.
     pub holding: bool,
+    /// The object it holds, by index in the scene's objects.
+    pub held: Option<usize>,
+    /// Whether the fingers are closing (or closed) rather than opening (or open).
+    pub closing: bool,
+    /// The largest contact force on the arm's links, palm, fingers or held object in the last
+    /// step, N: what the arm (or its load) hit the scene with.
+    pub scene_force: f64,
     /// The gripper frame, world frame.
     pub gripper: Isometry3<f64>,
     /// The tool point, m, world frame.
@@ -118,68 +125,6 @@ impl ArmPosture {
             positions,
             finger_gap: spec.gripper.opening,
         }
-    }
-}
-
-/// Where each arm collider sits on the hull at a posture, body frame.
-#[derive(Debug, Clone, Copy)]
-struct PartPoses {
-    /// Each link's frame (its collider's pose).
-    links: [Isometry3<f64>; MAX_ARM_JOINTS],
-    /// The palm box's centre.
-    palm: Isometry3<f64>,
-    /// Each finger plate's centre (left, right).
-    fingers: [Isometry3<f64>; 2],
-    /// The pads' frame: the gripper frame moved to the tool point.
-    pad: Isometry3<f64>,
-}
-
-/// The arm's part poses at joint positions `q` with the pads `gap` m apart.
-fn part_poses(spec: &ArmSpec, q: &JointVector, gap: f64) -> PartPoses {
-    let mut links = [Isometry3::identity(); MAX_ARM_JOINTS];
-    let gripper = link_frames(spec, q, &mut links);
-    let g = &spec.gripper;
-    let tool = g.tool_point();
-    let half_gap = (0.5 * gap).clamp(FINGER_MIN, 0.5 * g.opening);
-    let plate = half_gap + 0.5 * g.finger_thickness();
-    PartPoses {
-        links,
-        palm: gripper * Translation3::new(0.5 * g.palm_length, 0.0, 0.0),
-        fingers: FINGER_SIDES.map(|side| gripper * Translation3::new(tool.x, side * plate, 0.0)),
-        pad: gripper * Translation3::from(tool.coords),
-    }
-}
-
-/// The arm's colliders on the hull body.
-#[derive(Debug, Clone)]
-struct ArmParts {
-    /// One per joint's link.
-    links: Vec<ColliderHandle>,
-    /// The palm.
-    palm: ColliderHandle,
-    /// Left (+y) and right finger plates.
-    fingers: [ColliderHandle; 2],
-}
-
-impl ArmParts {
-    /// Every part with the link that carries it and its pose in `poses`.
-    fn each<'a>(
-        &'a self,
-        poses: &'a PartPoses,
-    ) -> impl Iterator<Item = (ColliderHandle, usize, &'a Isometry3<f64>)> + 'a {
-        let last = self.links.len() - 1;
-        let links = self
-            .links
-            .iter()
-            .enumerate()
-            .map(|(k, h)| (*h, k, &poses.links[k]));
-        let palm = std::iter::once((self.palm, last, &poses.palm));
-        let fingers = self
-            .fingers
-            .iter()
-            .zip(&poses.fingers)
-            .map(move |(h, p)| (*h, last, p));
-        links.chain(palm).chain(fingers)
     }
 }
 
@@ -211,121 +156,10 @@ pub(crate) struct ArmRig {
     closing: Option<f64>,
     /// The object held, if any.
     grasp: Option<Grasp>,
-}
-
-/// A collider of `shape` for an arm part at `pose` (body frame) of `mass` kg.
-fn arm_collider(
-    shape: ColliderBuilder,
-    pose: &Isometry3<f64>,
-    friction: f64,
-    mass: f64,
-) -> ColliderBuilder {
-    shape
-        .position(pose_of(pose))
-        .mass(mass as f32)
-        .friction(friction as f32)
-        .restitution(0.0)
-        .collision_groups(InteractionGroups::new(
-            ARM_GROUP,
-            Group::ALL.difference(ARM_GROUP),
-            InteractionTestMode::And,
-        ))
-}
-
-/// Inserts the arm's colliders at `poses` on `hull`; `friction` is the links' and palm's μ.
-fn insert_parts(
-    world: &mut PhysicsWorld,
-    spec: &ArmSpec,
-    hull: RigidBodyHandle,
-    poses: &PartPoses,
-    friction: f64,
-) -> ArmParts {
-    let mut insert = |builder: ColliderBuilder| {
-        world
-            .colliders
-            .insert_with_parent(builder.build(), hull, &mut world.bodies)
-    };
-    let links = spec
-        .joints
-        .iter()
-        .zip(&poses.links)
-        .map(|(joint, pose)| {
-            let link = &joint.link;
-            let shape = if link.end.norm() < 1e-6 {
-                ColliderBuilder::ball(link.radius as f32)
-            } else {
-                ColliderBuilder::capsule_from_endpoints(
-                    Vector::ZERO,
-                    v32(&link.end),
-                    link.radius as f32,
-                )
-            };
-            insert(arm_collider(shape, pose, friction, link.mass))
-        })
-        .collect();
-    let g: &GripperSpec = &spec.gripper;
-    let palm = ColliderBuilder::cuboid(
-        (0.5 * g.palm_length) as f32,
-        (0.5 * g.opening + g.finger_thickness()) as f32,
-        (0.5 * g.pad[1]) as f32,
-    );
-    let palm = insert(arm_collider(palm, &poses.palm, friction, g.palm_mass));
-    let fingers = poses.fingers.map(|pose| {
-        let plate = ColliderBuilder::cuboid(
-            (0.5 * g.pad[0]) as f32,
-            (0.5 * g.finger_thickness()) as f32,
-            (0.5 * g.pad[1]) as f32,
-        );
-        insert(
-            arm_collider(plate, &pose, g.friction, g.finger_mass)
-                .friction_combine_rule(CoefficientCombineRule::Min),
-        )
-    });
-    ArmParts {
-        links,
-        palm,
-        fingers,
-    }
-}
-
-/// Whether moving the arm's parts from `before` to `after` puts one into its own hull or a
-/// belt guard that it was clear of (a part already touching them may move on); `held` is a
-/// held object's collider, on the hull but not part of it.
-fn meets_own_hull(
-    world: &PhysicsWorld,
-    hull: RigidBodyHandle,
-    parts: &ArmParts,
-    held: Option<ColliderHandle>,
-    before: &PartPoses,
-    after: &PartPoses,
-) -> bool {
-    let Some(body) = world.bodies.get(hull) else {
-        return false;
-    };
-    let intersects = |shape: &dyn Shape, pose: &Pose, other: &Collider| {
-        let Some(at) = other.position_wrt_parent() else {
-            return false;
-        };
-        shape
-            .compute_aabb(pose)
-            .intersects(&other.shape().compute_aabb(at))
-            && intersection_test(pose, shape, at, other.shape()).is_ok_and(|i| i.intersecting)
-    };
-    parts
-        .each(after)
-        .zip(parts.each(before))
-        .any(|((handle, _, new), (_, _, old))| {
-            let Some(part) = world.colliders.get(handle) else {
-                return false;
-            };
-            let (new, old) = (pose_of(new), pose_of(old));
-            body.colliders()
-                .iter()
-                .filter(|h| Some(**h) != held)
-                .filter_map(|h| world.colliders.get(*h))
-                .filter(|c| !is_arm_part(c))
-                .any(|c| intersects(part.shape(), &new, c) && !intersects(part.shape(), &old, c))
-        })
+    /// The largest contact force on the arm or its load in the last step, N.
+    scene_force: f64,
+    /// The route of a pose command ([`PoseRoute`]).
+    route: PoseRoute,
 }
 
 impl ArmRig {
@@ -356,6 +190,8 @@ impl ArmRig {
             command: ArmCommand::HOLD,
             closing: None,
             grasp: None,
+            scene_force: 0.0,
+            route: PoseRoute::default(),
         }
     }
 
@@ -442,6 +278,9 @@ impl ArmRig {
                 _ => 0.0,
             },
             holding: self.grasp.is_some(),
+            held: None,
+            closing: self.closing.is_some(),
+            scene_force: self.scene_force,
             gripper,
             tool: gripper * self.spec.gripper.tool_point(),
         }
@@ -462,7 +301,9 @@ impl ArmRig {
         let substep = dt / world.integration_parameters.num_solver_iterations.max(1) as f64;
         let before = part_poses(&self.spec, &self.positions, self.finger_gap);
         let loads = self.loads(world, &hull_pose, &before, substep);
+        self.scene_force = self.largest_contact(world, substep);
         let (old_positions, old_gap) = (self.positions, self.finger_gap);
+        self.plan_route(world);
         self.move_joints(&loads, dt);
         // The forward kinematics run again only for a pose that changed (an arm at rest costs
         // one pass a step).
@@ -557,6 +398,42 @@ impl ArmRig {
         loads
     }
 
+    /// Plans the route of a new pose command (joint targets) from where the servo targets are.
+    fn plan_route(&mut self, world: &PhysicsWorld) {
+        let ArmMotion::JointTargets(goal) = self.command.motion else {
+            return;
+        };
+        let mut clamped = goal;
+        for (g, joint) in clamped.iter_mut().zip(&self.spec.joints) {
+            *g = g.clamp(joint.min, joint.max);
+        }
+        if self.route.leads_to(&clamped) {
+            return;
+        }
+        let check = HullCheck {
+            world,
+            hull: self.hull,
+            parts: &self.parts,
+            held: self.grasp.map(|g| g.collider()),
+            gap: self.finger_gap,
+        };
+        self.route = PoseRoute::plan(&self.spec, &check, &self.targets, &clamped);
+    }
+
+    /// The largest contact force on any arm part or the held object in the last step, N.
+    fn largest_contact(&self, world: &PhysicsWorld, substep: f64) -> f64 {
+        let p = &self.parts;
+        let held = self.grasp.map(|g| g.collider());
+        p.links
+            .iter()
+            .copied()
+            .chain([p.palm])
+            .chain(p.fingers)
+            .chain(held)
+            .map(|c| contact_force(world, c, substep).norm())
+            .fold(0.0, f64::max)
+    }
+
     /// Moves every joint one step of `dt` s: toward its servo target at the speed the command
     /// asks for, ramped ([`RAMP_TIME`]), while the torque that takes stays within the motor's
     /// limit; past it the motor gives its limit and the joint's inertia takes the rest of the
@@ -630,7 +507,7 @@ impl ArmRig {
     }
 
     /// The joint speeds the command asks for now, rad/s or m/s (before the position loop).
-    fn commanded_rates(&self, dt: f64) -> JointVector {
+    fn commanded_rates(&mut self, dt: f64) -> JointVector {
         let spec = &self.spec;
         let n = spec.joints.len();
         let mut rates = [0.0; MAX_ARM_JOINTS];
@@ -642,8 +519,10 @@ impl ArmRig {
                     rates[j] = wanted[j].clamp(-top, top);
                 }
             }
-            ArmMotion::JointTargets(goal) => {
-                // All joints arrive together, at the slowest joint's top speed.
+            ArmMotion::JointTargets(_) => {
+                // Along the planned route; on each leg all joints arrive together, at the
+                // slowest joint's top speed.
+                let goal = self.route.waypoint(&self.targets, n);
                 let mut time = 0.0_f64;
                 for (j, joint) in spec.joints.iter().enumerate() {
                     let distance = goal[j].clamp(joint.min, joint.max) - self.targets[j];
@@ -716,7 +595,12 @@ impl Simulation {
     /// Robot `id`'s arm as the last step left it (`None`: no arm).
     pub fn arm_state(&self, id: RobotId) -> Option<ArmState> {
         let r = self.robots.get(id.0)?;
-        Some(r.arm.as_ref()?.read(&self.world))
+        let rig = r.arm.as_ref()?;
+        let mut state = rig.read(&self.world);
+        state.held = rig
+            .grasp
+            .and_then(|g| self.objects.iter().position(|o| *o == g.object));
+        Some(state)
     }
 
     /// Puts robot `id`'s arm at joint positions `positions` (rad or m, joint order; clamped to
