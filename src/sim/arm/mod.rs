@@ -398,7 +398,7 @@ impl ArmRig {
         loads
     }
 
-    /// Plans the route of a new pose command (joint targets) from where the servo targets are.
+    /// Plans the route of a new pose command (joint targets) from where the joints are.
     fn plan_route(&mut self, world: &PhysicsWorld) {
         let ArmMotion::JointTargets(goal) = self.command.motion else {
             return;
@@ -417,7 +417,7 @@ impl ArmRig {
             held: self.grasp.map(|g| g.collider()),
             gap: self.finger_gap,
         };
-        self.route = PoseRoute::plan(&self.spec, &check, &self.targets, &clamped);
+        self.route = PoseRoute::plan(&self.spec, &check, &self.positions, &clamped);
     }
 
     /// The largest contact force on any arm part or the held object in the last step, N.

@@ -151,6 +151,8 @@ pub(crate) fn insert_parts(
 /// How deep a part may sink into its own hull or a belt guard, m: the shapes are the hull's
 /// outline, and a stowed arm rests on the deck within this.
 const GRAZE: f32 = 0.005;
+/// A part sinks deeper only by more than this, m.
+const DEEPER: f32 = 1.0e-4;
 
 /// Whether moving the arm's parts from `before` to `after` sinks one into its own hull or a
 /// belt guard: deeper than [`GRAZE`] and deeper than it already was (a part may always move
@@ -198,7 +200,9 @@ pub(crate) fn meets_own_hull(
                 .filter(|c| !is_arm_part(c))
                 .any(|c| {
                     let now = depth(part.shape(), &new, c);
-                    now < -GRAZE && now < depth(part.shape(), &old, c)
+                    // (A part sunk in from the start, such as a turret on the deck, turns in
+                    // place: its depth then changes only by rounding.)
+                    now < -GRAZE && now < depth(part.shape(), &old, c) - DEEPER
                 })
         })
 }
