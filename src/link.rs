@@ -322,6 +322,49 @@ impl CommandLink {
 }
 
 #[cfg(test)]
+mod arm_tests {
+    use super::*;
+    use crate::vehicle::arm::{ArmMotion, GripCommand, MAX_ARM_JOINTS};
+
+    /// The dead-man rule for the arm: while the link is down the arm holds (its gripper as it
+    /// is) as the tracks stop, and an arm command crosses the link with the drive command.
+    #[test]
+    fn a_dropout_holds_the_arm_and_commands_cross_together() {
+        let conditions = LinkConditions {
+            command_latency: 0.1,
+            dropouts: vec![Dropout {
+                start: 1.0,
+                duration: 0.5,
+            }],
+            ..LinkConditions::default()
+        };
+        let mut link = CommandLink::new(conditions, 0.05);
+        let arm = ArmCommand {
+            motion: ArmMotion::JointRates([0.2; MAX_ARM_JOINTS]),
+            grip: GripCommand::Close(20.0),
+        };
+        let go = DriveCommand {
+            left: 0.5,
+            right: 0.5,
+            flipper: None,
+            steer: None,
+        };
+        let mut got = Vec::new();
+        for k in 0..40 {
+            let t = k as f64 * 0.05;
+            got.push((t, link.transmit_with_arm(t, go, arm)));
+        }
+        for (t, (drive, a)) in got {
+            if (1.0..1.5).contains(&t) {
+                assert_eq!((drive, a), (DriveCommand::STOP, ArmCommand::HOLD), "at {t}");
+            } else if (0.1..0.9).contains(&t) {
+                assert_eq!((drive, a), (go, arm), "at {t}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

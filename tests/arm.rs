@@ -315,3 +315,39 @@ fn tipping_and_lifting_with_the_arm_follow_the_combined_center_of_mass() {
         sheet.tipping_load
     );
 }
+
+/// The drive interlock of real units: with the tool point out beyond the arm's drive reach the
+/// tracks run at no more than 30 % of their top speed (turning kept); stowed, at full speed.
+#[test]
+fn driving_is_slowed_while_the_arm_reaches_out() {
+    let spec = armed();
+    let top = spec.tracks[0].motor.max_speed;
+    let speed_after = |pose: Option<Vec<f64>>| {
+        let (mut sim, id) = sim_on(scene_text(FLAT), armed());
+        sim.run_for(0.3);
+        if let Some(q) = &pose {
+            sim.pose_arm(id, q, 0.1);
+        }
+        sim.set_command(
+            id,
+            treadsim::vehicle::DriveCommand {
+                left: top,
+                right: top,
+                flipper: None,
+                steer: None,
+            },
+        );
+        sim.run_for(3.0);
+        let state = sim.arm_state(id).unwrap();
+        (sim.body_state(id).linvel.norm(), state.reaching_out)
+    };
+    let (stowed, out) = speed_after(None);
+    assert!(!out && stowed > 0.8 * top, "stowed: {stowed:.2} m/s");
+    let (reaching, out) = speed_after(Some(vec![0.0; 5]));
+    assert!(out, "the reach-forward pose is beyond the drive reach");
+    assert!(
+        reaching <= 0.3 * top * 1.05 && reaching > 0.2 * top,
+        "reaching out: {reaching:.2} m/s, limit {:.2}",
+        0.3 * top
+    );
+}

@@ -5,6 +5,8 @@
 //! [`Simulation::step`] runs these stages, in this order, every step:
 //! 1. **Read** each robot's hull state from rapier (pose, centre of mass, velocities). A robot
 //!    frozen by an out-of-bounds or fall-out event skips stages 1–3.
+//!    An armed robot's drive command passes the arm interlock: slowed while the arm reaches
+//!    out beyond its drive reach (`arm/`).
 //! 2. **Drive train** per robot ([`Drivetrain::step`]): for tracks ([`crate::vehicle::TrackedRobot::step`]) move flippers toward their targets
 //!    (torque-limited motors loaded by the last step's flipper contacts),
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
@@ -377,6 +379,10 @@ impl Simulation {
         if let Some(r) = self.robots.get_mut(id.0) {
             if !r.status.is_halted() {
                 r.model.set_command(command);
+                // An armed robot's command goes through the arm interlock every step.
+                if let Some(rig) = r.arm.as_mut() {
+                    rig.set_drive_command(command);
+                }
             }
         }
     }
@@ -410,6 +416,8 @@ impl Simulation {
                 s.body = body_state(body);
             }
         }
+        // 1½: an armed robot drives slowly with its arm out.
+        self.arm_interlocks();
         // 2: drive trains. Each robot's step reads only its own state and the terrain, so
         // running them on threads gives the same numbers bit for bit, in any order.
         let (terrain, friction) = (&self.scene.terrain, &self.config.friction);

@@ -47,9 +47,10 @@ use parts::{insert_parts, meets_own_hull, part_poses, ArmParts, PartPoses};
 use route::{HullCheck, PoseRoute};
 
 use super::{isometry_of, pose_of, v64, RobotId, Simulation, StateSnapshot};
-use crate::vehicle::arm::kinematics::{gripper_frame, resolved_rate, JointVector};
+use crate::vehicle::arm::kinematics::{gripper_frame, resolved_rate, tool_point, JointVector};
 use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand, ToolFrame, MAX_ARM_JOINTS};
 use crate::vehicle::stability::TipLimits;
+use crate::vehicle::DriveCommand;
 
 /// Collision group of every arm collider, and the one group arm colliders filter out.
 pub(crate) const ARM_GROUP: Group = Group::GROUP_2;
@@ -62,6 +63,11 @@ pub const MAX_LAG: f64 = 0.1;
 /// Time a joint's servo takes to reach its top speed from rest, s: real arm controllers ramp
 /// their speed (trapezoidal profiles) so that a held object is not jerked out of the grip.
 pub const RAMP_TIME: f64 = 0.5;
+
+/// Share of the drive motors' top speed the tracks or wheels may run at while the arm is out
+/// beyond its [`drive_reach`](crate::vehicle::arm::ArmSpec::drive_reach): real units slow
+/// driving with the arm deployed, so that a lurch does not swing a load or tip the robot.
+pub const ARM_OUT_SPEED_SHARE: f64 = 0.3;
 
 /// Closest the finger pads come to the centre line, m (each): closed empty fingers stop 4 mm
 /// apart rather than rubbing.
@@ -99,6 +105,9 @@ pub struct ArmState {
     /// The largest contact force on the arm's links, palm, fingers or held object in the last
     /// step, N: what the arm (or its load) hit the scene with.
     pub scene_force: f64,
+    /// Whether the tool point is out beyond the drive reach: driving is slowed
+    /// ([`ARM_OUT_SPEED_SHARE`]).
+    pub reaching_out: bool,
     /// The gripper frame, world frame.
     pub gripper: Isometry3<f64>,
     /// The tool point, m, world frame.
@@ -160,6 +169,8 @@ pub(crate) struct ArmRig {
     scene_force: f64,
     /// The route of a pose command ([`PoseRoute`]).
     route: PoseRoute,
+    /// The drive command the operator gave the robot, before the interlock slows it.
+    drive_command: DriveCommand,
 }
 
 impl ArmRig {
@@ -192,6 +203,7 @@ impl ArmRig {
             grasp: None,
             scene_force: 0.0,
             route: PoseRoute::default(),
+            drive_command: DriveCommand::STOP,
         }
     }
 
@@ -215,6 +227,11 @@ impl ArmRig {
         }
     }
 
+    /// Keeps the operator's drive command for the interlock.
+    pub fn set_drive_command(&mut self, command: DriveCommand) {
+        self.drive_command = command;
+    }
+
     /// The command in force.
     pub fn command(&self) -> ArmCommand {
         self.command
@@ -227,6 +244,7 @@ impl ArmRig {
         self.rates = [0.0; MAX_ARM_JOINTS];
         self.profile = [0.0; MAX_ARM_JOINTS];
         self.command = ArmCommand::HOLD;
+        self.drive_command = DriveCommand::STOP;
     }
 
     /// Puts the arm at `posture`, at rest, targets there, letting go of what it held.
@@ -281,6 +299,7 @@ impl ArmRig {
             held: None,
             closing: self.closing.is_some(),
             scene_force: self.scene_force,
+            reaching_out: self.reaches_out(),
             gripper,
             tool: gripper * self.spec.gripper.tool_point(),
         }
@@ -418,6 +437,28 @@ impl ArmRig {
             gap: self.finger_gap,
         };
         self.route = PoseRoute::plan(&self.spec, &check, &self.positions, &clamped);
+    }
+
+    /// Whether the tool point is farther than the drive reach from the mount, horizontally.
+    pub fn reaches_out(&self) -> bool {
+        let tool = tool_point(&self.spec, &self.positions);
+        (tool - self.spec.mount).xy().norm() > self.spec.drive_reach
+    }
+
+    /// The drive command `command` through the interlock: while the arm reaches out, each
+    /// side's speed is held to [`ARM_OUT_SPEED_SHARE`] of `top_speed` (m/s), turning kept.
+    pub fn interlocked(&self, command: DriveCommand, top_speed: f64) -> DriveCommand {
+        let fastest = command.left.abs().max(command.right.abs());
+        let cap = ARM_OUT_SPEED_SHARE * top_speed;
+        if !self.reaches_out() || fastest <= cap {
+            return command;
+        }
+        let k = cap / fastest;
+        DriveCommand {
+            left: command.left * k,
+            right: command.right * k,
+            ..command
+        }
     }
 
     /// The largest contact force on any arm part or the held object in the last step, N.
@@ -580,7 +621,36 @@ impl ArmRig {
     }
 }
 
+/// The drive motors' top speed of a robot of `spec`, m/s: its slowest driven track or wheel.
+fn drive_top_speed(spec: &crate::vehicle::RobotSpec) -> f64 {
+    spec.tracks
+        .iter()
+        .map(|t| t.motor.max_speed)
+        .chain(
+            spec.wheels
+                .iter()
+                .filter(|w| w.driven)
+                .map(|w| w.motor.max_speed),
+        )
+        .fold(f64::INFINITY, f64::min)
+}
+
 impl Simulation {
+    /// Stage 1½ for armed robots: the operator's drive command through the arm interlock
+    /// ([`ArmRig::interlocked`]), every step, as the arm moves in and out of its drive reach.
+    pub(super) fn arm_interlocks(&mut self) {
+        for r in &mut self.robots {
+            let Some(rig) = r.arm.as_ref() else {
+                continue;
+            };
+            if r.status.is_halted() {
+                continue;
+            }
+            let top = drive_top_speed(r.model.spec());
+            r.model.set_command(rig.interlocked(rig.drive_command, top));
+        }
+    }
+
     /// Sets robot `id`'s arm command; it holds until changed. A halted robot's arm
     /// ([`crate::sim::RobotStatus::is_halted`]) ignores it and holds; a robot without an arm
     /// ignores it.
