@@ -26,6 +26,7 @@ fn idle() -> Status {
         source: Source::None,
         pad: PadState::Absent,
         slow: false,
+        mode: treadsim::input::ControlMode::Drive,
     }
 }
 

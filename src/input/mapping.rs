@@ -26,6 +26,7 @@
 //!    the flipper target, once the operator has moved it, integrates `±rate·dt` within the
 //!    limits.
 
+use super::arm_mapping::{ArmButtons, ArmMapper, ArmRequest, ArmSticks, ControlMode};
 use super::raw::{Button, Key, RawInput};
 use super::settings::{Action, DriveMode, MappingConfig, MappingError, SlowMode, Stick};
 use crate::vehicle::DriveCommand;
@@ -93,6 +94,8 @@ pub struct Status {
     pub pad: PadState,
     /// Whether slow mode (the speed limit) is on.
     pub slow: bool,
+    /// What the sticks control: the tracks or the arm.
+    pub mode: ControlMode,
 }
 
 /// The result of one update.
@@ -103,6 +106,9 @@ pub struct MappedInput {
     pub drive: DriveCommand,
     /// One-shot requests.
     pub actions: Actions,
+    /// What the operator asks of the arm (a hold while driving, unless a stored-pose move is
+    /// under way).
+    pub arm: ArmRequest,
     /// State for the HUD.
     pub status: Status,
 }
@@ -267,6 +273,8 @@ pub struct InputMapper {
     pad_armed: bool,
     centred_for: f64,
     was_down: [bool; Action::COUNT],
+    /// The arm side: mode switch, sub-mode, a stored-pose move.
+    arm: ArmMapper,
 }
 
 impl InputMapper {
@@ -288,6 +296,7 @@ impl InputMapper {
             was_down: [false; Action::COUNT],
             steer_max: None,
             speed_limit: None,
+            arm: ArmMapper::default(),
         })
     }
 
@@ -363,10 +372,12 @@ impl InputMapper {
     pub fn update(&mut self, raw: &RawInput, dt: f64) -> MappedInput {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         let held = Held::of(&self.config, raw);
-        let (actions, slow) = self.action_edges(&held);
+        let (actions, slow, arm_buttons) = self.action_edges(&held);
         let pad_wants = pad_demand(&self.config, raw);
         let pad_state = self.arm_pad(&held, dt, pad_wants);
         let keyboard_drives = self.ramp_keyboard(&held, dt);
+        let arm = self.arm_request(&held, &arm_buttons, pad_state);
+        let arm_mode = self.arm.mode() != ControlMode::Drive;
         let cfg = &self.config;
         // Source and demand.
         let (source, demand) = if keyboard_drives {
@@ -383,7 +394,8 @@ impl InputMapper {
             (Source::None, (0.0, 0.0))
         };
         let (start, stop) = (cfg.drive.start_threshold, cfg.drive.stop_threshold);
-        let (left, right) = if source == Source::None {
+        // In arm mode the sticks and keys work the arm: the tracks stop.
+        let (left, right) = if source == Source::None || arm_mode {
             self.moving = [false; 2];
             (0.0, 0.0)
         } else {
@@ -398,7 +410,9 @@ impl InputMapper {
             } else {
                 1.0
             };
-        self.move_flippers(&held, dt);
+        if !arm_mode {
+            self.move_flippers(&held, dt);
+        }
         // Ackermann: speed from the mean demand, the turn demand as a steering angle.
         let (left, right, steer) = match self.steer_max {
             Some(max) => {
@@ -416,17 +430,66 @@ impl InputMapper {
                 steer,
             },
             actions,
+            arm,
             status: Status {
                 source,
                 pad: pad_state,
                 slow,
+                mode: self.arm.mode(),
             },
         }
     }
 
-    /// The one-shot actions whose button or key went down since the last update, and whether
-    /// slow mode is on (held, or toggled by its action).
-    fn action_edges(&mut self, held: &Held<'_>) -> (Actions, bool) {
+    /// The arm side of an update: its bindings, the sticks (or the driving and flipper keys)
+    /// as arm demands, and whether the operator may move it (the pad's dead-man held, the pad
+    /// not lost; a keyboard user always may).
+    fn arm_request(&mut self, held: &Held<'_>, buttons: &ArmButtons, pad: PadState) -> ArmRequest {
+        let cfg = &self.config;
+        let g = &cfg.gamepad;
+        let axis = |v: f64| shape_axis(v, g.dead_zone, g.saturation, g.curve);
+        let key = |a: &[Key], b: &[Key]| {
+            f64::from(u8::from(held.any_key(a))) - f64::from(u8::from(held.any_key(b)))
+        };
+        let kb = &cfg.keyboard;
+        let keys_on = held.keyboard_deadman;
+        let pad_on = pad == PadState::Ready;
+        let pad_pitch = f64::from(u8::from(held.pad_action(cfg, Action::FlipperUp)))
+            - f64::from(u8::from(held.pad_action(cfg, Action::FlipperDown)));
+        let key_pitch = f64::from(u8::from(held.key_action(cfg, Action::FlipperUp)))
+            - f64::from(u8::from(held.key_action(cfg, Action::FlipperDown)));
+        let mut sticks = ArmSticks::default();
+        if pad_on {
+            let raw = held.raw;
+            sticks = ArmSticks {
+                left_x: axis(raw.left_x),
+                left_y: axis(raw.left_y),
+                right_x: axis(raw.right_x),
+                right_y: axis(raw.right_y),
+                pitch: pad_pitch,
+            };
+        }
+        if keys_on {
+            let keyboard = ArmSticks {
+                left_x: key(&kb.right, &kb.left),
+                left_y: key(&kb.forward, &kb.backward),
+                right_x: 0.0,
+                right_y: key_pitch,
+                pitch: 0.0,
+            };
+            if keyboard.moved() {
+                sticks = keyboard;
+            }
+        }
+        let enabled = match pad {
+            PadState::Absent | PadState::Ready => true,
+            PadState::WaitingForCentre | PadState::DeadmanReleased => keys_on && sticks.moved(),
+        };
+        self.arm.update(&cfg.arm, buttons, &sticks, enabled)
+    }
+
+    /// The one-shot actions whose button or key went down since the last update, whether
+    /// slow mode is on (held, or toggled by its action), and the arm's bindings.
+    fn action_edges(&mut self, held: &Held<'_>) -> (Actions, bool, ArmButtons) {
         let cfg = &self.config;
         let mut down = [false; Action::COUNT];
         for a in Action::ALL {
@@ -450,8 +513,16 @@ impl InputMapper {
                 self.slow_toggled
             }
         };
+        let arm = ArmButtons {
+            mode: fired(Action::ArmMode),
+            frame: fired(Action::ArmFrame),
+            stow: fired(Action::ArmStow),
+            deploy: fired(Action::ArmDeploy),
+            close: down[Action::GripClose.index()],
+            open: down[Action::GripOpen.index()],
+        };
         self.was_down = down;
-        (actions, slow)
+        (actions, slow, arm)
     }
 
     /// The gamepad's state: a pad (re)connected drives only after its sticks have been

@@ -26,6 +26,7 @@ pub fn mapping_from_source(file: &SourceFile) -> Result<MappingConfig, ConfigErr
     read_flipper_table(&root, &mut cfg.flipper, &mut tables)?;
     read_gamepad_table(&root, &mut cfg.gamepad, &mut tables)?;
     read_keyboard_table(&root, &mut cfg.keyboard, &mut tables)?;
+    read_arm_table(&root, &mut cfg.arm, &mut tables)?;
     root.finish()?;
     cfg.validate().map_err(|e| locate(&root, &tables, e))?;
     Ok(cfg)
@@ -72,6 +73,22 @@ fn read_flipper_table<'f>(
         read_deg(&t, "max_angle_deg", ANGLE_DEG, &mut f.max_angle)?;
         t.finish()?;
         tables.push(("flipper".into(), t));
+    }
+    Ok(())
+}
+
+/// The `[arm]` table, if any.
+fn read_arm_table<'f>(
+    root: &TableReader<'f>,
+    a: &mut ArmInputConfig,
+    tables: &mut Vec<(String, TableReader<'f>)>,
+) -> Result<(), ConfigError> {
+    if let Some(t) = root.opt_table("arm")? {
+        read_deg(&t, "joint_rate_deg", RATE_DEG, &mut a.joint_rate)?;
+        read_f64(&t, "tool_speed", TOOL_SPEED, &mut a.tool_speed)?;
+        read_f64(&t, "grip_force", GRIP_FORCE, &mut a.grip_force)?;
+        t.finish()?;
+        tables.push(("arm".into(), t));
     }
     Ok(())
 }

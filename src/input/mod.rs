@@ -24,6 +24,7 @@
 //! tips). The station calls [`InputMapper::update`] once per physics step, which is what makes
 //! "a lost pad or a released dead-man stops the robot within one step" hold.
 
+pub mod arm_mapping;
 #[cfg(feature = "viewer")]
 pub mod gamepad;
 pub mod mapping;
@@ -31,6 +32,7 @@ pub mod mapping_file;
 pub mod raw;
 pub mod settings;
 
+pub use arm_mapping::{ArmRequest, ArmRequestMotion, ControlMode};
 #[cfg(feature = "viewer")]
 pub use gamepad::GamepadAdapter;
 pub use mapping::{
@@ -43,6 +45,6 @@ pub use raw::{
     TRIGGER_PRESSED,
 };
 pub use settings::{
-    Action, Bindings, DriveConfig, DriveMode, FlipperConfig, GamepadConfig, KeyboardConfig,
-    MappingConfig, MappingError, SlowMode, Stick,
+    Action, ArmInputConfig, Bindings, DriveConfig, DriveMode, FlipperConfig, GamepadConfig,
+    KeyboardConfig, MappingConfig, MappingError, SlowMode, Stick,
 };

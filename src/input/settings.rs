@@ -53,11 +53,25 @@ pub enum Action {
     SingleStep,
     /// Switch between the trainee's camera view and the instructor's view (one-shot).
     TraineeView,
+    /// Switch the sticks between driving and the arm (one-shot), as real control units'
+    /// mode switch does.
+    ArmMode,
+    /// In arm mode, switch joint-by-joint control to flying the tool point in the body frame,
+    /// then in the gripper camera's frame, then back (one-shot).
+    ArmFrame,
+    /// Close the gripper with [`ArmInputConfig::grip_force`] while held.
+    GripClose,
+    /// Open the gripper while held.
+    GripOpen,
+    /// Move the arm to its stored pose `stow` (one-shot; collision-aware).
+    ArmStow,
+    /// Move the arm to its stored pose `reach_forward` (one-shot; collision-aware).
+    ArmDeploy,
 }
 
 impl Action {
     /// Every action, in binding order.
-    pub const ALL: [Action; 9] = [
+    pub const ALL: [Action; 15] = [
         Action::Slow,
         Action::FlipperUp,
         Action::FlipperDown,
@@ -67,6 +81,12 @@ impl Action {
         Action::Reset,
         Action::SingleStep,
         Action::TraineeView,
+        Action::ArmMode,
+        Action::ArmFrame,
+        Action::GripClose,
+        Action::GripOpen,
+        Action::ArmStow,
+        Action::ArmDeploy,
     ];
 
     /// Number of actions.
@@ -84,6 +104,12 @@ impl Action {
             Action::Reset => "reset",
             Action::SingleStep => "single_step",
             Action::TraineeView => "trainee_view",
+            Action::ArmMode => "arm_mode",
+            Action::ArmFrame => "arm_frame",
+            Action::GripClose => "grip_close",
+            Action::GripOpen => "grip_open",
+            Action::ArmStow => "arm_stow",
+            Action::ArmDeploy => "arm_deploy",
         }
     }
 
@@ -162,6 +188,29 @@ pub struct FlipperConfig {
     pub max_angle: f64,
 }
 
+/// Arm control from the sticks and keys (arm mode).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArmInputConfig {
+    /// Joint speed at full stick, rad/s (file: `joint_rate_deg`, deg/s); each joint's own
+    /// top speed limits it further. Default 30°/s.
+    pub joint_rate: f64,
+    /// Tool-point speed at full stick when flying the gripper, m/s. Default 0.1.
+    pub tool_speed: f64,
+    /// Force each finger closes with while the grip binding is held, N; the gripper's own
+    /// limit caps it. Default 40.
+    pub grip_force: f64,
+}
+
+impl Default for ArmInputConfig {
+    fn default() -> Self {
+        Self {
+            joint_rate: 30f64.to_radians(),
+            tool_speed: 0.1,
+            grip_force: 40.0,
+        }
+    }
+}
+
 /// Gamepad settings.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GamepadConfig {
@@ -223,6 +272,8 @@ pub struct MappingConfig {
     pub gamepad: GamepadConfig,
     /// `[keyboard]` and `[keyboard.keys]`.
     pub keyboard: KeyboardConfig,
+    /// `[arm]`.
+    pub arm: ArmInputConfig,
 }
 
 impl Default for DriveConfig {
@@ -268,7 +319,13 @@ impl Default for GamepadConfig {
                 .with(Action::Pause, &[B::Start])
                 .with(Action::Reset, &[B::Select])
                 .with(Action::SingleStep, &[B::West])
-                .with(Action::TraineeView, &[B::North]),
+                .with(Action::TraineeView, &[B::North])
+                .with(Action::ArmMode, &[B::South])
+                .with(Action::ArmFrame, &[B::East])
+                .with(Action::GripClose, &[B::RightTrigger])
+                .with(Action::GripOpen, &[B::LeftTrigger])
+                .with(Action::ArmStow, &[B::LeftStick])
+                .with(Action::ArmDeploy, &[B::RightStick]),
         }
     }
 }
@@ -293,7 +350,13 @@ impl Default for KeyboardConfig {
                 .with(Action::Pause, &[K::P, K::Space])
                 .with(Action::Reset, &[K::Backspace])
                 .with(Action::SingleStep, &[K::N])
-                .with(Action::TraineeView, &[K::V]),
+                .with(Action::TraineeView, &[K::V])
+                .with(Action::ArmMode, &[K::R])
+                .with(Action::ArmFrame, &[K::F])
+                .with(Action::GripClose, &[K::G])
+                .with(Action::GripOpen, &[K::H])
+                .with(Action::ArmStow, &[K::Digit1])
+                .with(Action::ArmDeploy, &[K::Digit2]),
         }
     }
 }
@@ -306,6 +369,7 @@ impl Default for MappingConfig {
             flipper: FlipperConfig::default(),
             gamepad: GamepadConfig::default(),
             keyboard: KeyboardConfig::default(),
+            arm: ArmInputConfig::default(),
         }
     }
 }
@@ -327,6 +391,8 @@ pub(super) const SLOW_FACTOR: (f64, f64, bool) = (0.0, 1.0, true);
 pub(super) const START: (f64, f64, bool) = (0.0, 0.5, true);
 pub(super) const STOP: (f64, f64, bool) = (0.0, 0.5, false);
 pub(super) const RATE_DEG: (f64, f64, bool) = (0.0, 720.0, true);
+pub(super) const TOOL_SPEED: (f64, f64, bool) = (0.0, 5.0, true);
+pub(super) const GRIP_FORCE: (f64, f64, bool) = (0.0, 1e5, true);
 pub(super) const ANGLE_DEG: (f64, f64, bool) = (-360.0, 360.0, false);
 pub(super) const DEAD_ZONE: (f64, f64, bool) = (0.0, 0.9, false);
 pub(super) const SATURATION: (f64, f64, bool) = (0.0, 1.0, true);

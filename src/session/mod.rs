@@ -169,13 +169,9 @@ impl Session {
                 }
             }
             Input::View(view) => {
-                let onboard = self
-                    .sim
-                    .robot(self.robot)
-                    .spec()
-                    .cameras
-                    .iter()
-                    .any(|c| &c.name == view);
+                let spec = self.sim.robot(self.robot).spec();
+                let gripper = spec.arm.as_ref().and_then(|a| a.gripper.camera.as_ref());
+                let onboard = spec.cameras.iter().chain(gripper).any(|c| &c.name == view);
                 if let Some(trial) = &mut self.trial {
                     if !onboard {
                         trial.forbidden_view(&self.sim, view);

@@ -33,6 +33,8 @@ const Z_FAR: f32 = 400.0;
 pub enum ViewKind {
     /// The robot file's camera with this index.
     Onboard(usize),
+    /// The camera on the arm's gripper (an onboard view that moves with the arm).
+    Gripper,
     /// Behind and above the robot, level, following its heading.
     Chase,
     /// The instructor's orbit camera.
@@ -42,7 +44,7 @@ pub enum ViewKind {
 impl ViewKind {
     /// Whether the view shows the robot from outside (hidden from trainees).
     pub fn is_third_person(self) -> bool {
-        !matches!(self, ViewKind::Onboard(_))
+        !matches!(self, ViewKind::Onboard(_) | ViewKind::Gripper)
     }
 }
 
@@ -55,8 +57,17 @@ pub struct View {
     pub kind: ViewKind,
 }
 
-/// The views of a robot: its onboard cameras in file order, then `chase` and `free`.
+/// The views of a robot: its onboard cameras in file order, its gripper camera (armed
+/// robots), then `chase` and `free`.
 pub fn views(spec: &RobotSpec) -> Vec<View> {
+    let gripper = spec
+        .arm
+        .as_ref()
+        .and_then(|a| a.gripper.camera.as_ref())
+        .map(|c| View {
+            name: c.name.clone(),
+            kind: ViewKind::Gripper,
+        });
     spec.cameras
         .iter()
         .enumerate()
@@ -64,6 +75,7 @@ pub fn views(spec: &RobotSpec) -> Vec<View> {
             name: c.name.clone(),
             kind: ViewKind::Onboard(i),
         })
+        .chain(gripper)
         .chain([
             View {
                 name: "chase".into(),
@@ -96,6 +108,17 @@ pub fn cycle(views: &[View], current: usize, step: i32, trainee: bool) -> usize 
         }
     }
     current
+}
+
+/// World pose and vertical field of view (rad) of robot `id`'s gripper camera, where its
+/// arm has it now (`None`: no arm or no gripper camera).
+pub fn gripper_camera(
+    sim: &crate::sim::Simulation,
+    id: crate::sim::RobotId,
+) -> Option<(Isometry3<f64>, f64)> {
+    let camera = sim.robot(id).spec().arm.as_ref()?.gripper.camera.as_ref()?;
+    let arm = sim.arm_state(id)?;
+    Some((camera.world_pose(&arm.gripper), camera.fov))
 }
 
 /// World pose of an onboard camera (x forward, y left, z up) on a body at `body`.

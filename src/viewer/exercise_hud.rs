@@ -46,7 +46,7 @@ impl ExerciseReadout {
         let spec = trial.spec();
         let pose = sim.body_state(id).pose;
         let (distance, bearing) = trial
-            .current_target()
+            .current_target(sim)
             .map_or((0.0, 0.0), |target| goal_direction(&pose, &target));
         let goals = spec.goals.len() + usize::from(spec.round_trip);
         Self {

@@ -13,7 +13,7 @@ use kiss3d::egui::{self, Align2, Color32, Pos2, Rect, TextureId, Vec2};
 
 pub use super::hud_data::*;
 use super::palette::{deg, level_color, panel, AMBER, DIM, GREEN, RED, TEXT};
-use crate::input::{PadState, Source};
+use crate::input::{ControlMode, PadState, Source};
 use crate::vehicle::stability::TipLevel;
 
 /// What the instructor clicked this frame.
@@ -119,6 +119,9 @@ pub fn draw(
     };
     draw_warnings(ctx, hud, warnings, top);
     super::instruments::draw_instruments(ctx, hud);
+    if let Some(arm) = &hud.arm {
+        super::arm_panel::draw_arm_panel(ctx, arm);
+    }
     if let Some(pip) = frame.pip {
         egui::Area::new(egui::Id::new("pip"))
             .anchor(Align2::RIGHT_TOP, Vec2::new(-10.0, 10.0))
@@ -211,6 +214,28 @@ fn draw_status(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>) {
                     .color(color)
                     .monospace(),
                 );
+                if let Some(arm) = &hud.arm {
+                    let mode = hud.input.mode;
+                    let color = if mode == ControlMode::Drive {
+                        DIM
+                    } else {
+                        AMBER
+                    };
+                    ui.label(
+                        egui::RichText::new(format!(
+                            "{}{}",
+                            mode.label(),
+                            if arm.reaching_out {
+                                "  ARM OUT: DRIVE SLOW"
+                            } else {
+                                ""
+                            }
+                        ))
+                        .color(color)
+                        .monospace()
+                        .size(16.0),
+                    );
+                }
             });
         });
 }

@@ -104,6 +104,8 @@ pub struct HudData {
     pub last_blow_up: Option<f64>,
     /// Whether the robot drives, or why it is stopped until reset.
     pub status: crate::sim::RobotStatus,
+    /// The arm panel's readout (armed robots).
+    pub arm: Option<super::arm_panel::ArmReadout>,
 }
 
 impl HudData {
@@ -171,6 +173,7 @@ impl HudData {
             blow_ups: 0,
             last_blow_up: None,
             status: crate::sim::RobotStatus::Active,
+            arm: None,
         }
     }
 
@@ -213,6 +216,7 @@ impl HudData {
         self.margins = self.limits.margins(&self.tilt);
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
         self.time = sim.time();
+        self.arm = super::arm_panel::ArmReadout::of(sim, id);
         // Events only ever grow: count the blow-ups of this robot (recovered or escalated).
         let mut mine = sim
             .events()

@@ -38,10 +38,18 @@ impl InputSource {
             InputSource::Autopilot(pilot) => {
                 pilot.before_step(session);
             }
-            InputSource::Operator if m.drive != session.operator_command() => {
-                session.apply(Input::Drive(m.drive));
+            InputSource::Operator => {
+                if m.drive != session.operator_command() {
+                    session.apply(Input::Drive(m.drive));
+                }
+                // An armed robot's arm takes the mapper's arm request, logged when it changes.
+                let spec = session.sim().robot(session.robot()).spec();
+                if let Some(arm) = spec.arm.as_ref().map(|a| m.arm.command(a)) {
+                    if arm != session.operator_arm_command() {
+                        session.apply(Input::Arm(arm));
+                    }
+                }
             }
-            InputSource::Operator => {}
         }
         m
     }

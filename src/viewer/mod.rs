@@ -30,6 +30,8 @@
 //! [`Simulation`]: crate::sim::Simulation
 //! [`TrackedRobot::plane_outline`]: crate::vehicle::TrackedRobot::plane_outline
 
+pub mod arm_panel;
+mod body_nodes;
 pub mod cameras;
 pub mod conditions_panel;
 pub mod exercise_hud;

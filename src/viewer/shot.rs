@@ -155,6 +155,11 @@ pub fn place_camera(camera: &mut StationCamera, sim: &Simulation, id: RobotId, k
                 camera.set_pose(&onboard_pose(&body, cam), cam.fov);
             }
         }
+        ViewKind::Gripper => {
+            if let Some((pose, fov)) = super::cameras::gripper_camera(sim, id) {
+                camera.set_pose(&pose, fov);
+            }
+        }
         ViewKind::Chase => {
             let (eye, target) = chase_eye(spec, &body, heading(&body));
             camera.look_at(&eye, &target, 60f64.to_radians());

@@ -203,7 +203,7 @@ impl StationRender {
     /// link's resolution cap for an onboard picture (shown stretched).
     fn resize_feed(&mut self, window: &mut Window, st: &Station, session: &Session) {
         let mut want = feed_size(window, self.scale);
-        if let (ViewKind::Onboard(_), Some(cap)) =
+        if let (ViewKind::Onboard(_) | ViewKind::Gripper, Some(cap)) =
             (st.views[st.main].kind, session.link().video_height)
         {
             if want.1 > cap.max(48) {

@@ -3,7 +3,9 @@
 
 use nalgebra::Point3;
 
-use super::cameras::{chase_eye, cycle, heading, onboard_pose, StationCamera, View, ViewKind};
+use super::cameras::{
+    chase_eye, cycle, gripper_camera, heading, onboard_pose, StationCamera, View, ViewKind,
+};
 use super::point3;
 use crate::sim::{RobotId, Simulation};
 
@@ -82,6 +84,11 @@ pub(super) fn place(
         ViewKind::Onboard(i) => {
             if let Some(c) = spec.cameras.get(i) {
                 cam.set_pose(&onboard_pose(&body, c), c.fov);
+            }
+        }
+        ViewKind::Gripper => {
+            if let Some((pose, fov)) = gripper_camera(sim, id) {
+                cam.set_pose(&pose, fov);
             }
         }
         ViewKind::Chase => {

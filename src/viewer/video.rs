@@ -70,7 +70,7 @@ pub const LIVE: VideoFeed = VideoFeed::Frame {
 /// What `view` shows at `t` (s): an onboard camera's feed through the link, or [`LIVE`].
 pub fn view_feed(view: &View, link: &LinkConditions, t: f64) -> VideoFeed {
     match view.kind {
-        ViewKind::Onboard(_) => link.feed(&view.name, t),
+        ViewKind::Onboard(_) | ViewKind::Gripper => link.feed(&view.name, t),
         _ => LIVE,
     }
 }

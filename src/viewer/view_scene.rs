@@ -1,5 +1,5 @@
-//! The scene graph a station or a headless shot renders: lights, terrain, one robot and the
-//! scene's moving traffic.
+//! The scene graph a station or a headless shot renders: lights, terrain, one robot (with its
+//! arm), the scene's movable objects and its moving traffic.
 
 use kiss3d::color::Color;
 use kiss3d::context::Context;
@@ -9,6 +9,7 @@ use kiss3d::scene::SceneNode3d;
 use kiss3d::window::Window;
 use nalgebra::{Isometry3, UnitQuaternion};
 
+use super::body_nodes::BodyNodes;
 use super::flat_material::FlatMaterial;
 use super::pose3;
 use super::render_path::RenderPath;
@@ -55,6 +56,8 @@ pub struct ViewScene {
     level: Option<f64>,
     /// One box per moving obstacle (traffic agent), in the simulation's mover order.
     movers: Vec<SceneNode3d>,
+    /// The robot's arm and the scene's movable objects, following their colliders.
+    bodies: BodyNodes,
 }
 
 /// Intensities of the sun and the fill light in daylight.
@@ -129,7 +132,9 @@ impl ViewScene {
                 Some(node)
             })
             .collect();
+        let bodies = BodyNodes::new(&mut root, sim, id);
         let mut scene = Self {
+            bodies,
             root,
             robot,
             terrain,
@@ -148,6 +153,7 @@ impl ViewScene {
             for node in &mut scene.movers {
                 node.set_material(plain.clone());
             }
+            scene.bodies.set_material(&plain);
         }
         scene
     }
@@ -173,6 +179,7 @@ impl ViewScene {
     /// since the last update.
     pub fn update(&mut self, sim: &Simulation, id: RobotId, dt: f64) {
         self.robot.update(&sim.body_state(id), sim.robot(id), dt);
+        self.bodies.update(sim);
         for (k, node) in self.movers.iter_mut().enumerate() {
             if let Some(pose) = sim.mover_pose(MoverId(k)) {
                 node.set_pose(pose3(&pose));
