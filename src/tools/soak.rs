@@ -1,5 +1,6 @@
 //! Soak testing: seeded random aggressive driving (full-speed straights, reversing, pivot
-//! turns, arcs, random flipper targets, stops) as a real [`DriveScript`], run on a scene with
+//! turns, arcs, random flipper targets, stops; an armed robot's arm driven to random targets,
+//! speeds, tool velocities and poses while it grips and opens) as a real [`DriveScript`], run on a scene with
 //! one robot while counting blow-ups, out-of-bounds and fall events and measuring the largest
 //! speed, spin and one-step change of any track's normal force. A robot that goes out of
 //! bounds, falls or is disabled is reset to its spawn, as an instructor would, and driving
@@ -8,7 +9,9 @@
 
 use std::time::Instant;
 
+use crate::session::script_arm::{ArmScriptGrip, ArmScriptMotion, ArmStep};
 use crate::session::{DriveScript, Driver, ScriptDriver, Session};
+use crate::vehicle::arm::{ArmSpec, ToolFrame};
 
 use crate::sim::SimEvent;
 use crate::vehicle::{DriveCommand, RobotSpec};
@@ -87,10 +90,59 @@ pub fn random_script(spec: &RobotSpec, duration: f64, seed: u64) -> DriveScript 
         let hold = rng.range(MIN_HOLD, MAX_HOLD);
         ms += (hold * 1000.0).round() as u64;
     }
-    DriveScript {
-        commands,
-        arm: Vec::new(),
+    let arm = match spec.arm.as_ref() {
+        Some(arm) => random_arm_steps(arm, commands.len(), &mut rng),
+        None => Vec::new(),
+    };
+    DriveScript { commands, arm }
+}
+
+/// Random arm work for an armed robot's soak: half of the `commands` also move the arm —
+/// random joint targets within the limits (40 %), random joint speeds up to the joints' top
+/// speeds (20 %), a random tool-point velocity up to 0.3 m/s in the body or gripper frame
+/// (20 %), or a stored pose (20 %) — and close (at a random force up to the gripper's
+/// largest), open or keep the grip.
+fn random_arm_steps(arm: &ArmSpec, commands: usize, rng: &mut SplitMix64) -> Vec<(usize, ArmStep)> {
+    let mut steps = Vec::new();
+    for k in 0..commands {
+        if rng.next_f64() >= 0.5 {
+            continue;
+        }
+        let pick = rng.next_f64();
+        let motion = if pick < 0.4 {
+            ArmScriptMotion::Joints(arm.joints.iter().map(|j| rng.range(j.min, j.max)).collect())
+        } else if pick < 0.6 {
+            ArmScriptMotion::Rates(
+                arm.joints
+                    .iter()
+                    .map(|j| rng.range(-j.max_speed, j.max_speed))
+                    .collect(),
+            )
+        } else if pick < 0.8 {
+            let frame = if rng.next_f64() < 0.5 {
+                ToolFrame::Body
+            } else {
+                ToolFrame::Gripper
+            };
+            ArmScriptMotion::Tool {
+                velocity: [rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3)],
+                frame,
+            }
+        } else {
+            let i = ((rng.next_f64() * arm.poses.len() as f64) as usize).min(arm.poses.len() - 1);
+            ArmScriptMotion::Joints(arm.poses[i].joints.clone())
+        };
+        let g = rng.next_f64();
+        let grip = if g < 0.3 {
+            ArmScriptGrip::Close(Some(rng.range(1.0, arm.gripper.max_force)))
+        } else if g < 0.5 {
+            ArmScriptGrip::Open
+        } else {
+            ArmScriptGrip::Keep
+        };
+        steps.push((k, ArmStep { motion, grip }));
     }
+    steps
 }
 
 /// What one soak run measured.
