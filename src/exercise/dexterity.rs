@@ -247,7 +247,7 @@ impl ArmWatch {
     /// Looks at robot `id` after a step of `dt` s: a held object dropped while the gripper
     /// was closed on it, a joint at its torque limit for the rules' stall limit, the arm or
     /// its load hitting the scene above the rules' force limit (a new hit after
-    /// [`HIT_GAP`] s without one).
+    /// half a second without one).
     pub fn update(
         &mut self,
         sim: &Simulation,

@@ -59,7 +59,7 @@ mod proximity;
 mod state;
 mod telemetry;
 
-pub use arm::{ArmState, MAX_LAG, SERVO_GAIN};
+pub use arm::{ArmState, ARM_OUT_SPEED_SHARE, MAX_LAG, RAMP_TIME, SERVO_GAIN};
 pub use bare::bare_world;
 use convert::{body_state, v32, v64};
 pub use convert::{isometry_of, pose_of};

@@ -125,7 +125,11 @@ fn random_arm_steps(arm: &ArmSpec, commands: usize, rng: &mut SplitMix64) -> Vec
                 ToolFrame::Gripper
             };
             ArmScriptMotion::Tool {
-                velocity: [rng.range(-0.3, 0.3), rng.range(-0.3, 0.3), rng.range(-0.3, 0.3)],
+                velocity: [
+                    rng.range(-0.3, 0.3),
+                    rng.range(-0.3, 0.3),
+                    rng.range(-0.3, 0.3),
+                ],
                 frame,
             }
         } else {

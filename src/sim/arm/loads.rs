@@ -100,7 +100,7 @@ impl JointLoads {
     }
 
     /// Adds the contact forces the last step put on `collider` (a part of link `link` on the
-    /// hull at `hull`), see [`contact_forces`].
+    /// hull at `hull`), see [`contact_forces`]; returns the magnitude of their sum, N.
     pub fn add_contacts(
         &mut self,
         world: &PhysicsWorld,
@@ -108,10 +108,12 @@ impl JointLoads {
         link: usize,
         hull: &Isometry3<f64>,
         substep: f64,
-    ) {
+    ) -> f64 {
         let to_body = hull.inverse();
+        let mut total = Vector3::zeros();
         for (point, impulse) in contact_forces(world, collider) {
             let force = impulse / substep;
+            total += force;
             self.add_force(
                 link,
                 &(to_body * point),
@@ -119,6 +121,7 @@ impl JointLoads {
                 &Vector3::zeros(),
             );
         }
+        total.norm()
     }
 }
 

@@ -319,8 +319,8 @@ impl ArmRig {
         // rapier solves a step in substeps; joints and contacts keep the last one's impulses.
         let substep = dt / world.integration_parameters.num_solver_iterations.max(1) as f64;
         let before = part_poses(&self.spec, &self.positions, self.finger_gap);
-        let loads = self.loads(world, &hull_pose, &before, substep);
-        self.scene_force = self.largest_contact(world, substep);
+        let (loads, scene_force) = self.loads(world, &hull_pose, &before, substep);
+        self.scene_force = scene_force;
         let (old_positions, old_gap) = (self.positions, self.finger_gap);
         self.plan_route(world);
         self.move_joints(&loads, dt);
@@ -382,14 +382,15 @@ impl ArmRig {
 
     /// The loads on the joints from the last step: the weight of the links, palm and fingers
     /// at `poses` (gravity taken into the body frame), the contact forces on every part, and
-    /// what a held object pulls with.
+    /// what a held object pulls with; and the largest contact force on any part or the held
+    /// object, N (what the arm hit the scene with).
     fn loads(
         &self,
         world: &PhysicsWorld,
         hull: &Isometry3<f64>,
         poses: &PartPoses,
         substep: f64,
-    ) -> JointLoads {
+    ) -> (JointLoads, f64) {
         let gravity = hull.rotation.inverse() * v64(world.gravity);
         let mut loads = JointLoads::new(&self.spec, &poses.links);
         let last = self.spec.joints.len() - 1;
@@ -406,15 +407,16 @@ impl ArmRig {
             let centre = Point3::from(finger.translation.vector);
             loads.add_mass(last, &centre, g.finger_mass, 0.0, &gravity);
         }
+        let mut hit = 0.0_f64;
         for (collider, link, _) in self.parts.each(poses) {
-            loads.add_contacts(world, collider, link, hull, substep);
+            hit = hit.max(loads.add_contacts(world, collider, link, hull, substep));
         }
         if let Some(grasp) = &self.grasp {
             let centre = grasp.center_in_body(&poses.pad);
             loads.add_mass(last, &centre, grasp.mass, 0.0, &gravity);
-            loads.add_contacts(world, grasp.collider(), last, hull, substep);
+            hit = hit.max(loads.add_contacts(world, grasp.collider(), last, hull, substep));
         }
-        loads
+        (loads, hit)
     }
 
     /// Plans the route of a new pose command (joint targets) from where the joints are.
@@ -459,20 +461,6 @@ impl ArmRig {
             right: command.right * k,
             ..command
         }
-    }
-
-    /// The largest contact force on any arm part or the held object in the last step, N.
-    fn largest_contact(&self, world: &PhysicsWorld, substep: f64) -> f64 {
-        let p = &self.parts;
-        let held = self.grasp.map(|g| g.collider());
-        p.links
-            .iter()
-            .copied()
-            .chain([p.palm])
-            .chain(p.fingers)
-            .chain(held)
-            .map(|c| contact_force(world, c, substep).norm())
-            .fold(0.0, f64::max)
     }
 
     /// Moves every joint one step of `dt` s: toward its servo target at the speed the command
