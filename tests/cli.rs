@@ -11,6 +11,38 @@ fn treadsim_in(dir: impl AsRef<std::path::Path>) -> Command {
     command
 }
 
+/// `treadsim run` in `root` with `args`, logging to `log`: returns its exit code and output.
+fn run_logged(
+    root: &std::path::Path,
+    args: &[&str],
+    log: &std::path::Path,
+) -> (Option<i32>, String) {
+    let out = treadsim_in(root)
+        .args(args)
+        .arg("--log")
+        .arg(log)
+        .output()
+        .expect("treadsim runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// `treadsim replay --verify` of `log` in `root`: asserts it replays bit for bit with the same
+/// trial result and returns what it said.
+fn verifies(root: &std::path::Path, log: &std::path::Path) -> String {
+    let replay = treadsim_in(root)
+        .args(["replay", "--verify"])
+        .arg(log)
+        .output()
+        .expect("treadsim runs");
+    let said = String::from_utf8_lossy(&replay.stdout).into_owned();
+    assert_eq!(replay.status.code(), Some(0), "{said}");
+    assert!(said.contains("and the same trial result"), "{said}");
+    said
+}
+
 /// `treadsim run` of the scout on `scene`, with a script and outputs it never reaches (the
 /// command is refused first).
 fn run_on(scene: &'static str) -> Vec<&'static str> {
@@ -213,36 +245,23 @@ fn an_exercise_runs_with_another_robot_and_replays_so() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let log = dir.path().join("heavy.mcap");
-    let out = treadsim_in(root)
-        .args([
-            "run",
-            "--exercise",
-            "curb_climb",
-            "--robot",
-            "scenes/robots/heavy250.toml",
-        ])
-        .arg("--log")
-        .arg(&log)
-        .arg("--out")
-        .arg(dir.path().join("heavy"))
-        .output()
-        .expect("treadsim runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = dir.path().join("heavy");
+    let args = [
+        "run",
+        "--exercise",
+        "curb_climb",
+        "--robot",
+        "scenes/robots/heavy250.toml",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ];
+    let (_, text) = run_logged(root, &args, &log);
     assert!(
         text.contains("robot            heavy250, not the exercise's scout.toml"),
         "{text}"
     );
-    let replay = treadsim_in(root)
-        .args(["replay", "--verify"])
-        .arg(&log)
-        .output()
-        .expect("treadsim runs");
-    let said = String::from_utf8_lossy(&replay.stdout);
-    assert_eq!(replay.status.code(), Some(0), "{said}");
-    assert!(
-        said.contains("heavy250") && said.contains("and the same trial result"),
-        "{said}"
-    );
+    let said = verifies(root, &log);
+    assert!(said.contains("heavy250"), "{said}");
 }
 
 /// `traffic` on a scene without traffic runs a default group and says so (it refused).
@@ -350,28 +369,17 @@ fn a_logged_grasp_replays_bit_for_bit() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let log = dir.path().join("pick.mcap");
-    let out = treadsim_in(root)
-        .args([
-            "run",
-            "--exercise",
-            "dexterity_pick_place",
-            "--script",
-            "scenes/exercises/scripts/dexterity_pick_place.pass.toml",
-        ])
-        .arg("--log")
-        .arg(&log)
-        .arg("--out")
-        .arg(dir.path().join("pick"))
-        .output()
-        .expect("treadsim runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
-    let replay = treadsim_in(root)
-        .args(["replay", "--verify"])
-        .arg(&log)
-        .output()
-        .expect("treadsim runs");
-    let said = String::from_utf8_lossy(&replay.stdout);
-    assert_eq!(replay.status.code(), Some(0), "{said}");
-    assert!(said.contains("and the same trial result"), "{said}");
+    let out = dir.path().join("pick");
+    let args = [
+        "run",
+        "--exercise",
+        "dexterity_pick_place",
+        "--script",
+        "scenes/exercises/scripts/dexterity_pick_place.pass.toml",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ];
+    let (code, text) = run_logged(root, &args, &log);
+    assert_eq!(code, Some(0), "{text}");
+    verifies(root, &log);
 }

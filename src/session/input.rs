@@ -18,8 +18,9 @@ pub enum Input {
     /// The operator's arm and gripper command, held until the next; it reaches the robot
     /// through the link with the drive command (a robot without an arm ignores it).
     Arm(ArmCommand),
-    /// A reset asked for: in a trial under way a fault (the robot back at the start);
-    /// otherwise the robot back at its spawn.
+    /// A reset asked for: in a trial under way a fault (the robot, and the scene's movable
+    /// objects, back at the start); otherwise the robot back at its spawn and the objects
+    /// where they began.
     Reset,
     /// Pause (`true`) or go on (`false`): no steps are taken while paused.
     Pause(bool),

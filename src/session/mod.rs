@@ -160,7 +160,12 @@ impl Session {
                 Some(trial) if !trial.is_finished() => {
                     trial.request_reset(&mut self.sim, self.robot)
                 }
-                _ => self.sim.reset_robot(self.robot, &self.spawn),
+                _ => {
+                    // The instructor's reset: the robot back at its spawn and the scene's
+                    // movable objects where they began.
+                    self.sim.reset_robot(self.robot, &self.spawn);
+                    self.sim.reset_objects();
+                }
             },
             Input::Pause(paused) => self.paused = *paused,
             Input::Speed(speed) => {
