@@ -16,6 +16,9 @@ use nalgebra::Vector2;
 
 use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
 use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
+use super::stair_climb::{ClimbGeometry, ClimbSense, StairClimb};
+use super::stair_reading::{read_stairs, StairDirection, StairReading};
+use crate::sim::ranging::{RangeScan, RangeSensor};
 use crate::vehicle::spec::Steering;
 use crate::vehicle::wheeled::steering::AckermannGeometry;
 use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
@@ -28,23 +31,6 @@ const HEADING_GAIN: f64 = 3.0;
 /// Share of the wanted speed an Ackermann robot keeps while turning toward a heading far off
 /// its own: it cannot turn on the spot, so it turns on its smallest circle instead of stopping.
 const ACKERMANN_CREEP: f64 = 0.5;
-/// Flipper angle approaching a flight, rad (35°: the tips meet a 0.18–0.20 m riser's nosing).
-pub const CLIMB_FLIPPERS_UP: f64 = 35.0 * std::f64::consts::PI / 180.0;
-/// Flipper angle on the flight, rad (−12°: pressing down ahead of the tracks).
-pub const CLIMB_FLIPPERS_DOWN: f64 = -12.0 * std::f64::consts::PI / 180.0;
-/// Nose-up pitch that says the robot is on the flight, rad.
-pub const CLIMB_PITCH_ON: f64 = 15.0 * std::f64::consts::PI / 180.0;
-/// Nose-up pitch below which, after climbing, the robot is on the landing, rad.
-pub const CLIMB_PITCH_OFF: f64 = 5.0 * std::f64::consts::PI / 180.0;
-
-/// Where a `Climb` goal is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ClimbPhase {
-    Approach,
-    Flight,
-    Landing,
-}
-
 /// One goal of the autopilot, world frame (m, rad counter-clockwise from +x).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Goal {
@@ -94,17 +80,28 @@ pub enum Goal {
         speed: f64,
     },
     /// Climb a flight along the line `from` → `to` (`to` on the landing above) with the stair
-    /// strategy of the presets' climbing tests: approach with the flippers raised to
-    /// [`CLIMB_FLIPPERS_UP`] so they meet the first nosing and lift the front onto it; once the
-    /// nose is up the flight (pitch past [`CLIMB_PITCH_ON`]) press them down to
-    /// [`CLIMB_FLIPPERS_DOWN`] (weight forward, against rearing over) and climb at half speed;
-    /// back on the level, flippers to 0°. Done within `tolerance` m of `to`.
+    /// strategy ([`super::stair_climb`]): flippers set by the flight the range sensor reads,
+    /// backing off and retrying after a rear-up or a stall, giving up after three tries.
+    /// Done within `tolerance` m of `to`.
     Climb {
         /// Foot of the flight's centre line, m.
         from: Vector2<f64>,
         /// Point on the landing above, m.
         to: Vector2<f64>,
         /// Approach speed, m/s (half of it on the flight).
+        speed: f64,
+        /// Done within this distance of `to`, m.
+        tolerance: f64,
+    },
+    /// Descend a flight facing down along the line `from` → `to` (`to` on the floor below)
+    /// with the stair strategy: creep over the edge with the flippers level, down the flight
+    /// at a speed its slope allows. Done within `tolerance` m of `to`.
+    Descend {
+        /// Point on the floor above, before the edge, m.
+        from: Vector2<f64>,
+        /// Point on the floor below, m.
+        to: Vector2<f64>,
+        /// Cruise speed, m/s (less on the flight).
         speed: f64,
         /// Done within this distance of `to`, m.
         tolerance: f64,
@@ -132,6 +129,8 @@ pub struct Channels {
     /// An Ackermann robot's steering geometry and largest outer angle, rad: it turns by
     /// steering, at a yaw rate of at most its speed over its smallest turning radius.
     pub ackermann: Option<(AckermannGeometry, f64)>,
+    /// What the stair strategy needs of the robot.
+    pub climb: ClimbGeometry,
 }
 
 impl Channels {
@@ -159,6 +158,7 @@ impl Channels {
             gauge,
             speed_max,
             ackermann,
+            climb: ClimbGeometry::of(spec),
             limits: EngineLimits {
                 yaw_gain: Some(HEADING_GAIN),
                 speed_gain: None,
@@ -222,9 +222,16 @@ pub struct Autopilot {
     arrival: DirectedArrival,
     /// Angle swept about the point of an `Around` goal so far, and the last bearing, rad.
     swept: Option<(f64, f64)>,
-    /// Phase of a `Climb` goal.
-    climb: ClimbPhase,
+    /// The stair strategy of a `Climb` or `Descend` goal under way.
+    stairs: Option<StairClimb>,
+    /// The flight read from the latest range scan, and the scan's time (s).
+    reading: Option<(f64, Option<StairReading>)>,
+    /// Time driven, s.
+    clock: f64,
 }
+
+/// How far ahead the stair reading looks, m.
+const READING_HORIZON: f64 = 3.0;
 
 impl Autopilot {
     /// An autopilot for the robot of `spec` with `goals`.
@@ -244,7 +251,9 @@ impl Autopilot {
             },
             arrival: DirectedArrival { k: 2.0, stage: 1.0 },
             swept: None,
-            climb: ClimbPhase::Approach,
+            stairs: None,
+            reading: None,
+            clock: 0.0,
         }
     }
 
@@ -256,6 +265,17 @@ impl Autopilot {
     /// Whether every goal is done.
     pub fn is_done(&self) -> bool {
         self.next >= self.goals.len()
+    }
+
+    /// Why the autopilot stopped short of its goal, if it gave up (a stair goal after its
+    /// tries).
+    pub fn gave_up(&self) -> Option<&str> {
+        self.stairs.as_ref().and_then(StairClimb::gave_up)
+    }
+
+    /// The stair strategy under way, if a stair goal is.
+    pub fn stairs(&self) -> Option<&StairClimb> {
+        self.stairs.as_ref()
     }
 
     /// The robot's planar state from its hull state: position of the body origin, heading of
@@ -271,9 +291,11 @@ impl Autopilot {
         }
     }
 
-    /// The belt speeds for this step (`dt` s), moving on to the next goal when this one is
-    /// done; stopped when all are.
-    pub fn command(&mut self, body: &BodyState, dt: f64) -> DriveCommand {
+    /// The belt speeds for this step (`dt` s) for the robot in state `body` with the range
+    /// sensor's latest `scan` (if it has one), moving on to the next goal when this one is
+    /// done; stopped when all are, or when a stair goal gave up.
+    pub fn command(&mut self, body: &BodyState, scan: Option<&RangeScan>, dt: f64) -> DriveCommand {
+        self.clock += dt;
         let state = Self::planar(body);
         while let Some(&goal) = self.goals.get(self.next) {
             if !self.done(goal, &state) {
@@ -281,7 +303,7 @@ impl Autopilot {
             }
             self.next += 1;
             self.swept = None;
-            self.climb = ClimbPhase::Approach;
+            self.stairs = None;
         }
         let Some(&goal) = self.goals.get(self.next) else {
             return DriveCommand::STOP;
@@ -303,25 +325,70 @@ impl Autopilot {
             Goal::StopAt { at, speed, .. } => stop_at(&state, &at, speed, &limits, dt),
             Goal::Climb {
                 from, to, speed, ..
+            } => return self.stair_command(body, scan, StairDirection::Up, (from, to), speed, dt),
+            Goal::Descend {
+                from, to, speed, ..
             } => {
-                let pitch = crate::vehicle::stability::Tilt::of(&body.pose).nose_up;
-                self.climb = match self.climb {
-                    ClimbPhase::Approach if pitch > CLIMB_PITCH_ON => ClimbPhase::Flight,
-                    ClimbPhase::Flight if pitch < CLIMB_PITCH_OFF => ClimbPhase::Landing,
-                    phase => phase,
-                };
-                let (speed, flipper) = match self.climb {
-                    ClimbPhase::Approach => (speed, CLIMB_FLIPPERS_UP),
-                    ClimbPhase::Flight => (0.5 * speed, CLIMB_FLIPPERS_DOWN),
-                    ClimbPhase::Landing => (0.5 * speed, 0.0),
-                };
-                let wanted = self.line.command(&state, &from, &to, speed, &limits, dt);
-                let mut command = self.channels.drive(&state, &wanted);
-                command.flipper = Some(flipper);
-                return command;
+                return self.stair_command(body, scan, StairDirection::Down, (from, to), speed, dt)
             }
         };
         self.channels.drive(&state, &wanted)
+    }
+
+    /// The flight in the latest scan, read once per scan.
+    fn read(&mut self, scan: Option<&RangeScan>) -> Option<StairReading> {
+        let scan = scan?;
+        match self.reading {
+            Some((time, reading)) if time == scan.time => reading,
+            _ => {
+                let reading = read_stairs(&scan.points, READING_HORIZON);
+                self.reading = Some((scan.time, reading));
+                reading
+            }
+        }
+    }
+
+    /// A stair goal's command: the strategy's speed and flippers, steered along the line
+    /// `from` → `to` going forwards, straight back when reversing.
+    fn stair_command(
+        &mut self,
+        body: &BodyState,
+        scan: Option<&RangeScan>,
+        direction: StairDirection,
+        (from, to): (Vector2<f64>, Vector2<f64>),
+        speed: f64,
+        dt: f64,
+    ) -> DriveCommand {
+        let state = Self::planar(body);
+        let reading = self.read(scan);
+        let along = (to - from).try_normalize(1e-9).unwrap_or_else(Vector2::x);
+        let sense = ClimbSense {
+            body,
+            reading,
+            progress: (state.position - from).dot(&along),
+            time: self.clock,
+        };
+        let geometry = self.channels.climb;
+        let action = self
+            .stairs
+            .get_or_insert_with(|| StairClimb::new(direction, speed))
+            .step(&geometry, &sense);
+        let mut command = if action.speed >= 0.0 {
+            let limits = self.channels.limits;
+            let wanted = self
+                .line
+                .command(&state, &from, &to, action.speed, &limits, dt);
+            self.channels.drive(&state, &wanted)
+        } else {
+            DriveCommand {
+                left: action.speed,
+                right: action.speed,
+                flipper: None,
+                steer: self.channels.ackermann.map(|_| 0.0),
+            }
+        };
+        command.flipper = action.flipper;
+        command
     }
 
     /// Whether `goal` is done at `state` (an `Around` goal counts the angle swept).
@@ -330,9 +397,9 @@ impl Autopilot {
             Goal::Point { at, tolerance, .. } | Goal::Heading { at, tolerance, .. } => {
                 (state.position - at).norm() <= tolerance
             }
-            Goal::Line { to, tolerance, .. } | Goal::Climb { to, tolerance, .. } => {
-                (state.position - to).norm() <= tolerance
-            }
+            Goal::Line { to, tolerance, .. }
+            | Goal::Climb { to, tolerance, .. }
+            | Goal::Descend { to, tolerance, .. } => (state.position - to).norm() <= tolerance,
             Goal::StopAt { at, tolerance, .. } => {
                 (state.position - at).norm() <= tolerance && state.speed < 0.02
             }
@@ -351,7 +418,8 @@ impl Autopilot {
 /// The autopilot taking over an exercise trial — the instructor's demonstration: it drives to
 /// the trial's current goal (a zone's centre, a gate's middle, the start on the way back),
 /// climbing with the stair strategy when the goal lies more than [`CLIMB_RISE`] above the
-/// robot, and holds still when the trial is over or there is none.
+/// robot and descending when it lies that far below, and holds still when the trial is over
+/// or there is none.
 #[derive(Debug, Clone)]
 pub struct TrialPilot {
     channels: Channels,
@@ -360,7 +428,13 @@ pub struct TrialPilot {
     target: Option<nalgebra::Point3<f64>>,
     /// Cruise speed, m/s.
     pub speed: f64,
+    /// The robot's range sensor, if it has one.
+    pub sensor: Option<RangeSensor>,
 }
+
+/// Seed of the noise of the autopilot's range sensor (any fixed value: the same scans on
+/// every run).
+pub const SENSOR_SEED: u64 = 0x5CA7_7E55;
 
 /// What a trial asks of the robot now (world frame, m): its current target and, while that is
 /// a gate, the gate's two ends and the heading it must be crossed at (rad, if any).
@@ -372,30 +446,46 @@ pub struct TrialGoal {
     pub gate: Option<(nalgebra::Point2<f64>, nalgebra::Point2<f64>, Option<f64>)>,
 }
 
-/// Height above the robot past which a goal is climbed to, m.
+/// Height above (below) the robot past which a goal is climbed (descended) to, m.
 pub const CLIMB_RISE: f64 = 0.3;
 
 impl TrialPilot {
-    /// A pilot for the robot of `spec` at `speed` m/s.
+    /// A pilot for the robot of `spec` at `speed` m/s, reading its range sensor if it has one.
     pub fn new(spec: &RobotSpec, speed: f64) -> Self {
         Self {
             channels: Channels::of(spec),
             pilot: None,
             target: None,
             speed,
+            sensor: spec
+                .range_sensor
+                .clone()
+                .map(|s| RangeSensor::new(s, SENSOR_SEED)),
         }
     }
 
-    /// The command for this step, for the robot in state `body` stepping `dt` s: towards
-    /// `goal`, the trial's current target (none: stop).
-    pub fn command(&mut self, goal: Option<TrialGoal>, body: &BodyState, dt: f64) -> DriveCommand {
+    /// Why the pilot stopped short of the trial's target, if it gave up on it.
+    pub fn gave_up(&self) -> Option<&str> {
+        self.pilot.as_ref().and_then(Autopilot::gave_up)
+    }
+
+    /// The command for this step, for the robot in state `body` with its range sensor's
+    /// latest `scan`, stepping `dt` s: towards `goal`, the trial's current target (none: stop).
+    pub fn command(
+        &mut self,
+        goal: Option<TrialGoal>,
+        body: &BodyState,
+        scan: Option<&RangeScan>,
+        dt: f64,
+    ) -> DriveCommand {
         let Some(TrialGoal { target, gate }) = goal else {
             self.pilot = None;
             self.target = None;
             return DriveCommand::STOP;
         };
         // A goal reached without the trial moving on (a gate crossed at the wrong heading, a
-        // zone's dwell cut short): try again from here.
+        // zone's dwell cut short): try again from here. A stair goal given up stays given
+        // up (stopped, saying why) until the trial's target moves on.
         let stuck = self.pilot.as_ref().is_some_and(|p| p.is_done());
         if self.target != Some(target) || stuck {
             let here = body.pose.translation.vector.xy();
@@ -421,6 +511,13 @@ impl TrialPilot {
                     speed: self.speed.min(0.3),
                     tolerance: 0.1,
                 }
+            } else if target.z < body.pose.translation.z - CLIMB_RISE {
+                Goal::Descend {
+                    from: here,
+                    to: target.coords.xy(),
+                    speed: self.speed.min(0.3),
+                    tolerance: 0.1,
+                }
             } else {
                 Goal::Point {
                     at: target.coords.xy(),
@@ -434,7 +531,7 @@ impl TrialPilot {
         match &mut self.pilot {
             // Past a goal's tolerance the trial moves the target on; until then keep
             // heading for it (a zone's dwell holds the robot there).
-            Some(pilot) if !pilot.is_done() => pilot.command(body, dt),
+            Some(pilot) if !pilot.is_done() => pilot.command(body, scan, dt),
             _ => DriveCommand::STOP,
         }
     }

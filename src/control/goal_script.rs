@@ -3,10 +3,10 @@
 //!
 //! ```toml
 //! [[goal]]
-//! type = "point"          # point | heading | line | around | stop | climb
+//! type = "point"          # point | heading | line | around | stop | climb | descend
 //! at = [4.0, 0.5]         # world x, y, m (point, heading, stop)
-//! speed = 0.5             # m/s (default 0.5; climb 0.3)
-//! tolerance = 0.25        # done within this distance, m (default 0.25; stop 0.1; climb 0.3)
+//! speed = 0.5             # m/s (default 0.5; climb, descend 0.3)
+//! tolerance = 0.25        # done within this distance, m (default 0.25; stop 0.1; climb, descend 0.3)
 //!
 //! [[goal]]
 //! type = "heading"        # arrive at `at` heading `yaw_deg` (seed 003's F2 law)
@@ -29,6 +29,11 @@
 //! type = "climb"          # up a flight along `from` → `to` with the stair strategy
 //! from = [-2.0, 0.0]
 //! to = [4.4, 0.0]
+//!
+//! [[goal]]
+//! type = "descend"        # down a flight facing down, `from` on the floor above
+//! from = [4.4, 0.0]
+//! to = [-2.0, 0.0]
 //! ```
 //! A script has `[[command]]` tables or `[[goal]]` tables, not both.
 
@@ -125,10 +130,18 @@ fn read_goal(t: &TableReader<'_>) -> Result<Goal, ConfigError> {
             speed: speed(0.3)?,
             tolerance: tolerance(0.3)?,
         },
+        "descend" => Goal::Descend {
+            from: point(t, "from")?,
+            to: point(t, "to")?,
+            speed: speed(0.3)?,
+            tolerance: tolerance(0.3)?,
+        },
         other => {
             return Err(t.error(
                 "type",
-                format!("unknown goal type '{other}' (point, heading, line, around, stop, climb)"),
+                format!(
+                "unknown goal type '{other}' (point, heading, line, around, stop, climb, descend)"
+            ),
             ))
         }
     })
@@ -151,10 +164,12 @@ mod tests {
              [[goal]]\ntype = \"line\"\nfrom = [0, 0]\nto = [5, 0]\n\
              [[goal]]\ntype = \"around\"\ncentre = [5, 1]\nradius = 1\nside = \"right\"\n\
              [[goal]]\ntype = \"stop\"\nat = [6, 0]\n\
-             [[goal]]\ntype = \"climb\"\nfrom = [-2, 0]\nto = [4, 0]\n",
+             [[goal]]\ntype = \"climb\"\nfrom = [-2, 0]\nto = [4, 0]\n\
+             [[goal]]\ntype = \"descend\"\nfrom = [4, 0]\nto = [-2, 0]\n",
         )
         .expect("goals");
-        assert_eq!(goals.len(), 6);
+        assert_eq!(goals.len(), 7);
+        assert!(matches!(goals[6], Goal::Descend { speed, .. } if speed == 0.3));
         assert_eq!(
             goals[0],
             Goal::Point {

@@ -11,4 +11,6 @@ pub mod goal_script;
 pub mod grid;
 pub mod kinematic;
 pub mod laws;
+pub mod stair_climb;
+pub mod stair_reading;
 pub mod traffic;

@@ -318,7 +318,7 @@ pub fn run_sweep(
     match kind {
         SweepKind::Slope(task) => slope_sweep(spec, task, threads),
         SweepKind::StairsWithFlippers => sweep(
-            "stairs, 0.20 m rises, flippers used (35° approach, -12° on the flight)",
+            "stairs, 0.20 m rises, flippers used (autopilot: approach angle from the sensed rise, -12° on the flight)",
             "deg",
             &STAIR_ANGLES,
             threads,

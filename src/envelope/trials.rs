@@ -7,8 +7,9 @@ use serde::Serialize;
 
 use super::lanes::{self, GAP_DEPTH, LANE_FRICTION, STAIR_COUNT, STAIR_RISE, TILT_TABLE_FRICTION};
 use super::EnvelopeError;
-use crate::control::autopilot::{Autopilot, Goal};
+use crate::control::autopilot::{Autopilot, Goal, SENSOR_SEED};
 use crate::scene::Scene;
+use crate::sim::ranging::RangeSensor;
 use crate::sim::{RobotId, SimConfig, SimEvent, Simulation};
 use crate::vehicle::stability::Tilt;
 use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
@@ -27,10 +28,11 @@ const MAX_SETTLE: f64 = 20.0;
 const TIPPED: f64 = std::f64::consts::FRAC_PI_3;
 /// A robot that gains less than this along the lane in [`STALL_TIME`] has stalled, m.
 const STALL_PROGRESS: f64 = 0.05;
-/// See [`STALL_PROGRESS`], s.
-const STALL_TIME: f64 = 8.0;
-/// Approach speed on the stairs, steps and gaps, m/s (an operator's careful approach; half
-/// of it on a flight, by the autopilot's climb strategy).
+/// See [`STALL_PROGRESS`], s: long enough for the autopilot's own stall detection, back-off
+/// and retry (`control::stair_climb`), which report first.
+const STALL_TIME: f64 = 25.0;
+/// Approach speed on the stairs, steps and gaps, m/s (an operator's careful approach, kept
+/// on the flight by the autopilot's climb strategy).
 pub const OBSTACLE_SPEED: f64 = 0.3;
 /// Flipper angle of the strategy "without flippers", rad: stowed, folded back along the
 /// tracks (180°), where they touch nothing.
@@ -319,12 +321,17 @@ fn drive_lane(
     sim.run_for(SETTLE);
     let z0 = sim.body_state(id).com.z;
     let mut pilot = Autopilot::new(spec, vec![goal]);
+    let mut sensor = spec
+        .range_sensor
+        .clone()
+        .map(|s| RangeSensor::new(s, SENSOR_SEED));
     let dt = sim.config().dt;
     let t0 = sim.time();
     let (mut best, mut best_at) = (f64::NEG_INFINITY, t0);
     while sim.time() - t0 < limit {
         let body = sim.body_state(id);
-        let mut command = pilot.command(&body, dt);
+        let scan = sensor.as_mut().map(|s| s.read(&sim, id));
+        let mut command = pilot.command(&body, scan, dt);
         if flipper.is_some() {
             command.flipper = flipper;
         }
@@ -344,6 +351,9 @@ fn drive_lane(
         if let Some(failed) = failure_event(&sim) {
             return Ok(failed);
         }
+        if let Some(why) = pilot.gave_up() {
+            return Ok(Outcome::fail(why));
+        }
         if body.com.x > best + STALL_PROGRESS {
             (best, best_at) = (body.com.x, sim.time());
         } else if sim.time() - best_at > STALL_TIME {
@@ -355,8 +365,10 @@ fn drive_lane(
 
 /// Up a flight of [`STAIR_COUNT`] 0.20 m rises at `angle` (rad) along its centre line; passes
 /// when the centre of mass is on the landing (0.3 m past the last nosing, less than 0.1 m
-/// below its top). With flippers: the autopilot's climb strategy (flippers 35° approaching,
-/// −12° on the flight, 0° on the landing); without: the same line with the flippers stowed.
+/// below its top). With flippers: the autopilot's climb strategy (`control::stair_climb`:
+/// approach angle from the rise its range sensor reads, −12° on the flight, 0° on the
+/// landing, backing off and retrying after a rear-up or stall); without: the same line with
+/// the flippers stowed.
 pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcome, EnvelopeError> {
     let (scene, last_nosing) = lanes::stair_lane(angle)?;
     let top = STAIR_RISE * f64::from(STAIR_COUNT);

@@ -3,21 +3,27 @@
 //! the operator's.
 
 use super::{Driver, Input, Session};
-use crate::control::autopilot::{Autopilot, TrialGoal, TrialPilot};
+use crate::control::autopilot::{Autopilot, TrialGoal, TrialPilot, SENSOR_SEED};
+use crate::sim::ranging::RangeSensor;
 use crate::vehicle::DriveCommand;
 
-/// The autopilot as a session's [`Driver`]: before each step it reads the robot and sends the
-/// belt speeds its goals ask for.
+/// The autopilot as a session's [`Driver`]: before each step it reads the robot and its range
+/// sensor and sends the belt speeds its goals ask for.
 #[derive(Debug, Clone)]
 pub struct AutopilotDriver {
     /// The autopilot.
     pub pilot: Autopilot,
+    /// The robot's range sensor, once the session's robot is known (none if it has none).
+    sensor: Option<Option<RangeSensor>>,
 }
 
 impl AutopilotDriver {
     /// A driver with `pilot`.
     pub fn new(pilot: Autopilot) -> Self {
-        Self { pilot }
+        Self {
+            pilot,
+            sensor: None,
+        }
     }
 }
 
@@ -31,8 +37,15 @@ fn send(session: &mut Session, command: DriveCommand) {
 
 impl Driver for AutopilotDriver {
     fn before_step(&mut self, session: &mut Session) {
-        let body = session.sim().body_state(session.robot());
-        let command = self.pilot.command(&body, session.sim().config().dt);
+        let (sim, id) = (session.sim(), session.robot());
+        let sensor = self.sensor.get_or_insert_with(|| {
+            let spec = sim.robot(id).spec().range_sensor.clone();
+            spec.map(|s| RangeSensor::new(s, SENSOR_SEED))
+        });
+        let scan = sensor.as_mut().map(|s| s.read(sim, id));
+        let command = self
+            .pilot
+            .command(&sim.body_state(id), scan, sim.config().dt);
         send(session, command);
     }
 }
@@ -48,8 +61,12 @@ pub fn trial_goal(session: &Session) -> Option<TrialGoal> {
 
 impl Driver for TrialPilot {
     fn before_step(&mut self, session: &mut Session) {
-        let body = session.sim().body_state(session.robot());
-        let command = self.command(trial_goal(session), &body, session.sim().config().dt);
+        let (sim, id) = (session.sim(), session.robot());
+        let body = sim.body_state(id);
+        let mut sensor = self.sensor.take();
+        let scan = sensor.as_mut().map(|s| s.read(sim, id));
+        let command = self.command(trial_goal(session), &body, scan, sim.config().dt);
+        self.sensor = sensor;
         send(session, command);
     }
 }

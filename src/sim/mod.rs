@@ -56,6 +56,7 @@ mod hull;
 mod movers;
 mod objects;
 mod proximity;
+pub mod ranging;
 mod state;
 mod telemetry;
 

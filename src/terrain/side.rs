@@ -133,6 +133,12 @@ impl Terrain {
             .map(|s| from.z - s)
     }
 
+    /// Distance along the unit ray `from + s·dir` (world, m) to the first terrain surface it
+    /// meets within `range` m, if any: what a range sensor's ray returns.
+    pub fn ray_distance(&self, from: &Point3<f64>, dir: &Vector3<f64>, range: f64) -> Option<f64> {
+        self.first_hit(from, dir, 0.0, range)
+    }
+
     /// Distance `s` in `near..=far` along the unit ray `from + s·dir` to the first terrain
     /// triangle it meets (the BVH prunes the search), if any.
     fn first_hit(

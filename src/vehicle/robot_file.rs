@@ -18,6 +18,7 @@ use nalgebra::{Point3, Vector3};
 
 use super::arm::read_arm;
 use super::file_limits::*;
+use super::range_sensor::read_range_sensor;
 use super::spec::{
     BeltSpec, CameraSpec, CircleSpec, Differential, FlipperSpec, HullShape, MotorSpec, RobotSpec,
     Steering, TrackSpec, WheelSpec,
@@ -79,6 +80,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
     }
     let cameras = read_cameras(&root)?;
     let arm = read_arm(&root)?;
+    let range_sensor = read_range_sensor(&root)?;
     root.finish()?;
     Ok(RobotSpec {
         name: body.name,
@@ -93,6 +95,7 @@ pub fn robot_from_source(file: &SourceFile) -> Result<RobotSpec, ConfigError> {
         differential: running.differential,
         cameras,
         arm,
+        range_sensor,
     })
 }
 

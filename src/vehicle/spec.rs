@@ -285,6 +285,8 @@ pub struct RobotSpec {
     pub cameras: Vec<CameraSpec>,
     /// The manipulator arm, if the robot carries one (its mass is not in `mass`).
     pub arm: Option<super::arm::ArmSpec>,
+    /// The terrain-profiling range sensor, if the robot carries one.
+    pub range_sensor: Option<super::range_sensor::RangeSensorSpec>,
 }
 
 impl RobotSpec {

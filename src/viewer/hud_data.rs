@@ -106,6 +106,8 @@ pub struct HudData {
     pub status: crate::sim::RobotStatus,
     /// The arm panel's readout (armed robots).
     pub arm: Option<super::arm_panel::ArmReadout>,
+    /// The terrain profile from the range sensor (robots that carry one).
+    pub terrain: Option<super::terrain_panel::TerrainReadout>,
 }
 
 impl HudData {
@@ -174,6 +176,7 @@ impl HudData {
             last_blow_up: None,
             status: crate::sim::RobotStatus::Active,
             arm: None,
+            terrain: super::terrain_panel::TerrainReadout::new(spec),
         }
     }
 
@@ -217,6 +220,9 @@ impl HudData {
         self.level = tip_level(self.margins.least().0, self.tilt.upside_down);
         self.time = sim.time();
         self.arm = super::arm_panel::ArmReadout::of(sim, id);
+        if let Some(terrain) = &mut self.terrain {
+            terrain.update(sim, id);
+        }
         // Events only ever grow: count the blow-ups of this robot (recovered or escalated).
         let mut mine = sim
             .events()

@@ -1,5 +1,6 @@
 //! The panel's instruments in the bottom corners: belt speed and motor load bars, ground
-//! speed, pitch and roll inclinometers with the tip-over limits, the flipper's angle and load.
+//! speed, the terrain profile ahead from the range sensor, pitch and roll inclinometers with
+//! the tip-over limits, the flipper's angle and load.
 
 use kiss3d::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
 
@@ -29,6 +30,10 @@ pub(super) fn draw_instruments(ctx: &egui::Context, hud: &HudData) {
         .show(ctx, |ui| {
             panel().show(ui, |ui| {
                 ui.horizontal(|ui| {
+                    if let Some(terrain) = &hud.terrain {
+                        super::terrain_panel::draw_profile(ui, terrain);
+                        ui.separator();
+                    }
                     inclinometer(ui, hud, true);
                     inclinometer(ui, hud, false);
                     if hud.flipper.is_some() {

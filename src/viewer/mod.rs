@@ -53,6 +53,7 @@ mod station_render;
 mod station_setup;
 mod station_state;
 mod station_views;
+pub mod terrain_panel;
 pub mod video;
 pub mod view_scene;
 

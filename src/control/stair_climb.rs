@@ -1,0 +1,697 @@
+//! The autopilot's stair strategy: up or down a flight as a good operator takes it, from
+//! what the robot senses — the flight read from its range sensor ([`StairReading`]), its
+//! pitch and pitch rate, its progress along the flight.
+//!
+//! **Up.** A flight within [`STEEPEST_MARGIN`] of the robot's static backward tip angle, or
+//! steeper than [`PITCH_MAX`] less [`ON_FLIGHT_MARGIN`], is refused with the reason once read. *Approach* with the front flippers raised to the smallest angle that puts their
+//! front-most point ([`ClimbGeometry::tip_height`]) above the first nosing's lip, so the lip
+//! meets the flippers' sloping underside and lifts the front (too low and the belt runs into
+//! the riser under the lip and hooks there; too steep and the flipper is a wall). *Mount*
+//! at the committed speed, flippers still up, until the robot lies along the flight (pitch
+//! within [`ON_FLIGHT_MARGIN`] of the flight's angle: the main tracks are on the nosings) —
+//! lowering them earlier, at the first nose-up, presses the front into the first riser and
+//! stalls. *Flight*: flippers down to [`FLIGHT_FLIPPERS`] (weight forward, against rearing
+//! over), same speed: slowing on the flight lets the tracks climb the next riser face and
+//! rear the robot up. *Landing*: level again, flippers to 0°.
+//!
+//! **Down.** Once the flight is read, a robot whose nose would dive past its forward tip
+//! angle going over the edge ([`ClimbGeometry::dive_pitch`]: a raised front idler with
+//! nothing reaching ahead of it), or whose forward tip angle the flight comes within
+//! [`DIVE_MARGIN`] of (the nose overshoots the flight's angle by 5–14° going over the
+//! edge, and lands on nosings it may slide on), stops and says so instead. *Approach* to the edge, flippers level (0°: reaching ahead, they meet the
+//! tread below before the nose drops); within [`EDGE_SLOW`] of the edge creep at
+//! [`CREEP_SPEED`]; on the flight the speed is limited by its slope
+//! ([`descent_speed`]); *Landing* as up.
+//!
+//! **Watchdogs.** Climbing, a rear-up (nose up past the flight's angle — or a single step's
+//! over the footprint, if steeper — by [`REAR_UP_MARGIN`], within [`TIP_MARGIN`] of the static
+//! backward tip angle, or past [`PITCH_MAX`]) or a stall (less than [`STALL_PROGRESS`] along
+//! the flight in [`STALL_TIME`]) makes the robot *back off*: reverse [`BACK_OFF`] m and until
+//! level again (at most 6 s), then *retry* with the flippers 10° higher and 25 % more speed,
+//! up to [`MAX_TRIES`] tries; then it *gives up*, stopped, and says why. Going down, a stall
+//! stops it at once and it says why: reversing blind up a flight is worse than stopping. The
+//! nose's dive over a down flight's edge (5–14° past the flight's angle in a fraction of a
+//! second) is too fast to catch and stopping in it is worse than going on: the checks before
+//! the edge are what keep a robot from a bad one.
+
+use crate::vehicle::geometry::flipper_circles_at;
+use crate::vehicle::stability::{Tilt, TipLimits};
+use crate::vehicle::{BodyState, RobotSpec};
+
+use super::stair_reading::{StairDirection, StairReading};
+
+/// Pitch within which of the flight's angle the robot lies along the flight, rad.
+pub const ON_FLIGHT_MARGIN: f64 = 6.0 * DEG;
+/// Flight angle assumed when the flight has not been read, rad (a public stair's 33°).
+pub const DEFAULT_FLIGHT_ANGLE: f64 = 33.0 * DEG;
+/// Flipper angle on an up flight, rad (−12°: pressing down ahead of the tracks).
+pub const FLIGHT_FLIPPERS: f64 = -12.0 * DEG;
+/// Flipper angle approaching when the first step has not been read, rad.
+pub const DEFAULT_APPROACH_FLIPPERS: f64 = 35.0 * DEG;
+/// Clearance of the flippers' front-most point above the first step, m: over a nosing's
+/// lip (20–30 mm thick) with a margin.
+pub const LIP_CLEARANCE: f64 = 0.04;
+/// Pitch past the flight's angle that is a rear-up, rad (mounting the first riser of a
+/// steep flight a flipperless robot overshoots it by up to 12–15° and settles).
+pub const REAR_UP_MARGIN: f64 = 16.0 * DEG;
+/// A flight steeper than the backward tip angle less this is refused climbing, rad.
+pub const STEEPEST_MARGIN: f64 = 10.0 * DEG;
+/// Margin kept from the static backward tip-over angle climbing, rad.
+pub const TIP_MARGIN: f64 = 3.0 * DEG;
+/// A flight steeper than the forward tip angle (flippers laid ahead) less this is refused
+/// going down, rad: over the edge the nose overshoots the flight's angle by up to 14° (the
+/// presets on the 40 flights of tests/stair_goals.rs) before the tracks settle on it.
+pub const DIVE_MARGIN: f64 = 16.0 * DEG;
+/// Steepest nose-up pitch the strategy lets a robot reach, rad: steeper than any flight it
+/// takes (building stairs are at most ~42°, ladders excepted) by a rear-up margin.
+pub const PITCH_MAX: f64 = 55.0 * DEG;
+/// Progress along the flight that is not a stall, m ...
+pub const STALL_PROGRESS: f64 = 0.03;
+/// ... within this time, s.
+pub const STALL_TIME: f64 = 3.0;
+/// Distance backed off before a retry, m.
+pub const BACK_OFF: f64 = 0.4;
+/// Speed backing off, m/s.
+pub const BACK_OFF_SPEED: f64 = 0.2;
+/// Tries before giving up.
+pub const MAX_TRIES: u32 = 3;
+/// Distance from a down flight's edge within which the robot creeps, m.
+pub const EDGE_SLOW: f64 = 0.6;
+/// Creeping speed over a down flight's edge, m/s.
+pub const CREEP_SPEED: f64 = 0.1;
+/// Nose-up pitch below which the robot is level again, rad.
+pub const LEVEL: f64 = 5.0 * DEG;
+/// Steepest flipper angle the approach uses, rad.
+const MAX_APPROACH_FLIPPERS: f64 = 60.0 * DEG;
+const DEG: f64 = std::f64::consts::PI / 180.0;
+
+/// What the stair strategy needs of the robot: its front flippers' reach at each angle and
+/// its static tip-over angles.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClimbGeometry {
+    /// Height above the ground of the front-most point's centre circle at flipper angles
+    /// 0°, 1°, … 90°, m (robot level on flat ground); `None` without front flippers.
+    tips: Option<[f64; 91]>,
+    /// Static backward (nose-up) tip-over angle, rad.
+    pub tip_backward: f64,
+    /// Length of the main tracks' ground contact, m.
+    pub footprint: f64,
+    /// Static forward (nose-down) tip-over angle with the front flippers laid along the
+    /// ground ahead (as the robot goes down a flight: they carry the front of the support),
+    /// rad.
+    pub tip_forward: f64,
+    /// Flipper angle going down a flight: laid along the ground ahead of the tracks, rad.
+    pub descent_flippers: f64,
+    /// The lower outline of the tracks and front flippers (descending) ahead of the centre of
+    /// mass: heights above the ground plane, m, at [`OUTLINE_POINTS`] even steps from the
+    /// centre of mass's x to the front-most point, body frame.
+    outline: [f64; OUTLINE_POINTS],
+    /// Body x of the centre of mass and of the front-most point, m.
+    outline_span: (f64, f64),
+}
+
+/// Samples of [`ClimbGeometry`]'s lower outline.
+pub const OUTLINE_POINTS: usize = 64;
+
+impl ClimbGeometry {
+    /// The geometry of the robot in `spec`.
+    pub fn of(spec: &RobotSpec) -> Self {
+        let limits = TipLimits::from_spec(spec);
+        let front: Vec<_> = spec
+            .flippers
+            .iter()
+            .filter(|f| crate::vehicle::geometry::flipper_direction(f) > 0.0)
+            .collect();
+        let tips = (!front.is_empty()).then(|| {
+            std::array::from_fn(|deg| {
+                let angle = deg as f64 * DEG;
+                // The front-most point of all the front flippers' circles is at the height of
+                // the circle that reaches furthest ahead.
+                front
+                    .iter()
+                    .flat_map(|f| flipper_circles_at(f, angle))
+                    .max_by(|a, b| (a.x + a.radius).total_cmp(&(b.x + b.radius)))
+                    .map_or(0.0, |c| c.z)
+            })
+        });
+        let descent_flippers = descent_flipper_angle(spec);
+        let circles = running_circles(spec, descent_flippers);
+        let hull = lower_hull(&circles);
+        let (outline, outline_span, tip_forward) = outline_ahead(spec, &circles, &hull);
+        Self {
+            tips,
+            descent_flippers,
+            tip_backward: limits.backward,
+            footprint: spec.footprint_length().max(0.05),
+            tip_forward,
+            outline,
+            outline_span,
+        }
+    }
+
+    /// Nose-down pitch the robot reaches going over the top edge of a flight of `angle` rad
+    /// whose nosings are `spacing` m apart along its slope and `rise` m apart in height,
+    /// facing down with the flippers laid ahead, rad: pivoting on the edge under its centre
+    /// of mass, the nose drops until the lower outline meets the next nosing — at the
+    /// flight's angle if the outline runs flat that far ahead, steeper by the angle at which
+    /// a raised front (an idler above the ground) reaches it — or until its front end lands
+    /// on the tread below the edge, whichever comes first.
+    pub fn dive_pitch(&self, angle: f64, spacing: f64, rise: f64) -> f64 {
+        let (x0, x1) = self.outline_span;
+        let step = (x1 - x0) / (OUTLINE_POINTS - 1) as f64;
+        let height_at = |x: f64| -> Option<f64> {
+            let at = (x - x0) / step;
+            if !(0.0..=(OUTLINE_POINTS - 1) as f64).contains(&at) {
+                return None;
+            }
+            let i = (at.floor() as usize).min(OUTLINE_POINTS - 2);
+            let f = at - i as f64;
+            Some(self.outline[i] * (1.0 - f) + self.outline[i + 1] * f)
+        };
+        let pivot = self.outline[0];
+        // The nosing at `spacing` along a line through the pivot at φ above the body's
+        // x axis: it touches when it reaches the outline.
+        let on_nosing = (0..=90)
+            .map(|deg| f64::from(deg) * DEG)
+            .find(|&phi| {
+                let x = x0 + spacing * phi.cos();
+                height_at(x).is_some_and(|h| pivot + spacing * phi.sin() >= h)
+            })
+            .map_or(std::f64::consts::FRAC_PI_2, |phi| angle + phi);
+        // Short of the next nosing, the front end lands on the tread below the edge, `rise`
+        // under it: the nose drops until the front end is that far down.
+        let (reach, lift) = (x1 - x0, self.outline[OUTLINE_POINTS - 1] - pivot);
+        let on_tread = (0..=900)
+            .map(|k| f64::from(k) * 0.1 * DEG)
+            .find(|&theta| reach * theta.sin() - lift * theta.cos() >= rise)
+            .unwrap_or(std::f64::consts::FRAC_PI_2);
+        on_nosing.min(on_tread)
+    }
+
+    /// Whether the robot has front flippers.
+    pub fn has_flippers(&self) -> bool {
+        self.tips.is_some()
+    }
+
+    /// Height of the front flippers' front-most circle centre at `angle` (rad), m.
+    pub fn tip_height(&self, angle: f64) -> Option<f64> {
+        let tips = self.tips.as_ref()?;
+        let deg = (angle / DEG).round().clamp(0.0, 90.0) as usize;
+        Some(tips[deg])
+    }
+
+    /// The smallest flipper angle whose front-most point clears a step of `rise` m by
+    /// [`LIP_CLEARANCE`] (capped at 60°), rad; `None` without flippers.
+    pub fn approach_angle(&self, rise: f64) -> Option<f64> {
+        let tips = self.tips.as_ref()?;
+        let need = rise + LIP_CLEARANCE;
+        let max = (MAX_APPROACH_FLIPPERS / DEG).round() as usize;
+        let deg = (0..=max).find(|&d| tips[d] >= need).unwrap_or(max);
+        Some(deg as f64 * DEG)
+    }
+}
+
+/// The angle that lays the front flippers along the ground ahead of the tracks, rad: the
+/// highest angle from 0° down to −45° at which their lowest point is within 5 mm of the
+/// ground plane (0° for flippers that touch it level; 0° without flippers).
+fn descent_flipper_angle(spec: &RobotSpec) -> f64 {
+    let front: Vec<_> = spec
+        .flippers
+        .iter()
+        .filter(|f| crate::vehicle::geometry::flipper_direction(f) > 0.0)
+        .collect();
+    if front.is_empty() {
+        return 0.0;
+    }
+    (0..=45)
+        .map(|deg| -f64::from(deg) * DEG)
+        .find(|&angle| {
+            front
+                .iter()
+                .flat_map(|f| flipper_circles_at(f, angle))
+                .any(|c| c.z - c.radius <= 0.005)
+        })
+        .unwrap_or(0.0)
+}
+
+/// The circles of the robot's tracks and of its front flippers at `flippers` rad, body frame.
+fn running_circles(spec: &RobotSpec, flippers: f64) -> Vec<crate::vehicle::spec::CircleSpec> {
+    let mut circles: Vec<crate::vehicle::spec::CircleSpec> = spec
+        .tracks
+        .iter()
+        .flat_map(crate::vehicle::geometry::track_circles)
+        .copied()
+        .collect();
+    for f in &spec.flippers {
+        if crate::vehicle::geometry::flipper_direction(f) > 0.0 {
+            circles.extend(flipper_circles_at(f, flippers));
+        }
+    }
+    circles
+}
+
+/// The lower convex hull of `circles`, as points `(x, z)` in the body frame from rear to
+/// front.
+fn lower_hull(circles: &[crate::vehicle::spec::CircleSpec]) -> Vec<(f64, f64)> {
+    // Points around each circle's lower half, then their lower convex hull (monotone chain).
+    let mut points: Vec<(f64, f64)> = circles
+        .iter()
+        .flat_map(|c| {
+            (0..=16).map(move |k| {
+                let a = std::f64::consts::PI * (1.0 + f64::from(k) / 16.0);
+                (c.x + c.radius * a.cos(), c.z + c.radius * a.sin())
+            })
+        })
+        .collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut hull: Vec<(f64, f64)> = Vec::new();
+    for p in points {
+        while hull.len() >= 2 {
+            let (a, b) = (hull[hull.len() - 2], hull[hull.len() - 1]);
+            // Drop b if it lies on or above the segment a–p.
+            if (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0) <= 0.0 {
+                hull.pop();
+            } else {
+                break;
+            }
+        }
+        hull.push(p);
+    }
+    hull
+}
+
+/// The hull's lower outline from the centre of mass's x to the front-most point, sampled (see
+/// [`ClimbGeometry`]), and the forward tip angle on the support the `circles` give: the centre
+/// of mass over the front-most circle that touches the ground (within 5 mm; its centre's x, as
+/// `TipLimits` takes the wheels'), rad.
+fn outline_ahead(
+    spec: &RobotSpec,
+    circles: &[crate::vehicle::spec::CircleSpec],
+    hull: &[(f64, f64)],
+) -> ([f64; OUTLINE_POINTS], (f64, f64), f64) {
+    let com = spec.center_of_mass;
+    let x0 = com.x;
+    let x1 = hull.last().map_or(x0 + 0.1, |p| p.0).max(x0 + 0.01);
+    let height = |x: f64| {
+        hull.windows(2)
+            .find(|w| w[0].0 <= x && x <= w[1].0)
+            .map_or(0.0, |w| {
+                let f = if w[1].0 > w[0].0 {
+                    (x - w[0].0) / (w[1].0 - w[0].0)
+                } else {
+                    0.0
+                };
+                w[0].1 + f * (w[1].1 - w[0].1)
+            })
+    };
+    let step = (x1 - x0) / (OUTLINE_POINTS - 1) as f64;
+    let front = circles
+        .iter()
+        .filter(|c| c.z - c.radius <= 0.005)
+        .map(|c| c.x)
+        .fold(x0, f64::max);
+    let tip = (front - com.x).max(0.0).atan2(com.z.max(1e-3));
+    (
+        std::array::from_fn(|i| height(x0 + i as f64 * step)),
+        (x0, x1),
+        tip,
+    )
+}
+
+/// Speed on a down flight of `angle` rad for a cruise `speed` m/s: slower the steeper,
+/// `speed·(1 − sin θ)²` (a quarter at 30°), never below [`CREEP_SPEED`].
+pub fn descent_speed(speed: f64, angle: f64) -> f64 {
+    (speed * (1.0 - angle.sin()).powi(2)).clamp(CREEP_SPEED.min(speed), speed)
+}
+
+/// Where a stair goal is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ClimbPhase {
+    /// Towards the flight.
+    Approach,
+    /// Up: onto the flight, flippers still raised. Down: over the edge.
+    Mount,
+    /// On the flight.
+    Flight,
+    /// Level again at the far end.
+    Landing,
+    /// Reversing from a failed try, since the given distance along the flight (m).
+    BackOff {
+        /// Progress along the flight when the try failed, m.
+        from: f64,
+        /// When it began, s.
+        since: f64,
+    },
+    /// Stopped: the strategy failed [`MAX_TRIES`] times.
+    GaveUp,
+}
+
+/// What the strategy asks for this step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClimbAction {
+    /// Speed along the flight, m/s (negative: reversing straight back).
+    pub speed: f64,
+    /// Flipper angle, rad (`None`: leave them).
+    pub flipper: Option<f64>,
+}
+
+/// One stair goal's strategy, its phase and its tries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StairClimb {
+    direction: StairDirection,
+    phase: ClimbPhase,
+    /// Cruise speed asked for, m/s.
+    speed: f64,
+    /// Tries so far (1 on the first).
+    tries: u32,
+    /// Flipper angle approaching, rad (from the reading, raised on retries).
+    approach_flippers: Option<f64>,
+    /// Extra flipper angle and speed factor of the retries.
+    retry_flippers: f64,
+    retry_speed: f64,
+    /// The flight read, once seen.
+    reading: Option<StairReading>,
+    /// Best progress along the flight and when it was made, (m, s).
+    best: (f64, f64),
+    /// Why it gave up.
+    reason: Option<String>,
+}
+
+/// What the strategy reads each step (m, s; `progress` along the goal's line).
+#[derive(Debug, Clone, Copy)]
+pub struct ClimbSense<'a> {
+    /// The hull's state.
+    pub body: &'a BodyState,
+    /// The flight as the range sensor reads it now, if it shows one.
+    pub reading: Option<StairReading>,
+    /// Distance made along the goal's line from its start, m.
+    pub progress: f64,
+    /// Simulation time, s.
+    pub time: f64,
+}
+
+impl StairClimb {
+    /// A strategy going `direction` at up to `speed` m/s.
+    pub fn new(direction: StairDirection, speed: f64) -> Self {
+        Self {
+            direction,
+            phase: ClimbPhase::Approach,
+            speed,
+            tries: 1,
+            approach_flippers: None,
+            retry_flippers: 0.0,
+            retry_speed: 1.0,
+            reading: None,
+            best: (f64::NEG_INFINITY, 0.0),
+            reason: None,
+        }
+    }
+
+    /// The phase now.
+    pub fn phase(&self) -> ClimbPhase {
+        self.phase
+    }
+
+    /// Why the strategy gave up, once it has.
+    pub fn gave_up(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+
+    /// The flight as last read before mounting it.
+    pub fn reading(&self) -> Option<&StairReading> {
+        self.reading.as_ref()
+    }
+
+    /// Flight angle: the reading's, else the default, rad.
+    fn flight_angle(&self) -> f64 {
+        self.reading
+            .filter(|r| r.run.is_some())
+            .map_or(DEFAULT_FLIGHT_ANGLE, |r| r.angle())
+    }
+
+    /// The action for this step.
+    pub fn step(&mut self, geometry: &ClimbGeometry, sense: &ClimbSense<'_>) -> ClimbAction {
+        let pitch = Tilt::of(&sense.body.pose).nose_up;
+        if matches!(self.phase, ClimbPhase::Approach) {
+            self.read(geometry, sense.reading);
+        }
+        if let Some(why) = self.watchdog(geometry, pitch, sense) {
+            self.fail(why, sense);
+        }
+        self.advance(pitch, sense);
+        self.action(geometry, pitch)
+    }
+
+    /// Keeps the reading of a flight going this goal's way, the approach flippers it asks
+    /// and, down, whether the robot can take it.
+    fn read(&mut self, geometry: &ClimbGeometry, reading: Option<StairReading>) {
+        let Some(reading) = reading.filter(|r| r.direction == self.direction) else {
+            return;
+        };
+        // Up, keep the fullest reading (the most steps seen) of the flight ahead. Down, the
+        // treads below show only near the edge: keep the latest reading from there.
+        let keep = match self.direction {
+            StairDirection::Up => self.reading.is_none_or(|old| reading.steps >= old.steps),
+            StairDirection::Down => self.reading.is_none_or(|old| {
+                reading.first_edge < EDGE_SLOW
+                    && reading.run.is_some()
+                    && (old.first_edge >= EDGE_SLOW
+                        || old.run.is_none()
+                        || reading.steps >= old.steps)
+            }),
+        };
+        if keep {
+            self.reading = Some(reading);
+            if self.direction == StairDirection::Up {
+                self.approach_flippers = geometry.approach_angle(reading.rise);
+                // A flight steeper than the backward tip angle less the rear-up margin leaves
+                // no room to see a rear-up coming; nor does one whose pitch on the flight
+                // would reach the pitch limit.
+                let steepest =
+                    (geometry.tip_backward - STEEPEST_MARGIN).min(PITCH_MAX - ON_FLIGHT_MARGIN);
+                if reading.run.is_some() && reading.angle() > steepest {
+                    self.reason = Some(format!(
+                        "will not climb: this {:.0}° flight is steeper than {:.0}° (its \
+                         backward tip angle {:.0}° less {:.0}°, at most {:.0}°)",
+                        reading.angle() / DEG,
+                        steepest / DEG,
+                        geometry.tip_backward / DEG,
+                        STEEPEST_MARGIN / DEG,
+                        (PITCH_MAX - ON_FLIGHT_MARGIN) / DEG
+                    ));
+                    self.phase = ClimbPhase::GaveUp;
+                }
+            } else if let Some(run) = reading.run.filter(|_| reading.first_edge < EDGE_SLOW) {
+                // Before the edge: would going over it tip the robot forward?
+                let dive =
+                    geometry.dive_pitch(reading.angle(), reading.rise.hypot(run), reading.rise);
+                let angle = reading.angle();
+                let why = if dive > geometry.tip_forward {
+                    Some(format!(
+                        "over its edge it would pitch to {:.0}° nose down",
+                        dive / DEG
+                    ))
+                } else if angle > geometry.tip_forward - DIVE_MARGIN {
+                    Some(format!("it is within {:.0}° of that", DIVE_MARGIN / DEG))
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    self.reason = Some(format!(
+                        "will not go down this {:.0}° flight facing down: it tips over forwards \
+                         at {:.0}° and {why}",
+                        angle / DEG,
+                        geometry.tip_forward / DEG
+                    ));
+                    self.phase = ClimbPhase::GaveUp;
+                }
+            }
+        }
+    }
+
+    /// Why the try in progress fails now, if it does.
+    fn watchdog(
+        &mut self,
+        g: &ClimbGeometry,
+        pitch: f64,
+        sense: &ClimbSense<'_>,
+    ) -> Option<String> {
+        if !matches!(self.phase, ClimbPhase::Mount | ClimbPhase::Flight) {
+            self.best = (sense.progress, sense.time);
+            return None;
+        }
+        let angle = self.flight_angle();
+        if self.direction == StairDirection::Up {
+            // Mounting a step tilts the robot by up to the step's angle over its footprint
+            // (the first step of a shallow flight pitches it past the flight's angle).
+            let rise = self.reading.map_or(0.2, |r| r.rise);
+            let mount = ((rise + LIP_CLEARANCE) / g.footprint)
+                .clamp(0.0, 1.0)
+                .asin();
+            let limit = (angle.max(mount) + REAR_UP_MARGIN)
+                .min(g.tip_backward - TIP_MARGIN)
+                .min(PITCH_MAX);
+            if pitch > limit {
+                return Some(format!(
+                    "reared up to {:.0}° on a {:.0}° flight",
+                    pitch / DEG,
+                    angle / DEG
+                ));
+            }
+        }
+        if sense.progress > self.best.0 + STALL_PROGRESS {
+            self.best = (sense.progress, sense.time);
+        } else if sense.time - self.best.1 > STALL_TIME {
+            return Some(format!("stalled {:.1} m along the flight", sense.progress));
+        }
+        None
+    }
+
+    /// Ends the try in progress: up, back off (or give up after [`MAX_TRIES`]); down, stop.
+    fn fail(&mut self, why: String, sense: &ClimbSense<'_>) {
+        if self.direction == StairDirection::Down {
+            // Going down there is nothing to retry from: reversing blind up a flight (or
+            // out of a dive) is worse than stopping on it.
+            self.reason = Some(format!("stopped: {why}"));
+            self.phase = ClimbPhase::GaveUp;
+        } else if self.tries >= MAX_TRIES {
+            self.reason = Some(format!("gave up after {} tries: {why}", self.tries));
+            self.phase = ClimbPhase::GaveUp;
+        } else {
+            self.reason = None;
+            self.phase = ClimbPhase::BackOff {
+                from: sense.progress,
+                since: sense.time,
+            };
+        }
+    }
+
+    /// Moves the phase on by pitch and progress.
+    fn advance(&mut self, pitch: f64, sense: &ClimbSense<'_>) {
+        let angle = self.flight_angle();
+        let up = self.direction == StairDirection::Up;
+        // Nose-up for a climb, nose-down for a descent.
+        let along = if up { pitch } else { -pitch };
+        self.phase = match self.phase {
+            ClimbPhase::Approach if along > LEVEL.max(0.3 * angle) => ClimbPhase::Mount,
+            ClimbPhase::Mount if along > angle - ON_FLIGHT_MARGIN => ClimbPhase::Flight,
+            ClimbPhase::Flight if along < LEVEL => ClimbPhase::Landing,
+            // Back far enough and level, or reversing for as long as the distance takes
+            // and more (still on the flight after a rear-up high on it).
+            ClimbPhase::BackOff { from, since }
+                if (sense.progress < from - BACK_OFF && pitch.abs() < LEVEL)
+                    || sense.time - since > BACK_OFF / BACK_OFF_SPEED + 4.0 =>
+            {
+                self.tries += 1;
+                self.retry_flippers += 10.0 * DEG;
+                self.retry_speed *= 1.25;
+                self.best = (sense.progress, sense.time);
+                ClimbPhase::Approach
+            }
+            phase => phase,
+        };
+    }
+
+    /// The speed and flippers of the phase now.
+    fn action(&self, geometry: &ClimbGeometry, pitch: f64) -> ClimbAction {
+        let down_flippers = geometry.descent_flippers;
+        let speed = self.speed * self.retry_speed;
+        let up = self.direction == StairDirection::Up;
+        let approach =
+            self.approach_flippers.unwrap_or(DEFAULT_APPROACH_FLIPPERS) + self.retry_flippers;
+        let (speed, flipper) = match (self.phase, up) {
+            (ClimbPhase::Approach | ClimbPhase::Mount, true) => (speed, approach),
+            (ClimbPhase::Flight, true) => (speed, FLIGHT_FLIPPERS),
+            (ClimbPhase::Approach, false) => {
+                let near = self.reading.is_some_and(|r| r.first_edge < EDGE_SLOW);
+                (
+                    if near { CREEP_SPEED.min(speed) } else { speed },
+                    down_flippers,
+                )
+            }
+            (ClimbPhase::Mount, false) => (CREEP_SPEED.min(speed), down_flippers),
+            (ClimbPhase::Flight, false) => (
+                descent_speed(self.speed, self.flight_angle()),
+                down_flippers,
+            ),
+            (ClimbPhase::Landing, _) => (speed, 0.0),
+            // Reversing: flippers down to bring the nose down off a riser.
+            (ClimbPhase::BackOff { .. }, _) => {
+                let flipper = if pitch > 0.0 { FLIGHT_FLIPPERS } else { 0.0 };
+                (-BACK_OFF_SPEED, flipper)
+            }
+            (ClimbPhase::GaveUp, _) => {
+                return ClimbAction {
+                    speed: 0.0,
+                    flipper: None,
+                }
+            }
+        };
+        ClimbAction {
+            speed,
+            flipper: Some(flipper),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vehicle::robot_file::load_robot;
+    use std::path::Path;
+
+    fn geometry(name: &str) -> ClimbGeometry {
+        ClimbGeometry::of(
+            &load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset"),
+        )
+    }
+
+    /// Going over a 38.7° edge (0.20/0.25 m) the flipper robots' level flippers reach the next
+    /// nosing (or their ends the tread below the edge) within 10° of the flight's angle
+    /// (laid along the ground ahead); tracker55's
+    /// raised idler, 0.10 m above the ground at its bottom, reaches it only 11–23° later
+    /// (≈ atan(0.10/0.33) = 17°).
+    #[test]
+    fn dive_over_an_edge_follows_the_outline() {
+        let angle = 0.2f64.atan2(0.25);
+        let spacing = 0.2f64.hypot(0.25);
+        let dive_pitch = |g: &ClimbGeometry| g.dive_pitch(angle, spacing, 0.2);
+        for name in ["scout", "heavy250"] {
+            let g = geometry(name);
+            let dive = dive_pitch(&g);
+            assert!(dive < angle + 10.0 * DEG, "{name}: {:.1}°", dive / DEG);
+            assert!(dive < g.tip_forward, "{name}: {:.1}°", dive / DEG);
+        }
+        let g = geometry("tracker55");
+        let dive = dive_pitch(&g);
+        assert!(
+            (dive - angle - 17.0 * DEG).abs() < 6.0 * DEG,
+            "tracker55: {:.1}°",
+            dive / DEG
+        );
+    }
+
+    /// The approach angle puts the flipper tips above the step by the lip clearance; without
+    /// flippers there is none.
+    #[test]
+    fn approach_flippers_clear_the_first_nosing() {
+        let g = geometry("scout");
+        for deg in (0..=90).step_by(5) {
+            eprintln!(
+                "{deg}° {:.3}",
+                g.tip_height(f64::from(deg) * DEG).unwrap_or(0.0)
+            );
+        }
+        for rise in [0.15, 0.18, 0.20] {
+            let a = g.approach_angle(rise).expect("flippers");
+            let tip = g.tip_height(a).expect("flippers");
+            let lower = g.tip_height(a - DEG).expect("flippers");
+            assert!(
+                tip >= rise + LIP_CLEARANCE && lower < rise + LIP_CLEARANCE,
+                "{rise}: {:.0}°",
+                a / DEG
+            );
+        }
+        assert_eq!(geometry("tracker55").approach_angle(0.2), None);
+    }
+}
