@@ -422,6 +422,16 @@ impl StairClimb {
         self.reading.as_ref()
     }
 
+    /// What the goal is up or down, in words: "a 34° flight", "a 0.25 m step" (one step
+    /// read) or "the flight" (none read).
+    fn what(&self) -> String {
+        match self.reading {
+            Some(r) if r.run.is_some() => format!("a {:.0}° flight", r.angle() / DEG),
+            Some(r) => format!("a {:.2} m step", r.rise),
+            None => "the flight".to_string(),
+        }
+    }
+
     /// Flight angle: the reading's, else the default, rad.
     fn flight_angle(&self) -> f64 {
         self.reading
@@ -516,12 +526,13 @@ impl StairClimb {
         pitch: f64,
         sense: &ClimbSense<'_>,
     ) -> Option<String> {
-        if !matches!(self.phase, ClimbPhase::Mount | ClimbPhase::Flight) {
+        if matches!(self.phase, ClimbPhase::BackOff { .. } | ClimbPhase::GaveUp) {
             self.best = (sense.progress, sense.time);
             return None;
         }
         let angle = self.flight_angle();
-        if self.direction == StairDirection::Up {
+        let on_it = matches!(self.phase, ClimbPhase::Mount | ClimbPhase::Flight);
+        if on_it && self.direction == StairDirection::Up {
             // Mounting a step tilts the robot by up to the step's angle over its footprint
             // (the first step of a shallow flight pitches it past the flight's angle).
             let rise = self.reading.map_or(0.2, |r| r.rise);
@@ -533,16 +544,21 @@ impl StairClimb {
                 .min(PITCH_MAX);
             if pitch > limit {
                 return Some(format!(
-                    "reared up to {:.0}° on a {:.0}° flight",
+                    "reared up to {:.0}° on {}",
                     pitch / DEG,
-                    angle / DEG
+                    self.what()
                 ));
             }
         }
         if sense.progress > self.best.0 + STALL_PROGRESS {
             self.best = (sense.progress, sense.time);
         } else if sense.time - self.best.1 > STALL_TIME {
-            return Some(format!("stalled {:.1} m along the flight", sense.progress));
+            let at = if on_it {
+                "along the flight"
+            } else {
+                "from the start"
+            };
+            return Some(format!("stalled {:.1} m {at}", sense.progress));
         }
         None
     }

@@ -367,28 +367,21 @@ fn drive_lane(
 /// when the centre of mass is on the landing (0.3 m past the last nosing, less than 0.1 m
 /// below its top). With flippers: the autopilot's climb strategy (`control::stair_climb`:
 /// approach angle from the rise its range sensor reads, −12° on the flight, 0° on the
-/// landing, backing off and retrying after a rear-up or stall); without: the same line with
-/// the flippers stowed.
+/// landing, backing off and retrying after a rear-up or stall); without: the same goal with
+/// the flippers held stowed (a robot without flippers: the goal as it is).
 pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcome, EnvelopeError> {
     let (scene, last_nosing) = lanes::stair_lane(angle)?;
     let top = STAIR_RISE * f64::from(STAIR_COUNT);
     let from = Vector2::new(-1.5, 0.0);
     let to = Vector2::new(last_nosing + 1.2, 0.0);
-    let goal = if use_flippers {
-        Goal::Climb {
-            from,
-            to,
-            speed: OBSTACLE_SPEED,
-            tolerance: 0.2,
-        }
-    } else {
-        Goal::Line {
-            from,
-            to,
-            speed: 0.5 * OBSTACLE_SPEED,
-            tolerance: 0.2,
-        }
+    let goal = Goal::Climb {
+        from,
+        to,
+        speed: OBSTACLE_SPEED,
+        tolerance: 0.2,
     };
+    // Without flippers the strategy's speed, watchdogs and retries still hold; its flipper
+    // angles are overridden to stowed.
     let flipper = (!use_flippers).then_some(STOWED);
     drive_lane(scene, spec, goal, flipper, 90.0, |b| {
         b.com.x > last_nosing + 0.3 && b.com.z > top - 0.1
