@@ -273,6 +273,11 @@ impl Autopilot {
         self.stairs.as_ref().and_then(StairClimb::gave_up)
     }
 
+    /// The goal under way, if any.
+    pub fn goal(&self) -> Option<&Goal> {
+        self.goals.get(self.next)
+    }
+
     /// The stair strategy under way, if a stair goal is.
     pub fn stairs(&self) -> Option<&StairClimb> {
         self.stairs.as_ref()
@@ -430,7 +435,13 @@ pub struct TrialPilot {
     pub speed: f64,
     /// The robot's range sensor, if it has one.
     pub sensor: Option<RangeSensor>,
+    /// Time of the last scan looked at for a step on the way, s.
+    scanned: f64,
 }
+
+/// Distance ahead within which a step rising on the way to a point makes the trial pilot
+/// take it with the stair strategy, m.
+const STEP_AHEAD: f64 = 1.2;
 
 /// Seed of the noise of the autopilot's range sensor (any fixed value: the same scans on
 /// every run).
@@ -461,6 +472,37 @@ impl TrialPilot {
                 .range_sensor
                 .clone()
                 .map(|s| RangeSensor::new(s, SENSOR_SEED)),
+            scanned: f64::NEG_INFINITY,
+        }
+    }
+
+    /// On the way to a point, a step or flight rising ahead within [`STEP_AHEAD`], short of
+    /// the point and roughly where the robot heads (30°): from here, the stair strategy takes
+    /// the robot over it to the point (flippers by the step's height).
+    fn step_on_the_way(&mut self, body: &BodyState, scan: Option<&RangeScan>) {
+        let Some(scan) = scan.filter(|s| s.time != self.scanned) else {
+            return;
+        };
+        self.scanned = scan.time;
+        let Some(pilot) = &self.pilot else {
+            return;
+        };
+        let Some(&Goal::Point { at, .. }) = pilot.goal() else {
+            return;
+        };
+        let state = Autopilot::planar(body);
+        let to = at - state.position;
+        let off_heading = wrap_pi(to.y.atan2(to.x) - state.yaw).abs();
+        let step = read_stairs(&scan.points, STEP_AHEAD)
+            .filter(|r| r.direction == StairDirection::Up && r.first_edge < to.norm());
+        if step.is_some() && off_heading < std::f64::consts::FRAC_PI_6 {
+            let climb = Goal::Climb {
+                from: state.position,
+                to: at,
+                speed: self.speed.min(0.3),
+                tolerance: 0.1,
+            };
+            self.pilot = Some(Autopilot::with_channels(self.channels, vec![climb]));
         }
     }
 
@@ -528,6 +570,7 @@ impl TrialPilot {
             self.pilot = Some(Autopilot::with_channels(self.channels, vec![goal]));
             self.target = Some(target);
         }
+        self.step_on_the_way(body, scan);
         match &mut self.pilot {
             // Past a goal's tolerance the trial moves the target on; until then keep
             // heading for it (a zone's dwell holds the robot there).
