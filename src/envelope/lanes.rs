@@ -85,6 +85,93 @@ pub fn stair_lane(angle: f64) -> Result<(Scene, f64), ConfigError> {
     Ok((scene_from("stairs", text)?, last_nosing))
 }
 
+/// Rises of the building-stair family the sheet's stair claims hold over, m (building codes:
+/// 0.15–0.22 m; the ends and the middle).
+pub const FAMILY_RISES: [f64; 3] = [0.15, 0.18, 0.22];
+/// Shortest and longest run of the family, m (building codes: 0.22–0.35 m).
+pub const FAMILY_RUNS: (f64, f64) = (0.22, 0.35);
+/// Nosings of the family, m (none, and the 32 mm building codes allow; 30 mm thick lips).
+pub const FAMILY_NOSINGS: [f64; 2] = [0.0, 0.032];
+/// Steps of a family flight.
+pub const FAMILY_STEPS: u32 = 6;
+
+/// One flight of the building-stair family, m.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Flight {
+    /// Rise, m.
+    pub rise: f64,
+    /// Run (going), m.
+    pub run: f64,
+    /// Nosing, m.
+    pub nosing: f64,
+}
+
+impl Flight {
+    /// The flight in words: "0.18/0.28 m, 32 mm nosing".
+    pub fn describe(&self) -> String {
+        format!(
+            "{:.2}/{:.2} m, {:.0} mm nosing",
+            self.rise,
+            self.run,
+            self.nosing * 1000.0
+        )
+    }
+}
+
+/// The family's flights at `angle` (rad): each of [`FAMILY_RISES`] whose run at that angle
+/// lies within [`FAMILY_RUNS`], with each of [`FAMILY_NOSINGS`].
+pub fn family_flights(angle: f64) -> Vec<Flight> {
+    FAMILY_RISES
+        .iter()
+        .map(|&rise| (rise, rise / angle.tan()))
+        .filter(|&(_, run)| run >= FAMILY_RUNS.0 - 1e-9 && run <= FAMILY_RUNS.1 + 1e-9)
+        .flat_map(|(rise, run)| {
+            FAMILY_NOSINGS
+                .iter()
+                .map(move |&nosing| Flight { rise, run, nosing })
+        })
+        .collect()
+}
+
+/// A [`FAMILY_STEPS`]-step flight 1.2 m wide with a 2.5 m landing. Up: rising along +x from
+/// its first riser at x = 0, spawn `start` 1.5 m before it facing +x; returns the x of the
+/// last nosing. Down: the same flight turned round, its top edge at x = 0 and the landing
+/// behind it, spawn `start` on the landing 1.5 m before the edge facing +x, down the flight;
+/// returns the x of the foot's riser.
+pub fn flight_lane(flight: &Flight, down: bool) -> Result<(Scene, f64), ConfigError> {
+    let Flight { rise, run, nosing } = *flight;
+    let count = FAMILY_STEPS;
+    let steps = f64::from(count);
+    let lip = if nosing > 0.0 { 0.03 } else { 0.0 };
+    let nosing_lines = if nosing > 0.0 {
+        format!("nosing = {nosing}\nnosing_thickness = {lip}\n")
+    } else {
+        String::new()
+    };
+    let (position, yaw, spawn, end) = if down {
+        // Turned round: the last nosing of the up flight is at x = (count−1)·run − nosing.
+        let foot = (steps - 1.0) * run - nosing;
+        (foot, 180.0, [-1.5, 0.0, steps * rise], foot)
+    } else {
+        (0.0, 0.0, [-1.5, 0.0, 0.0], (steps - 1.0) * run - nosing)
+    };
+    let text = format!(
+        "[scene]\nname = \"envelope flight {}\"\n{}\
+         [[element]]\ntype = \"box\"\nmaterial = \"plywood\"\nsize = [40, 8, 0.3]\n\
+         position = [0, 0, -0.3]\n\
+         [[element]]\ntype = \"stairs\"\nmaterial = \"plywood\"\nrise = {rise}\n\
+         run = {run}\ncount = {count}\nwidth = 1.2\nlanding = {STAIR_LANDING}\n{nosing_lines}\
+         position = [{position}, 0, 0]\nyaw_deg = {yaw}\n\
+         [[spawn]]\nname = \"start\"\nposition = [{}, {}, {}]\n",
+        flight.describe(),
+        plywood(LANE_FRICTION),
+        spawn[0],
+        spawn[1],
+        spawn[2]
+    );
+    Ok((scene_from("flight", text)?, end))
+}
+
 /// A single step `height` m high: a 2.4 m wide, 3 m deep platform whose front face is at
 /// x = 0; spawn `start` 1.5 m before it.
 pub fn step_lane(height: f64) -> Result<Scene, ConfigError> {
@@ -137,5 +224,14 @@ mod tests {
         }
         step_lane(0.3).unwrap();
         gap_lane(0.4).unwrap();
+        for deg in [25.0f64, 45.0] {
+            let flights = family_flights(deg.to_radians());
+            assert!(!flights.is_empty(), "{deg}");
+            for f in &flights {
+                assert!((f.rise.atan2(f.run).to_degrees() - deg).abs() < 1e-9);
+                flight_lane(f, false).unwrap();
+                flight_lane(f, true).unwrap();
+            }
+        }
     }
 }

@@ -52,6 +52,9 @@ pub const SLOPE_ANGLES: [f64; 13] = [
 ];
 /// Stair angles swept (0.20 m rises), deg.
 pub const STAIR_ANGLES: [f64; 8] = [25.0, 30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0];
+/// Angles of the building-stair family swept, deg (the family — rise 0.15–0.22 m, run
+/// 0.22–0.35 m — spans 23.2° to 45°).
+pub const FAMILY_ANGLES: [f64; 5] = [25.0, 30.0, 35.0, 40.0, 45.0];
 /// Step heights swept, m.
 pub const STEP_HEIGHTS: [f64; 10] = [0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50];
 /// Gap widths swept, m.
@@ -143,6 +146,10 @@ pub struct Sheet {
     pub stairs_with_flippers: Option<Sweep>,
     /// Stairs with the flippers stowed (or none), deg.
     pub stairs_without_flippers: Sweep,
+    /// Building stairs up (the family of [`lanes::family_flights`]), the stair goal, deg.
+    pub family_up: Sweep,
+    /// Building stairs down, the descend goal, deg.
+    pub family_down: Sweep,
     /// Single steps, m.
     pub steps: Sweep,
     /// Gaps, m.
@@ -161,7 +168,13 @@ impl Sheet {
         self.slopes
             .iter()
             .chain(self.stairs_with_flippers.iter())
-            .chain([&self.stairs_without_flippers, &self.steps, &self.gaps])
+            .chain([
+                &self.stairs_without_flippers,
+                &self.family_up,
+                &self.family_down,
+                &self.steps,
+                &self.gaps,
+            ])
     }
 }
 
@@ -302,6 +315,11 @@ pub enum SweepKind {
     StairsWithFlippers,
     /// Stairs over [`STAIR_ANGLES`] with the flippers stowed (or none).
     StairsWithoutFlippers,
+    /// The building-stair family over [`FAMILY_ANGLES`], up or down, with the stair goals.
+    StairFamily {
+        /// Down the flights (facing down) rather than up.
+        down: bool,
+    },
     /// Single steps over [`STEP_HEIGHTS`].
     Steps,
     /// Gaps over [`GAP_WIDTHS`].
@@ -334,6 +352,17 @@ pub fn run_sweep(
             &STAIR_ANGLES,
             threads,
             |d| trials::stairs(spec, d.to_radians(), false),
+        ),
+        SweepKind::StairFamily { down } => sweep(
+            if down {
+                "building stairs down (rise 0.15-0.22 m, run 0.22-0.35 m, nosing 0/32 mm), descend goal"
+            } else {
+                "building stairs up (rise 0.15-0.22 m, run 0.22-0.35 m, nosing 0/32 mm), climb goal"
+            },
+            "deg",
+            &FAMILY_ANGLES,
+            threads,
+            move |d| trials::stair_family(spec, d.to_radians(), down),
         ),
         SweepKind::Steps => sweep(
             "single step, climb strategy",
@@ -391,7 +420,7 @@ pub fn measure_with(
     let parts = 1
         + SlopeTask::ALL.len()
         + usize::from(!spec.flippers.is_empty())
-        + 5
+        + 7
         + usize::from(spec.arm.is_some());
     let mut done = 0usize;
     let mut part_done = |progress: &mut dyn FnMut(f64)| {
@@ -414,6 +443,10 @@ pub fn measure_with(
     };
     let stairs_without_flippers = run_sweep(spec, SweepKind::StairsWithoutFlippers, threads)?;
     part_done(progress);
+    let family_up = run_sweep(spec, SweepKind::StairFamily { down: false }, threads)?;
+    part_done(progress);
+    let family_down = run_sweep(spec, SweepKind::StairFamily { down: true }, threads)?;
+    part_done(progress);
     let steps = run_sweep(spec, SweepKind::Steps, threads)?;
     part_done(progress);
     let gaps = run_sweep(spec, SweepKind::Gaps, threads)?;
@@ -434,6 +467,8 @@ pub fn measure_with(
         slopes,
         stairs_with_flippers,
         stairs_without_flippers,
+        family_up,
+        family_down,
         steps,
         gaps,
         top_speed,
@@ -504,6 +539,8 @@ impl fmt::Display for Sheet {
         }
         for s in self.stairs_with_flippers.iter().chain([
             &self.stairs_without_flippers,
+            &self.family_up,
+            &self.family_down,
             &self.steps,
             &self.gaps,
         ]) {

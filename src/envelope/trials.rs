@@ -388,6 +388,65 @@ pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcom
     })
 }
 
+/// The building-stair family at `angle` (rad), up or `down`, with the autopilot's stair goal
+/// (flippers as its strategy sets them): passes when it arrives on every flight of
+/// [`lanes::family_flights`] — up, on the landing 0.3 m past the last nosing; down, on the
+/// floor 0.3 m past the foot's riser; the reason names the first flight it fails on.
+pub fn stair_family(spec: &RobotSpec, angle: f64, down: bool) -> Result<Outcome, EnvelopeError> {
+    let flights = lanes::family_flights(angle);
+    let mut slowest: f64 = 0.0;
+    for flight in &flights {
+        let outcome = stair_flight(spec, flight, down)?;
+        if !outcome.pass {
+            return Ok(Outcome::fail(format!(
+                "{}: {}",
+                flight.describe(),
+                outcome.reason
+            )));
+        }
+        slowest = slowest.max(outcome.reason.trim_end_matches(" s").parse().unwrap_or(0.0));
+    }
+    Ok(Outcome::pass(format!(
+        "{} flights, slowest {slowest:.1} s",
+        flights.len()
+    )))
+}
+
+/// One flight of [`lanes::flight_lane`], up or `down`, with the stair goal: passes when the
+/// robot arrives (up, on the landing 0.3 m past the last nosing; down, on the floor 0.3 m past
+/// the foot's riser), the reason its time in s.
+pub fn stair_flight(
+    spec: &RobotSpec,
+    flight: &lanes::Flight,
+    down: bool,
+) -> Result<Outcome, EnvelopeError> {
+    let (scene, end) = lanes::flight_lane(flight, down)?;
+    let top = f64::from(lanes::FAMILY_STEPS) * flight.rise;
+    let (from, to) = (Vector2::new(-1.5, 0.0), Vector2::new(end + 1.2, 0.0));
+    let goal = if down {
+        Goal::Descend {
+            from,
+            to,
+            speed: OBSTACLE_SPEED,
+            tolerance: 0.2,
+        }
+    } else {
+        Goal::Climb {
+            from,
+            to,
+            speed: OBSTACLE_SPEED,
+            tolerance: 0.2,
+        }
+    };
+    drive_lane(scene, spec, goal, None, 120.0, |b| {
+        if down {
+            b.com.x > end + 0.3 && b.com.z < 0.3
+        } else {
+            b.com.x > end + 0.3 && b.com.z > top - 0.1
+        }
+    })
+}
+
 /// Onto a single step `height` m high with the climb strategy; passes when the centre of
 /// mass is 0.4 m onto the platform, on top of it.
 pub fn step(spec: &RobotSpec, height: f64) -> Result<Outcome, EnvelopeError> {
