@@ -193,7 +193,8 @@ fn the_goal_script_example_takes_the_scout_to_the_landing() {
 /// The instructor's demonstration: the autopilot takes over exercise trials and passes them,
 /// driving to each goal the trial names in turn (levels, a round trip back to the start, a
 /// flight up and one down with the stair strategy, a 0.20 m hurdle on the way there and back
-/// taken with it too, gates crossed at their heading through a doorway and round a figure-8).
+/// taken with it too, righting the robot from its back twice with the self-righting routine,
+/// gates crossed at their heading through a doorway and round a figure-8).
 #[test]
 fn the_autopilot_demonstrates_exercises() {
     use treadsim::control::autopilot::TrialPilot;
@@ -205,6 +206,7 @@ fn the_autopilot_demonstrates_exercises() {
         "public_stairs_up",
         "public_stairs_down",
         "hurdle_20",
+        "self_right",
         "building_corridor",
         "figure8",
     ] {
@@ -223,10 +225,11 @@ fn the_autopilot_demonstrates_exercises() {
 }
 
 /// The demonstration over the whole course, printed (`cargo test --release --test autopilot
-/// -- --ignored --nocapture`): which exercises the goal-chasing autopilot passes (18 of the
-/// 20 driving exercises since issue 36 — steps on the way taken with the stair strategy;
-/// not rubble_search, whose targets behind obstacles need a vantage point and a path to it,
-/// nor self_right; the dexterity exercises need the arm, which the pilot does not drive).
+/// -- --ignored --nocapture`): which exercises the goal-chasing autopilot passes (19 of the
+/// 20 driving exercises since issue 36 — steps on the way taken with the stair strategy,
+/// the self-righting routine on its back; not rubble_search, whose targets behind obstacles
+/// need a vantage point and a path to it; the dexterity exercises need the arm, which the
+/// pilot does not drive).
 #[test]
 #[ignore]
 fn autopilot_over_the_course_table() {
@@ -253,4 +256,38 @@ fn autopilot_over_the_course_table() {
             run.result.reason
         );
     }
+}
+
+/// The trial pilot's self-righting routine on a robot that cannot right itself (the scout's
+/// flippers do not reach behind its centre of mass, tests/self_right.rs): the flippers swing
+/// from 90° to their 180° limit in 15° steps, and the pilot stops saying so, the robot still on
+/// its back.
+#[test]
+fn the_trial_pilot_says_when_it_cannot_right_the_robot() {
+    use nalgebra::Point3;
+    use treadsim::control::autopilot::{TrialGoal, TrialPilot};
+    use treadsim::vehicle::stability::Tilt;
+    let scene = scene_file("self_right");
+    let spec = robot("scout");
+    let (mut sim, id) = sim_with(scene, spec.clone(), Some("on_its_back"));
+    let mut pilot = TrialPilot::new(&spec, 0.3);
+    let goal = TrialGoal {
+        target: Point3::new(-3.0, 0.0, 0.0),
+        gate: None,
+    };
+    let dt = sim.config().dt;
+    let mut swung: f64 = 0.0;
+    for _ in 0..(30.0 / dt) as usize {
+        let command = pilot.command(Some(goal), &sim.body_state(id), None, dt);
+        swung = swung.max(command.flipper.unwrap_or(0.0));
+        sim.set_command(id, command);
+        sim.step();
+    }
+    let why = pilot.gave_up().expect("a reason");
+    assert!(why.contains("did not right it"), "{why}");
+    assert!(
+        (swung.to_degrees() - 180.0).abs() < 1e-6,
+        "swung to {swung}"
+    );
+    assert!(Tilt::of(&sim.body_state(id).pose).upside_down);
 }

@@ -423,8 +423,9 @@ impl Autopilot {
 /// The autopilot taking over an exercise trial — the instructor's demonstration: it drives to
 /// the trial's current goal (a zone's centre, a gate's middle, the start on the way back),
 /// climbing with the stair strategy when the goal lies more than [`CLIMB_RISE`] above the
-/// robot and descending when it lies that far below, and holds still when the trial is over
-/// or there is none.
+/// robot and descending when it lies that far below (and over a step or flight rising on its
+/// way), righting the robot with the self-righting routine when it is on its back, and holds
+/// still when the trial is over or there is none.
 #[derive(Debug, Clone)]
 pub struct TrialPilot {
     channels: Channels,
@@ -437,7 +438,22 @@ pub struct TrialPilot {
     pub sensor: Option<RangeSensor>,
     /// Time of the last scan looked at for a step on the way, s.
     scanned: f64,
+    /// Self-righting under way: the flipper angle step and when it began (s of `clock`).
+    righting: Option<(u32, f64)>,
+    /// Why self-righting failed, if it did.
+    righting_failed: Option<String>,
+    /// Time driven, s.
+    clock: f64,
+    /// The robot's highest flipper angle, rad (`None` without flippers).
+    flipper_max: Option<f64>,
 }
+
+/// Self-righting: the flippers swing down through this angle first, rad ...
+const RIGHTING_FIRST: f64 = 90.0 * std::f64::consts::PI / 180.0;
+/// ... and on in steps of this, rad ...
+const RIGHTING_STEP: f64 = 15.0 * std::f64::consts::PI / 180.0;
+/// ... each held this long, s (a swing of 90° at a flipper's 90°/s and the roll over).
+const RIGHTING_HOLD: f64 = 3.0;
 
 /// Distance ahead within which a step rising on the way to a point makes the trial pilot
 /// take it with the stair strategy, m.
@@ -473,7 +489,60 @@ impl TrialPilot {
                 .clone()
                 .map(|s| RangeSensor::new(s, SENSOR_SEED)),
             scanned: f64::NEG_INFINITY,
+            righting: None,
+            righting_failed: None,
+            clock: 0.0,
+            flipper_max: spec.flippers.iter().map(|f| f.max_angle).reduce(f64::min),
         }
+    }
+
+    /// On its back, the self-righting routine an operator follows: belts stopped, the
+    /// flippers swung down and on, from 90° in 15° steps held 3 s each, until the robot
+    /// rolls onto its tracks (then flippers to 0° and the goals from there); past the
+    /// flippers' reach, stopped, saying so. `None` while the robot is on its tracks.
+    fn self_right(&mut self, body: &BodyState) -> Option<DriveCommand> {
+        let tilt = crate::vehicle::stability::Tilt::of(&body.pose);
+        let on_tracks = !tilt.upside_down
+            && tilt.nose_up.abs() < std::f64::consts::FRAC_PI_4
+            && tilt.left_up.abs() < std::f64::consts::FRAC_PI_4;
+        if on_tracks {
+            self.righting_failed = None;
+            return self.righting.take().map(|_| {
+                // Righted: flippers back, and the goal anew from where it landed.
+                self.pilot = None;
+                self.target = None;
+                DriveCommand {
+                    flipper: Some(0.0),
+                    ..DriveCommand::STOP
+                }
+            });
+        }
+        if !tilt.upside_down && self.righting.is_none() {
+            return None;
+        }
+        let Some(max) = self.flipper_max else {
+            self.righting_failed = Some("on its back, and it has no flippers to right it".into());
+            return Some(DriveCommand::STOP);
+        };
+        let (step, since) = *self.righting.get_or_insert((0, self.clock));
+        let (step, since) = if self.clock - since > RIGHTING_HOLD {
+            (step + 1, self.clock)
+        } else {
+            (step, since)
+        };
+        let angle = RIGHTING_FIRST + f64::from(step) * RIGHTING_STEP;
+        if angle > max + 1e-9 {
+            self.righting_failed = Some(format!(
+                "on its back: the flippers swung to {:.0}° and did not right it",
+                max.to_degrees()
+            ));
+            return Some(DriveCommand::STOP);
+        }
+        self.righting = Some((step, since));
+        Some(DriveCommand {
+            flipper: Some(angle),
+            ..DriveCommand::STOP
+        })
     }
 
     /// On the way to a point, a step or flight rising ahead within [`STEP_AHEAD`], short of
@@ -508,7 +577,9 @@ impl TrialPilot {
 
     /// Why the pilot stopped short of the trial's target, if it gave up on it.
     pub fn gave_up(&self) -> Option<&str> {
-        self.pilot.as_ref().and_then(Autopilot::gave_up)
+        self.righting_failed
+            .as_deref()
+            .or_else(|| self.pilot.as_ref().and_then(Autopilot::gave_up))
     }
 
     /// The command for this step, for the robot in state `body` with its range sensor's
@@ -520,11 +591,15 @@ impl TrialPilot {
         scan: Option<&RangeScan>,
         dt: f64,
     ) -> DriveCommand {
+        self.clock += dt;
         let Some(TrialGoal { target, gate }) = goal else {
             self.pilot = None;
             self.target = None;
             return DriveCommand::STOP;
         };
+        if let Some(command) = self.self_right(body) {
+            return command;
+        }
         // A goal reached without the trial moving on (a gate crossed at the wrong heading, a
         // zone's dwell cut short): try again from here. A stair goal given up stays given
         // up (stopped, saying why) until the trial's target moves on.
