@@ -212,6 +212,9 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
     let steps = (a.duration / session.sim().config().dt).round() as u64;
     drive_with_telemetry(a, out, &mut session, driver.as_mut(), log.as_mut(), steps)?;
     print_summary(&session, start.elapsed().as_secs_f64(), steps);
+    if let Some(why) = driver.gave_up() {
+        println!("autopilot stopped: {why}");
+    }
     if driver.resets() > 0 {
         println!("auto-reset to the spawn {} time(s)", driver.resets());
     }

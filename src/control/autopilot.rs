@@ -16,7 +16,7 @@ use nalgebra::Vector2;
 
 use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
 use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
-use super::stair_climb::{ClimbGeometry, ClimbSense, StairClimb};
+use super::stair_climb::{ClimbGeometry, ClimbPhase, ClimbSense, StairClimb};
 use super::stair_reading::{read_stairs, StairDirection, StairReading};
 use crate::sim::ranging::{RangeScan, RangeSensor};
 use crate::vehicle::spec::Steering;
@@ -230,6 +230,27 @@ pub struct Autopilot {
     clock: f64,
 }
 
+/// Largest share of the forward speed the belts may differ by on a flight, each way: a
+/// skid-steer turn on the nosings slews the robot across the flight and stalls it; a gentle
+/// correction keeps it on the line.
+const FLIGHT_STEER_SHARE: f64 = 0.25;
+
+/// `command` with its turn limited to [`FLIGHT_STEER_SHARE`] of its forward speed (skid
+/// steering; an Ackermann robot's steering is left as it is).
+fn on_flight_steering(command: DriveCommand) -> DriveCommand {
+    if command.steer.is_some() {
+        return command;
+    }
+    let forward = 0.5 * (command.left + command.right);
+    let limit = FLIGHT_STEER_SHARE * forward.abs();
+    let half = (0.5 * (command.right - command.left)).clamp(-limit, limit);
+    DriveCommand {
+        left: forward - half,
+        right: forward + half,
+        ..command
+    }
+}
+
 /// How far ahead the stair reading looks, m.
 const READING_HORIZON: f64 = 3.0;
 
@@ -378,12 +399,21 @@ impl Autopilot {
             .stairs
             .get_or_insert_with(|| StairClimb::new(direction, speed))
             .step(&geometry, &sense);
+        let on_flight = self
+            .stairs
+            .as_ref()
+            .is_some_and(|s| matches!(s.phase(), ClimbPhase::Mount | ClimbPhase::Flight));
         let mut command = if action.speed >= 0.0 {
             let limits = self.channels.limits;
             let wanted = self
                 .line
                 .command(&state, &from, &to, action.speed, &limits, dt);
-            self.channels.drive(&state, &wanted)
+            let command = self.channels.drive(&state, &wanted);
+            if on_flight {
+                on_flight_steering(command)
+            } else {
+                command
+            }
         } else {
             DriveCommand {
                 left: action.speed,

@@ -27,7 +27,8 @@
 //! over the footprint, if steeper — by [`REAR_UP_MARGIN`], within [`TIP_MARGIN`] of the static
 //! backward tip angle, or past [`PITCH_MAX`]) or a stall (less than [`STALL_PROGRESS`] along
 //! the flight in [`STALL_TIME`]) makes the robot *back off*: reverse [`BACK_OFF`] m and until
-//! level again (at most 6 s), then *retry* with the flippers 10° higher and 25 % more speed,
+//! level again (at most 6 s), then *retry* with the flippers 10° higher (approaching and on
+//! the flight: a flipper tip jammed under a nosing on the flight comes free) and 25 % more speed,
 //! up to [`MAX_TRIES`] tries; then it *gives up*, stopped, and says why. Going down, a stall
 //! stops it at once and it says why: reversing blind up a flight is worse than stopping. The
 //! nose's dive over a down flight's edge (5–14° past the flight's angle in a fraction of a
@@ -617,7 +618,7 @@ impl StairClimb {
             self.approach_flippers.unwrap_or(DEFAULT_APPROACH_FLIPPERS) + self.retry_flippers;
         let (speed, flipper) = match (self.phase, up) {
             (ClimbPhase::Approach | ClimbPhase::Mount, true) => (speed, approach),
-            (ClimbPhase::Flight, true) => (speed, FLIGHT_FLIPPERS),
+            (ClimbPhase::Flight, true) => (speed, FLIGHT_FLIPPERS + self.retry_flippers),
             (ClimbPhase::Approach, false) => {
                 let near = self.reading.is_some_and(|r| r.first_edge < EDGE_SLOW);
                 (

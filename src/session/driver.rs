@@ -14,6 +14,12 @@ pub trait Driver {
     fn resets(&self) -> u32 {
         0
     }
+
+    /// Why it stopped short of its goal, if it gave up (the autopilot's stair goals, a
+    /// robot it could not right).
+    fn gave_up(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The one driver loop: before each step `driver` gives the session its inputs; after it

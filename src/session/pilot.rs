@@ -69,4 +69,8 @@ impl Driver for TrialPilot {
         self.sensor = sensor;
         send(session, command);
     }
+
+    fn gave_up(&self) -> Option<&str> {
+        TrialPilot::gave_up(self)
+    }
 }

@@ -79,6 +79,8 @@ pub struct Frame<'a> {
     pub exercise: bool,
     /// Whether the autopilot drives (the instructor's demonstration).
     pub autopilot: bool,
+    /// Why the autopilot stopped, if it gave up.
+    pub autopilot_gave_up: Option<&'a str>,
 }
 
 /// Top offset of the warnings, px: under the exercise's goal and trial panels when they
@@ -363,6 +365,11 @@ fn draw_instructor(ctx: &egui::Context, hud: &HudData, frame: &Frame<'_>, req: &
                         "Autopilot demo"
                     };
                     req.autopilot |= ui.button(label).clicked();
+                    if let Some(why) = frame.autopilot_gave_up {
+                        ui.label(
+                            egui::RichText::new(format!("autopilot stopped: {why}")).color(AMBER),
+                        );
+                    }
                 }
                 if !frame.locked {
                     req.trainee |= ui.button("Trainee view").clicked();

@@ -59,6 +59,14 @@ impl InputSource {
         matches!(self, InputSource::Autopilot(_))
     }
 
+    /// Why the autopilot stopped short of the trial's target, if it has the robot and gave up.
+    pub(super) fn autopilot_gave_up(&self) -> Option<&str> {
+        match self {
+            InputSource::Autopilot(pilot) => pilot.gave_up(),
+            _ => None,
+        }
+    }
+
     /// The replay, if this is one.
     pub(super) fn replay(&self) -> Option<&ReplayCursor> {
         match self {

@@ -317,6 +317,7 @@ impl StationPanel {
             help: st.help,
             exercise: readout.is_some(),
             autopilot: state.source.is_autopilot(),
+            autopilot_gave_up: state.source.autopilot_gave_up(),
         };
         let replaying = state.source.replay().is_some();
         let mut clicks = UiRequests::default();
