@@ -63,6 +63,12 @@ enum Command {
     /// area, for --seconds; prints collisions (agent pairs that began to overlap), edge holds,
     /// agents outside their area and the controller's cost per step.
     Traffic(cli::traffic::TrafficArgs),
+    /// Check the model against analytic and independent references (rest, drop, straight
+    /// driving against seed 000, steady turns against a Coulomb equilibrium on the model's
+    /// contact loads, slope hold and slide, tilt table, gap crossing, Ackermann circle against
+    /// seed 001) at --dt; prints one row per case with model value, reference, tolerance and
+    /// pass/fail, writes validation.md into --out, exits non-zero on any failure.
+    Validate(cli::validate::ValidateArgs),
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
@@ -89,6 +95,7 @@ fn main() -> ExitCode {
         Command::Soak(args) => cli::soak::soak_command(&args),
         Command::Envelope(args) => cli::check::envelope_command(&args),
         Command::Traffic(args) => cli::traffic::traffic_command(&args),
+        Command::Validate(args) => cli::validate::validate_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station(args) => cli::station::station_command(args),
         #[cfg(feature = "viewer")]

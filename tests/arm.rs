@@ -8,8 +8,9 @@ mod common;
 use common::{robot, scene_text, G};
 use nalgebra::{Isometry3, Point3, Vector3};
 use treadsim::scene::Scene;
-use treadsim::sim::{spawn_pose, RobotId, SimConfig, Simulation, StateSnapshot};
-use treadsim::vehicle::arm::kinematics::{link_frames, tool_point};
+use treadsim::sim::{RobotId, SimConfig, Simulation, StateSnapshot};
+use treadsim::tools::validate::arm as validate_arm;
+use treadsim::vehicle::arm::kinematics::link_frames;
 use treadsim::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, ToolFrame, MAX_ARM_JOINTS};
 use treadsim::vehicle::RobotSpec;
 
@@ -29,26 +30,6 @@ fn sim_on(scene: Scene, spec: RobotSpec) -> (Simulation, RobotId) {
 
 fn deg(values: &[f64]) -> Vec<f64> {
     values.iter().map(|d| d.to_radians()).collect()
-}
-
-/// The moment about joint `joint`'s (horizontal) axis of the weight of everything outboard of
-/// it, arm at `q` on a level hull, N·m: Σ m·g·(horizontal distance along body x).
-fn gravity_moment(spec: &RobotSpec, q: &[f64], joint: usize) -> f64 {
-    let arm = spec.arm.as_ref().expect("arm");
-    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
-    let gripper = link_frames(arm, q, &mut frames);
-    let axis_x = frames[joint].translation.vector.x;
-    let mut moment = 0.0;
-    for (j, link) in arm.joints.iter().enumerate().skip(joint) {
-        let centre = frames[j] * Point3::from(link.link.end / 2.0);
-        moment += link.link.mass * G * (centre.x - axis_x);
-    }
-    let g = &arm.gripper;
-    let palm = gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0);
-    let pads = gripper * g.tool_point();
-    moment += g.palm_mass * G * (palm.x - axis_x);
-    moment += 2.0 * g.finger_mass * G * (pads.x - axis_x);
-    moment
 }
 
 #[test]
@@ -71,25 +52,13 @@ fn the_arms_weight_rests_on_the_tracks_and_the_stowed_arm_stays_put() {
     assert!(sim.events().is_empty(), "{:?}", sim.events());
 }
 
-/// The elbow with the upper arm straight up and the forearm level: the limit is the moment
-/// of the forearm, wrist and gripper about the elbow.
+/// The elbow with the upper arm straight up and the forearm level, its limit `torque_factor`
+/// × the moment of the forearm, wrist and gripper about it (`treadsim validate`'s run):
+/// (sag deg, effort, peak effort, moment N·m).
 fn elbow_under_load(torque_factor: f64) -> (f64, f64, f64, f64) {
-    let mut spec = armed();
-    let q = deg(&[0.0, -90.0, 90.0, 0.0, 0.0]);
-    let needed = gravity_moment(&spec, &q, 2);
-    spec.arm.as_mut().unwrap().joints[2].max_effort = torque_factor * needed;
-    let (mut sim, id) = sim_on(scene_text(FLAT), spec);
-    sim.run_for(0.5);
-    sim.pose_arm(id, &q, 0.1);
-    let mut peak_effort = 0.0_f64;
-    for _ in 0..1000 {
-        sim.step();
-        let state = sim.arm_state(id).unwrap();
-        peak_effort = peak_effort.max(state.efforts[2].abs());
-    }
-    let state = sim.arm_state(id).unwrap();
-    let sag = (state.positions[2] - q[2]).to_degrees();
-    (sag, state.efforts[2].abs(), peak_effort, needed)
+    let load = validate_arm::elbow_under_load(&armed(), &SimConfig::default(), torque_factor)
+        .expect("elbow run");
+    (load.sag, load.effort, load.peak, load.needed)
 }
 
 #[test]
@@ -119,57 +88,9 @@ fn a_joint_sags_above_its_torque_limit_and_never_exceeds_it() {
 
 /// A 1 kg box of surface μ 0.5 standing on a pedestal between the open fingers of the level
 /// gripper, gripped with `force` N per finger, lifted 0.2 rad by the shoulder in 1 s and
-/// held for 1 s: how far it slid down in the grip, m.
+/// held for 1 s (`treadsim validate`'s run): how far it slid down in the grip, m.
 fn grip_slide(force: f64) -> f64 {
-    let spec = armed();
-    let q = deg(&[0.0, -30.0, 30.0, 0.0, 0.0]);
-    let flat = scene_text(FLAT);
-    let hull = spawn_pose(&flat.spawns[0], &spec);
-    let tool = hull * tool_point(spec.arm.as_ref().unwrap(), &q);
-    // The box's bottom 2 cm below the tool point, 5 mm below the pads.
-    let text = format!(
-        "{FLAT}[[element]]\ntype = \"box\"\nsize = [0.04, 0.04, {top}]\nposition = [{x}, {y}, 0]\n\
-         [[object]]\nname = \"box\"\nshape = \"box\"\nsize = [0.04, 0.06, 0.04]\n\
-         mass = 1.0\nfriction = 0.5\nposition = [{x}, {y}, {z}]\n",
-        top = tool.z - 0.02,
-        x = tool.x,
-        y = tool.y,
-        z = tool.z,
-    );
-    let (mut sim, id) = sim_on(scene_text(&text), spec);
-    sim.pose_arm(id, &q, 0.07);
-    sim.run_for(0.5);
-    let grip = GripCommand::Close(force);
-    sim.set_arm_command(
-        id,
-        ArmCommand {
-            motion: ArmMotion::Hold,
-            grip,
-        },
-    );
-    sim.run_for(0.5);
-    let start = relative_drop(&sim, id);
-    let mut lift = [0.0; MAX_ARM_JOINTS];
-    lift[1] = -0.2;
-    let motion = ArmMotion::JointRates(lift);
-    sim.set_arm_command(id, ArmCommand { motion, grip });
-    sim.run_for(1.0);
-    sim.set_arm_command(
-        id,
-        ArmCommand {
-            motion: ArmMotion::Hold,
-            grip,
-        },
-    );
-    sim.run_for(1.0);
-    relative_drop(&sim, id) - start
-}
-
-/// How far the object lies below the tool point, m.
-fn relative_drop(sim: &Simulation, id: RobotId) -> f64 {
-    let tool = sim.arm_state(id).unwrap().tool;
-    let object = sim.object_state(0).unwrap().pose.translation.vector;
-    tool.z - object.z
+    validate_arm::grip_slide(&armed(), &SimConfig::default(), force).expect("grip run")
 }
 
 #[test]
@@ -282,7 +203,9 @@ fn tipping_and_lifting_with_the_arm_follow_the_combined_center_of_mass() {
     use treadsim::envelope::arm::{measure_arm, torque_limited_load};
     let spec = armed();
     let arm = spec.arm.as_ref().unwrap();
-    let sheet = measure_arm(&spec).expect("envelope").expect("arm section");
+    let sheet = measure_arm(&spec, &SimConfig::default())
+        .expect("envelope")
+        .expect("arm section");
     let full = vec![0.0; arm.joints.len()]; // scout_eod's reach_forward pose
     let limits = treadsim::vehicle::stability::TipLimits::from_spec(&spec);
     let (_, front) = limits.footprint;

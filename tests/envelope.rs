@@ -9,6 +9,7 @@ use common::{robot, PRESETS};
 use treadsim::envelope::{
     self, lanes, lanes::LANE_FRICTION, run_sweep, trials, SlopeTask, Sweep, SweepKind,
 };
+use treadsim::sim::SimConfig;
 use treadsim::vehicle::RobotSpec;
 
 const THREADS: usize = 2;
@@ -24,7 +25,7 @@ fn tip_over_angles_match_the_static_formulas() {
     let slide = 3f64.atan().to_degrees();
     for name in PRESETS {
         let spec = robot(name);
-        let tip = envelope::measure_tip(&spec, THREADS).expect("tilt table");
+        let tip = envelope::measure_tip(&spec, &SimConfig::default(), THREADS).expect("tilt table");
         let h = treadsim::vehicle::stability::TipLimits::from_spec(&spec).com_height;
         for (direction, formula, measured) in [
             ("forward", tip.forward_formula, tip.forward),
@@ -65,7 +66,13 @@ fn slope_limits_follow_the_friction_criteria() {
         let f_r = spec.tracks[0].belt.rolling_resistance;
         let drive = (LANE_FRICTION - f_r).atan().to_degrees();
         for (task, criterion) in [(SlopeTask::HoldUp, hold), (SlopeTask::DriveUp, drive)] {
-            let sweep = run_sweep(&spec, SweepKind::Slope(task), THREADS).expect("sweep");
+            let sweep = run_sweep(
+                &spec,
+                &SimConfig::default(),
+                SweepKind::Slope(task),
+                THREADS,
+            )
+            .expect("sweep");
             assert!(sweep.is_monotone(), "{name} {task:?}: {sweep:#?}");
             let limit = sweep.limit.expect("holds on the level");
             let fail = sweep
@@ -102,9 +109,11 @@ fn smooth(mut spec: RobotSpec) -> RobotSpec {
 fn grousers_hooking_the_nosings_climb_45_degree_stairs() {
     let steep = 45f64.to_radians();
     for (name, flippers) in [("tracker55", false), ("scout", true)] {
-        let with = trials::stairs(&robot(name), steep, flippers).expect("trial");
+        let with =
+            trials::stairs(&robot(name), &SimConfig::default(), steep, flippers).expect("trial");
         assert!(with.pass, "{name} with grousers: {}", with.reason);
-        let without = trials::stairs(&smooth(robot(name)), steep, flippers).expect("trial");
+        let without = trials::stairs(&smooth(robot(name)), &SimConfig::default(), steep, flippers)
+            .expect("trial");
         assert!(
             !without.pass,
             "{name} with smooth belts climbed: {}",
@@ -127,12 +136,18 @@ fn stair_and_step_sweeps_are_monotone() {
     let tracker = robot("tracker55");
     check(
         "tracker55",
-        &run_sweep(&tracker, SweepKind::StairsWithoutFlippers, THREADS).expect("sweep"),
+        &run_sweep(
+            &tracker,
+            &SimConfig::default(),
+            SweepKind::StairsWithoutFlippers,
+            THREADS,
+        )
+        .expect("sweep"),
     );
     let heavy = robot("heavy250");
     check(
         "heavy250",
-        &run_sweep(&heavy, SweepKind::Steps, THREADS).expect("sweep"),
+        &run_sweep(&heavy, &SimConfig::default(), SweepKind::Steps, THREADS).expect("sweep"),
     );
 }
 
@@ -165,7 +180,8 @@ fn building_claims_hold(spec: &RobotSpec, sheet: &envelope::Sheet) {
                 run: uniform(shortest, 0.35),
                 nosing: uniform(0.0, 0.032),
             };
-            let outcome = trials::stair_flight(spec, &flight, down).expect("trial");
+            let outcome =
+                trials::stair_flight(spec, &SimConfig::default(), &flight, down).expect("trial");
             assert!(
                 outcome.pass,
                 "{}: claim {claim}° {} fails on {}: {}",
@@ -188,7 +204,10 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
         let spec = robot(name);
         // The progress it reports rises part by part to the whole sheet.
         let mut shares = Vec::new();
-        let sheet = envelope::measure_with(&spec, THREADS, &mut |f| shares.push(f)).expect("sheet");
+        let sheet = envelope::measure_with(&spec, &SimConfig::default(), THREADS, &mut |f| {
+            shares.push(f)
+        })
+        .expect("sheet");
         assert!(shares.windows(2).all(|w| w[0] < w[1]), "{name}: {shares:?}");
         assert_eq!(shares.last(), Some(&1.0), "{name}: {shares:?}");
         println!("{sheet}");
@@ -202,7 +221,7 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
             }
         }
         if name == "scout" {
-            let single = envelope::measure(&spec, 1).expect("sheet");
+            let single = envelope::measure(&spec, &SimConfig::default(), 1).expect("sheet");
             assert_eq!(single, sheet, "the sheet depends on the thread count");
         }
         building_claims_hold(&spec, &sheet);

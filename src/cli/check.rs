@@ -115,7 +115,12 @@ pub fn envelope_command(a: &EnvelopeArgs) -> anyhow::Result<()> {
     };
     let started = Instant::now();
     let mut bar = Progress::new("envelope");
-    let sheet = treadsim::envelope::measure_with(&spec, threads, &mut |f| bar.set(f))?;
+    let sheet = treadsim::envelope::measure_with(
+        &spec,
+        &treadsim::sim::SimConfig::default(),
+        threads,
+        &mut |f| bar.set(f),
+    )?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&sheet)?);
     } else {

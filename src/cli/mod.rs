@@ -1,7 +1,7 @@
 //! The `treadsim` binary's commands, one file each: `check.rs` (check, envelope), `list.rs`,
 //! `bench.rs`,
 //! `soak.rs`, headless runs (`run.rs`), logs (`log.rs`: replay and report), traffic
-//! (`traffic.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
+//! (`traffic.rs`), the model's validation (`validate.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
 //! string functions the binary restarts with (`string_functions.rs`), a private runtime
 //! folder when the environment has none (`runtime_dir.rs`), and a quiet end when a reader
 //! closes the pipe (`broken_pipe.rs`). Part of the binary, not
@@ -19,6 +19,7 @@ pub mod soak;
 pub mod station;
 pub mod string_functions;
 pub mod traffic;
+pub mod validate;
 
 use std::path::{Path, PathBuf};
 

@@ -248,6 +248,7 @@ pub fn reach(spec: &RobotSpec, arm: &ArmSpec) -> Reach {
 /// kg (if any) gripped at full force; `None` if the grip did not take.
 fn posed(
     spec: &RobotSpec,
+    config: &SimConfig,
     pose: &[f64],
     load: f64,
 ) -> Result<Option<(Simulation, RobotId)>, EnvelopeError> {
@@ -274,7 +275,7 @@ fn posed(
     } else {
         pad
     };
-    let mut sim = Simulation::new(scene, SimConfig::default())?;
+    let mut sim = Simulation::new(scene, *config)?;
     let id = sim.add_robot(spec.clone(), &spawn)?;
     sim.pose_arm(id, pose, if load > 0.0 { width + 0.002 } else { g.opening });
     if load > 0.0 {
@@ -295,11 +296,16 @@ fn posed(
 /// pitch joint) raises for [`LIFT_TIME`] at a third of its top speed; the tool point must
 /// rise [`LIFT_RISE`] with the mass still held and every joint following its servo (none
 /// stalled or sagging, [`STALL_LAG`]).
-fn lifts(spec: &RobotSpec, pose: &[f64], load: f64) -> Result<bool, EnvelopeError> {
+fn lifts(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    pose: &[f64],
+    load: f64,
+) -> Result<bool, EnvelopeError> {
     let Some(arm) = spec.arm.as_ref() else {
         return Ok(false);
     };
-    let Some((mut sim, id)) = posed(spec, pose, load)? else {
+    let Some((mut sim, id)) = posed(spec, config, pose, load)? else {
         return Ok(false);
     };
     let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
@@ -339,11 +345,12 @@ fn lifts(spec: &RobotSpec, pose: &[f64], load: f64) -> Result<bool, EnvelopeErro
 /// holding `load` kg, deg.
 fn tilt(
     spec: &RobotSpec,
+    config: &SimConfig,
     pose: &[f64],
     load: f64,
 ) -> Result<(Option<f64>, Option<f64>), EnvelopeError> {
     let angle = |direction| -> Result<Option<f64>, EnvelopeError> {
-        Ok(match posed(spec, pose, load)? {
+        Ok(match posed(spec, config, pose, load)? {
             Some((mut sim, id)) => trials::tilt_run(&mut sim, id, direction).map(f64::to_degrees),
             None => None,
         })
@@ -355,7 +362,10 @@ fn tilt(
 }
 
 /// Measures the arm section of `spec` (`None`: no arm).
-pub fn measure_arm(spec: &RobotSpec) -> Result<Option<ArmSheet>, EnvelopeError> {
+pub fn measure_arm(
+    spec: &RobotSpec,
+    config: &SimConfig,
+) -> Result<Option<ArmSheet>, EnvelopeError> {
     let Some(arm) = spec.arm.as_ref() else {
         return Ok(None);
     };
@@ -366,7 +376,7 @@ pub fn measure_arm(spec: &RobotSpec) -> Result<Option<ArmSheet>, EnvelopeError> 
     let tipping_load = tipping_load(spec, arm, &full);
     let mut lifted = None;
     let mut load = LIFT_STEP;
-    while load <= 2.0 * rated + 1.0 && lifts(spec, &full, load)? {
+    while load <= 2.0 * rated + 1.0 && lifts(spec, config, &full, load)? {
         lifted = Some(load);
         load += LIFT_STEP;
     }
@@ -378,7 +388,7 @@ pub fn measure_arm(spec: &RobotSpec) -> Result<Option<ArmSheet>, EnvelopeError> 
     ] {
         let (_, com) = combined_mass_center(spec, arm, pose, load);
         let limits = TipLimits::with_center_of_mass(spec, &com);
-        let (forward, sideways) = tilt(spec, pose, load)?;
+        let (forward, sideways) = tilt(spec, config, pose, load)?;
         tip.push(ArmTip {
             label: label.into(),
             center_of_mass: [com.x, com.y, com.z],

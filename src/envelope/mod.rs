@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use crate::config::ConfigError;
-use crate::sim::SimError;
+use crate::sim::{SimConfig, SimError};
 use crate::vehicle::stability::TipLimits;
 use crate::vehicle::RobotSpec;
 pub use trials::{Outcome, SlopeTask, TiltDirection};
@@ -247,11 +247,16 @@ pub fn tip_formulas(spec: &RobotSpec) -> (f64, f64, f64) {
 
 /// The slope sweep of `task`: the coarse grid, then bisection between its last pass and
 /// first failure.
-fn slope_sweep(spec: &RobotSpec, task: SlopeTask, threads: usize) -> Result<Sweep, EnvelopeError> {
+fn slope_sweep(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    task: SlopeTask,
+    threads: usize,
+) -> Result<Sweep, EnvelopeError> {
     let jobs: Vec<Job<'_, Outcome>> = SLOPE_ANGLES
         .iter()
         .map(|&deg| -> Job<'_, Outcome> {
-            Box::new(move || trials::slope(spec, task, deg.to_radians()))
+            Box::new(move || trials::slope(spec, config, task, deg.to_radians()))
         })
         .collect();
     let outcomes = run_all(jobs, threads)?;
@@ -266,7 +271,7 @@ fn slope_sweep(spec: &RobotSpec, task: SlopeTask, threads: usize) -> Result<Swee
             let mut refined = Vec::new();
             while hi - lo > SLOPE_RESOLUTION + 1e-9 {
                 let mid = 0.5 * (lo + hi);
-                let outcome = trials::slope(spec, task, mid.to_radians())?;
+                let outcome = trials::slope(spec, config, task, mid.to_radians())?;
                 if outcome.pass {
                     lo = mid;
                 } else {
@@ -329,18 +334,19 @@ pub enum SweepKind {
 /// Runs one sweep of `spec` on `threads` threads.
 pub fn run_sweep(
     spec: &RobotSpec,
+    config: &SimConfig,
     kind: SweepKind,
     threads: usize,
 ) -> Result<Sweep, EnvelopeError> {
     let has_flippers = !spec.flippers.is_empty();
     match kind {
-        SweepKind::Slope(task) => slope_sweep(spec, task, threads),
+        SweepKind::Slope(task) => slope_sweep(spec, config, task, threads),
         SweepKind::StairsWithFlippers => sweep(
             "stairs, 0.20 m rises, flippers used (autopilot: approach angle from the sensed rise, -12° on the flight)",
             "deg",
             &STAIR_ANGLES,
             threads,
-            |d| trials::stairs(spec, d.to_radians(), true),
+            |d| trials::stairs(spec, config, d.to_radians(), true),
         ),
         SweepKind::StairsWithoutFlippers => sweep(
             if has_flippers {
@@ -351,7 +357,7 @@ pub fn run_sweep(
             "deg",
             &STAIR_ANGLES,
             threads,
-            |d| trials::stairs(spec, d.to_radians(), false),
+            |d| trials::stairs(spec, config, d.to_radians(), false),
         ),
         SweepKind::StairFamily { down } => sweep(
             if down {
@@ -362,27 +368,31 @@ pub fn run_sweep(
             "deg",
             &FAMILY_ANGLES,
             threads,
-            move |d| trials::stair_family(spec, d.to_radians(), down),
+            move |d| trials::stair_family(spec, config, d.to_radians(), down),
         ),
         SweepKind::Steps => sweep(
             "single step, climb strategy",
             "m",
             &STEP_HEIGHTS,
             threads,
-            |h| trials::step(spec, h),
+            |h| trials::step(spec, config, h),
         ),
         SweepKind::Gaps => sweep(
             "gap between raised platforms, flippers level",
             "m",
             &GAP_WIDTHS,
             threads,
-            |w| trials::gap(spec, w),
+            |w| trials::gap(spec, config, w),
         ),
     }
 }
 
 /// The tip-over angles of `spec`: formulas and the tilt table, on `threads` threads.
-pub fn measure_tip(spec: &RobotSpec, threads: usize) -> Result<TipSheet, EnvelopeError> {
+pub fn measure_tip(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    threads: usize,
+) -> Result<TipSheet, EnvelopeError> {
     let (forward_formula, backward_formula, sideways_formula) = tip_formulas(spec);
     let tilts: Vec<Job<'_, Option<f64>>> = [
         TiltDirection::Forward,
@@ -390,7 +400,7 @@ pub fn measure_tip(spec: &RobotSpec, threads: usize) -> Result<TipSheet, Envelop
         TiltDirection::Sideways,
     ]
     .into_iter()
-    .map(|d| -> Job<'_, Option<f64>> { Box::new(move || trials::tilt_table(spec, d)) })
+    .map(|d| -> Job<'_, Option<f64>> { Box::new(move || trials::tilt_table(spec, config, d)) })
     .collect();
     let tilt = run_all(tilts, threads)?;
     let deg = |a: &Option<f64>| a.map(f64::to_degrees);
@@ -405,13 +415,18 @@ pub fn measure_tip(spec: &RobotSpec, threads: usize) -> Result<TipSheet, Envelop
 }
 
 /// Measures the whole sheet of `spec` on `threads` threads.
-pub fn measure(spec: &RobotSpec, threads: usize) -> Result<Sheet, EnvelopeError> {
-    measure_with(spec, threads, &mut |_| {})
+pub fn measure(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    threads: usize,
+) -> Result<Sheet, EnvelopeError> {
+    measure_with(spec, config, threads, &mut |_| {})
 }
 
 /// [`measure`], telling `progress` the share of the sheet done (0..1) after each part.
 pub fn measure_with(
     spec: &RobotSpec,
+    config: &SimConfig,
     threads: usize,
     progress: &mut dyn FnMut(f64),
 ) -> Result<Sheet, EnvelopeError> {
@@ -427,35 +442,41 @@ pub fn measure_with(
         done += 1;
         progress(done as f64 / parts as f64);
     };
-    let tip = measure_tip(spec, threads)?;
+    let tip = measure_tip(spec, config, threads)?;
     part_done(progress);
     let mut slopes = Vec::with_capacity(SlopeTask::ALL.len());
     for &task in SlopeTask::ALL.iter() {
-        slopes.push(run_sweep(spec, SweepKind::Slope(task), threads)?);
+        slopes.push(run_sweep(spec, config, SweepKind::Slope(task), threads)?);
         part_done(progress);
     }
     let stairs_with_flippers = if spec.flippers.is_empty() {
         None
     } else {
-        let sweep = run_sweep(spec, SweepKind::StairsWithFlippers, threads)?;
+        let sweep = run_sweep(spec, config, SweepKind::StairsWithFlippers, threads)?;
         part_done(progress);
         Some(sweep)
     };
-    let stairs_without_flippers = run_sweep(spec, SweepKind::StairsWithoutFlippers, threads)?;
+    let stairs_without_flippers =
+        run_sweep(spec, config, SweepKind::StairsWithoutFlippers, threads)?;
     part_done(progress);
-    let family_up = run_sweep(spec, SweepKind::StairFamily { down: false }, threads)?;
+    let family_up = run_sweep(
+        spec,
+        config,
+        SweepKind::StairFamily { down: false },
+        threads,
+    )?;
     part_done(progress);
-    let family_down = run_sweep(spec, SweepKind::StairFamily { down: true }, threads)?;
+    let family_down = run_sweep(spec, config, SweepKind::StairFamily { down: true }, threads)?;
     part_done(progress);
-    let steps = run_sweep(spec, SweepKind::Steps, threads)?;
+    let steps = run_sweep(spec, config, SweepKind::Steps, threads)?;
     part_done(progress);
-    let gaps = run_sweep(spec, SweepKind::Gaps, threads)?;
+    let gaps = run_sweep(spec, config, SweepKind::Gaps, threads)?;
     part_done(progress);
-    let top_speed = trials::top_speed(spec)?;
+    let top_speed = trials::top_speed(spec, config)?;
     part_done(progress);
-    let pivot_rate = trials::pivot_rate(spec)?.to_degrees();
+    let pivot_rate = trials::pivot_rate(spec, config)?.to_degrees();
     part_done(progress);
-    let arm = arm::measure_arm(spec)?;
+    let arm = arm::measure_arm(spec, config)?;
     if arm.is_some() {
         part_done(progress);
     }

@@ -63,14 +63,18 @@ impl Outcome {
     }
 }
 
-/// A simulation of `spec` at the scene's first spawn.
-fn start(scene: Scene, spec: &RobotSpec) -> Result<(Simulation, RobotId), EnvelopeError> {
+/// A simulation of `spec` at the scene's first spawn, with the settings `config`.
+pub fn start(
+    scene: Scene,
+    spec: &RobotSpec,
+    config: &SimConfig,
+) -> Result<(Simulation, RobotId), EnvelopeError> {
     let spawn = scene
         .spawns
         .first()
         .cloned()
         .ok_or(EnvelopeError::NoSpawn)?;
-    let mut sim = Simulation::new(scene, SimConfig::default())?;
+    let mut sim = Simulation::new(scene, *config)?;
     let id = sim.add_robot(spec.clone(), &spawn)?;
     Ok((sim, id))
 }
@@ -94,7 +98,7 @@ fn failure_event(sim: &Simulation) -> Option<Outcome> {
 
 /// Gravity for a slope of `angle` (rad) falling towards the unit direction `down` (world
 /// x–y), m/s².
-fn slope_gravity(angle: f64, down: Vector2<f64>) -> Vector3<f64> {
+pub fn slope_gravity(angle: f64, down: Vector2<f64>) -> Vector3<f64> {
     let along = G * angle.sin();
     Vector3::new(down.x * along, down.y * along, -G * angle.cos())
 }
@@ -116,9 +120,10 @@ pub enum TiltDirection {
 /// up to 80°.
 pub fn tilt_table(
     spec: &RobotSpec,
+    config: &SimConfig,
     direction: TiltDirection,
 ) -> Result<Option<f64>, EnvelopeError> {
-    let (mut sim, id) = start(lanes::flat_pad(TILT_TABLE_FRICTION)?, spec)?;
+    let (mut sim, id) = start(lanes::flat_pad(TILT_TABLE_FRICTION)?, spec, config)?;
     Ok(tilt_run(&mut sim, id, direction))
 }
 
@@ -163,11 +168,11 @@ pub fn tilt_run(sim: &mut Simulation, id: RobotId, direction: TiltDirection) -> 
     }
 }
 
-/// Lets a robot settle: [`SETTLE`] s, then on until its hull has turned slower than
-/// [`CALM_SPIN`] for [`CALM_TIME`] without a break (a robot whose centre of mass lies near
-/// the end of its footprint rocks on its end wheels for seconds after it is set down, and
-/// passes through rest at every turn), at most [`MAX_SETTLE`] s in all.
-fn settle_calm(sim: &mut Simulation, id: RobotId) {
+/// Lets a robot settle: 1 s, then on until its hull has turned slower than
+/// 0.005 rad/s for 0.5 s without a break (a robot whose centre of mass lies near the end of
+/// its footprint rocks on its end wheels for seconds after it is set down, and passes through
+/// rest at every turn), at most 20 s in all.
+pub fn settle_calm(sim: &mut Simulation, id: RobotId) {
     sim.run_for(SETTLE);
     let end = sim.time() + MAX_SETTLE - SETTLE;
     let mut calm_since = sim.time();
@@ -224,8 +229,13 @@ impl SlopeTask {
 /// - Down: 1 m down under control (never faster over the ground than 1.5 × the command
 ///   + 0.05 m/s: the belts hold it, it does not toboggan).
 /// - Across: 1.5 m along the contour with under 0.3 m slip downhill.
-pub fn slope(spec: &RobotSpec, task: SlopeTask, angle: f64) -> Result<Outcome, EnvelopeError> {
-    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
+pub fn slope(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    task: SlopeTask,
+    angle: f64,
+) -> Result<Outcome, EnvelopeError> {
+    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec, config)?;
     // The robot faces +x; the slope falls towards `down`.
     let down = match task {
         SlopeTask::HoldUp | SlopeTask::DriveUp => Vector2::new(-1.0, 0.0),
@@ -312,12 +322,13 @@ pub fn slope(spec: &RobotSpec, task: SlopeTask, angle: f64) -> Result<Outcome, E
 fn drive_lane(
     scene: Scene,
     spec: &RobotSpec,
+    config: &SimConfig,
     goal: Goal,
     flipper: Option<f64>,
     limit: f64,
     arrived: impl Fn(&BodyState) -> bool,
 ) -> Result<Outcome, EnvelopeError> {
-    let (mut sim, id) = start(scene, spec)?;
+    let (mut sim, id) = start(scene, spec, config)?;
     sim.run_for(SETTLE);
     let z0 = sim.body_state(id).com.z;
     let mut pilot = Autopilot::new(spec, vec![goal]);
@@ -369,7 +380,12 @@ fn drive_lane(
 /// approach angle from the rise its range sensor reads, −12° on the flight, 0° on the
 /// landing, backing off and retrying after a rear-up or stall); without: the same goal with
 /// the flippers held stowed (a robot without flippers: the goal as it is).
-pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcome, EnvelopeError> {
+pub fn stairs(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    angle: f64,
+    use_flippers: bool,
+) -> Result<Outcome, EnvelopeError> {
     let (scene, last_nosing) = lanes::stair_lane(angle)?;
     let top = STAIR_RISE * f64::from(STAIR_COUNT);
     let from = Vector2::new(-1.5, 0.0);
@@ -383,7 +399,7 @@ pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcom
     // Without flippers the strategy's speed, watchdogs and retries still hold; its flipper
     // angles are overridden to stowed.
     let flipper = (!use_flippers).then_some(STOWED);
-    drive_lane(scene, spec, goal, flipper, 90.0, |b| {
+    drive_lane(scene, spec, config, goal, flipper, 90.0, |b| {
         b.com.x > last_nosing + 0.3 && b.com.z > top - 0.1
     })
 }
@@ -392,11 +408,16 @@ pub fn stairs(spec: &RobotSpec, angle: f64, use_flippers: bool) -> Result<Outcom
 /// (flippers as its strategy sets them): passes when it arrives on every flight of
 /// [`lanes::family_flights`] — up, on the landing 0.3 m past the last nosing; down, on the
 /// floor 0.3 m past the foot's riser; the reason names the first flight it fails on.
-pub fn stair_family(spec: &RobotSpec, angle: f64, down: bool) -> Result<Outcome, EnvelopeError> {
+pub fn stair_family(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    angle: f64,
+    down: bool,
+) -> Result<Outcome, EnvelopeError> {
     let flights = lanes::family_flights(angle);
     let mut slowest: f64 = 0.0;
     for flight in &flights {
-        let outcome = stair_flight(spec, flight, down)?;
+        let outcome = stair_flight(spec, config, flight, down)?;
         if !outcome.pass {
             return Ok(Outcome::fail(format!(
                 "{}: {}",
@@ -417,6 +438,7 @@ pub fn stair_family(spec: &RobotSpec, angle: f64, down: bool) -> Result<Outcome,
 /// the foot's riser), the reason its time in s.
 pub fn stair_flight(
     spec: &RobotSpec,
+    config: &SimConfig,
     flight: &lanes::Flight,
     down: bool,
 ) -> Result<Outcome, EnvelopeError> {
@@ -438,7 +460,7 @@ pub fn stair_flight(
             tolerance: 0.2,
         }
     };
-    drive_lane(scene, spec, goal, None, 120.0, |b| {
+    drive_lane(scene, spec, config, goal, None, 120.0, |b| {
         if down {
             b.com.x > end + 0.3 && b.com.z < 0.3
         } else {
@@ -449,42 +471,55 @@ pub fn stair_flight(
 
 /// Onto a single step `height` m high with the climb strategy; passes when the centre of
 /// mass is 0.4 m onto the platform, on top of it.
-pub fn step(spec: &RobotSpec, height: f64) -> Result<Outcome, EnvelopeError> {
+pub fn step(spec: &RobotSpec, config: &SimConfig, height: f64) -> Result<Outcome, EnvelopeError> {
     let goal = Goal::Climb {
         from: Vector2::new(-1.5, 0.0),
         to: Vector2::new(1.5, 0.0),
         speed: OBSTACLE_SPEED,
         tolerance: 0.2,
     };
-    drive_lane(lanes::step_lane(height)?, spec, goal, None, 45.0, |b| {
-        b.com.x > 0.4 && b.com.z > height
-    })
+    drive_lane(
+        lanes::step_lane(height)?,
+        spec,
+        config,
+        goal,
+        None,
+        45.0,
+        |b| b.com.x > 0.4 && b.com.z > height,
+    )
 }
 
 /// Across a gap `width` m wide between raised platforms, flippers level (0°, reaching ahead)
 /// at the approach speed; passes when the centre of mass is 0.4 m onto the far platform, on
 /// top of it.
-pub fn gap(spec: &RobotSpec, width: f64) -> Result<Outcome, EnvelopeError> {
+pub fn gap(spec: &RobotSpec, config: &SimConfig, width: f64) -> Result<Outcome, EnvelopeError> {
     let goal = Goal::Line {
         from: Vector2::new(-1.5, 0.0),
         to: Vector2::new(width + 1.5, 0.0),
         speed: OBSTACLE_SPEED,
         tolerance: 0.2,
     };
-    drive_lane(lanes::gap_lane(width)?, spec, goal, Some(0.0), 45.0, |b| {
-        b.com.x > width + 0.4 && b.com.z > GAP_DEPTH
-    })
+    drive_lane(
+        lanes::gap_lane(width)?,
+        spec,
+        config,
+        goal,
+        Some(0.0),
+        45.0,
+        |b| b.com.x > width + 0.4 && b.com.z > GAP_DEPTH,
+    )
 }
 
 /// On the flat pad, settled, with the belts at `left` and `right` times the slowest motor's
 /// top speed for 4 s: the simulation with the robot in its steady state, 2 s still to measure.
 fn steady_on_pad(
     spec: &RobotSpec,
+    config: &SimConfig,
     left: f64,
     right: f64,
 ) -> Result<(Simulation, RobotId), EnvelopeError> {
     let v = spec.slowest_motor(|m| m.max_speed);
-    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec)?;
+    let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec, config)?;
     sim.run_for(SETTLE);
     sim.set_command(
         id,
@@ -501,8 +536,8 @@ fn steady_on_pad(
 
 /// Top speed on the flat pad: both belts commanded to the slowest motor's top speed for 6 s;
 /// the mean forward speed over the last 2 s, m/s.
-pub fn top_speed(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
-    let (mut sim, id) = steady_on_pad(spec, 1.0, 1.0)?;
+pub fn top_speed(spec: &RobotSpec, config: &SimConfig) -> Result<f64, EnvelopeError> {
+    let (mut sim, id) = steady_on_pad(spec, config, 1.0, 1.0)?;
     let x0 = sim.body_state(id).com.xy();
     sim.run_for(2.0);
     Ok((sim.body_state(id).com.xy() - x0).norm() / 2.0)
@@ -510,8 +545,8 @@ pub fn top_speed(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
 
 /// Turning on the spot on the flat pad: belts at ∓ the top speed for 6 s; the mean yaw rate
 /// over the last 2 s, rad/s.
-pub fn pivot_rate(spec: &RobotSpec) -> Result<f64, EnvelopeError> {
-    let (mut sim, id) = steady_on_pad(spec, -1.0, 1.0)?;
+pub fn pivot_rate(spec: &RobotSpec, config: &SimConfig) -> Result<f64, EnvelopeError> {
+    let (mut sim, id) = steady_on_pad(spec, config, -1.0, 1.0)?;
     let steps = (2.0 / sim.config().dt).round() as usize;
     let mut sum = 0.0;
     for _ in 0..steps {

@@ -79,6 +79,13 @@ pub struct ContactInfo {
     pub friction: Vector3<f64>,
     /// Whether the belt sticks to the ground there.
     pub sticking: bool,
+    /// Direction the belt (or tyre tread) surface moves relative to the hull at the contact
+    /// for a positive drive speed, world, unit: the friction law's "along" axis.
+    pub belt_direction: Vector3<f64>,
+    /// Friction coefficients of the contact `(along the belt, across it)`.
+    pub mu: Vector2<f64>,
+    /// Motion-resistance coefficient: the resistance opposing travel is this × the load.
+    pub rolling_resistance: f64,
 }
 
 /// State of one robot's drive train that a blow-up recovery restores.

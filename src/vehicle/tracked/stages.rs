@@ -551,6 +551,9 @@ impl TrackedRobot {
                 normal_force: c.normal_force,
                 friction: tangential,
                 sticking: f.sticking,
+                belt_direction: c.tau,
+                mu: c.mu,
+                rolling_resistance: c.rolling_resistance,
             });
             wrench.force += force;
             wrench.torque += (c.point - body.com).cross(&force);

@@ -401,6 +401,10 @@ impl WheeledRobot {
                 normal_force: c.normal_force,
                 friction: tangential,
                 sticking: !f.sliding,
+                // The tread rolls backwards under a wheel driving forwards.
+                belt_direction: -c.tau,
+                mu: Vector2::new(c.mu, c.mu),
+                rolling_resistance: rolling,
             });
             wrench.force += force;
             wrench.torque += (c.point - body.com).cross(&force);
