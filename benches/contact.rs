@@ -123,10 +123,13 @@ fn bench(c: &mut Criterion) {
     let body = climb.sim.body_state(climb.id);
     let mut model = climb.sim.robot(climb.id).clone();
     let terrain = climb.sim.scene().terrain.clone();
-    let friction = SimConfig::default().friction;
+    let settings = treadsim::vehicle::implicit::StepSettings {
+        friction: SimConfig::default().friction,
+        ..treadsim::vehicle::implicit::StepSettings::explicit(SimConfig::default().dt)
+    };
     let mut segments = Vec::new();
     c.bench_function("track model step (scout on the public stairs)", |b| {
-        b.iter(|| model.step(&terrain, &body, &friction, 0.002, &mut segments))
+        b.iter(|| model.step(&terrain, &body, &settings, &mut segments))
     });
     // Whole steps over the window `treadsim bench` times (10–30 s: the flight), started again
     // from 10 s (untimed) whenever the climb reaches 30 s — not steps of a robot that has long

@@ -43,6 +43,12 @@ pub struct BenchArgs {
     /// the `drive` pose for the whole climb.
     #[arg(long)]
     hold: Option<f64>,
+    /// Physics step, s [default: the simulator's]; the warm-up stays 10 s of simulated time.
+    #[arg(long)]
+    dt: Option<f64>,
+    /// Step the track contacts linearly implicitly (`vehicle::implicit`).
+    #[arg(long)]
+    implicit: bool,
 }
 
 /// Runs `treadsim bench`.
@@ -83,11 +89,25 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
             bail!("--hold needs a robot with an arm; '{}' has none", spec.name);
         }
     }
+    let mut sim = treadsim::sim::SimConfig {
+        implicit_contacts: a.implicit,
+        ..Default::default()
+    };
+    if let Some(dt) = a.dt {
+        if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
+            bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");
+        }
+        sim.dt = dt;
+    }
+    let defaults = BenchConfig::default();
     let config = BenchConfig {
         robots: a.robots,
         steps: a.steps,
         held_load: a.hold,
-        ..Default::default()
+        // The same 10 s of simulated warm-up at any step.
+        warmup: (defaults.warmup as f64 * defaults.sim.dt / sim.dt).round() as usize,
+        sim,
+        ..defaults
     };
     let report = run_bench(scene, &spec, &config)?;
     if a.json {

@@ -26,6 +26,10 @@ pub struct ValidateArgs {
     /// Threads to run cases on (0: one per core); the rows are the same for any count.
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Step the track contacts linearly implicitly (seed 004's implicit step; see
+    /// `vehicle::implicit`) instead of explicitly.
+    #[arg(long)]
+    implicit: bool,
     /// Folder of the robot presets.
     #[arg(long, default_value = "scenes/robots")]
     robots: PathBuf,
@@ -33,7 +37,10 @@ pub struct ValidateArgs {
 
 /// Runs `treadsim validate`; an error (and exit status 1) when any row fails.
 pub fn validate_command(a: &ValidateArgs) -> anyhow::Result<()> {
-    let mut config = SimConfig::default();
+    let mut config = SimConfig {
+        implicit_contacts: a.implicit,
+        ..SimConfig::default()
+    };
     if let Some(dt) = a.dt {
         if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
             bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");

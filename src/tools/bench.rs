@@ -35,6 +35,8 @@ pub struct BenchConfig {
     /// Armed robots carry a box of this mass, kg, gripped at the tool point with the arm
     /// in its `drive` pose (the armed case; `None`: the arm stays stowed and empty).
     pub held_load: Option<f64>,
+    /// The physics settings of the full world (its step also sets the bare world's).
+    pub sim: SimConfig,
 }
 
 impl Default for BenchConfig {
@@ -46,6 +48,7 @@ impl Default for BenchConfig {
             steps: 2000,
             warmup: 5000,
             held_load: None,
+            sim: SimConfig::default(),
             rounds: 5,
             driver: StairDriver::default(),
         }
@@ -222,6 +225,7 @@ impl DrivenField {
         spawns: &[Spawn],
         driver: StairDriver,
         held_load: Option<f64>,
+        config: SimConfig,
     ) -> Result<Self, SimError> {
         let load = spec.arm.as_ref().zip(held_load.filter(|m| *m > 0.0));
         if let Some((arm, mass)) = load {
@@ -229,7 +233,7 @@ impl DrivenField {
                 .objects
                 .extend(spawns.iter().map(|spawn| held_box(spec, arm, spawn, mass)));
         }
-        let mut sim = Simulation::new(scene, SimConfig::default())?;
+        let mut sim = Simulation::new(scene, config)?;
         let ids = spawns
             .iter()
             .map(|spawn| sim.add_robot(spec.clone(), spawn))
@@ -342,7 +346,7 @@ pub fn trace_digest(
     driver: StairDriver,
 ) -> Result<TraceDigest, SimError> {
     let spawns = bench_spawns(&scene, robots.max(1))?;
-    let mut field = DrivenField::new(scene, spec, &spawns, driver, None)?;
+    let mut field = DrivenField::new(scene, spec, &spawns, driver, None, SimConfig::default())?;
     let mut digest = BitDigest::default();
     for _ in 0..steps {
         field.step();
@@ -366,12 +370,19 @@ pub fn run_bench(
     spec: &RobotSpec,
     config: &BenchConfig,
 ) -> Result<BenchReport, SimError> {
-    let dt = SimConfig::default().dt;
+    let dt = config.sim.dt;
     let robots = config.robots.max(1);
     let triangles = scene.terrain.num_triangles();
     let spawns = bench_spawns(&scene, robots)?;
     let mut bare = bare_world(&scene, spec, &spawns, dt)?;
-    let mut field = DrivenField::new(scene, spec, &spawns, config.driver, config.held_load)?;
+    let mut field = DrivenField::new(
+        scene,
+        spec,
+        &spawns,
+        config.driver,
+        config.held_load,
+        config.sim,
+    )?;
     for _ in 0..config.warmup {
         field.step();
         bare.step();

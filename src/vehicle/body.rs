@@ -93,7 +93,7 @@ pub(crate) struct Damper {
 impl Damper {
     /// The damping coefficient, N·s/m: the normal force's derivative in the penetration rate,
     /// (elastic force)·`per_load`.
-    fn coefficient(&self) -> f64 {
+    pub(crate) fn coefficient(&self) -> f64 {
         self.force / self.damping.factor * self.damping.damping.per_load
     }
 }

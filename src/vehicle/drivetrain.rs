@@ -10,8 +10,8 @@ use super::spec::RobotSpec;
 use super::tracked::{ContactInfo, DriveState, TrackedRobot};
 use super::wheeled::{WheelError, WheelState, WheeledRobot};
 use crate::terrain::{CutSegment, Terrain};
-use crate::track::friction::FrictionConfig;
 use crate::track::outline::OutlineError;
+use crate::vehicle::implicit::StepSettings;
 
 /// Why a robot's drive train cannot be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -135,11 +135,10 @@ impl Drivetrain {
         &mut self,
         terrain: &Terrain,
         body: &BodyState,
-        friction_config: &FrictionConfig,
-        dt: f64,
+        settings: &StepSettings,
         segments: &mut Vec<CutSegment>,
     ) -> Wrench {
-        either!(self, r => r.step(terrain, body, friction_config, dt, segments))
+        either!(self, r => r.step(terrain, body, settings, segments))
     }
 
     /// Elastic energy stored in the contacts when the last step began, J.
@@ -227,7 +226,7 @@ mod tests {
     fn vertical_impulse(name: &str, depth: f64, speed: f64, dt: f64) -> f64 {
         use crate::config::SourceFile;
         use crate::scene::Scene;
-        use crate::track::friction::FrictionConfig;
+        use crate::vehicle::implicit::StepSettings;
         use nalgebra::{Isometry3, Point3, Vector3};
         let floor = "[[element]]\ntype = \"box\"\nsize = [20, 20, 0.2]\nposition = [0, 0, -0.2]\n\
             [[spawn]]\nname = \"start\"\nposition = [0, 0, 0]\n";
@@ -249,8 +248,7 @@ mod tests {
         let wrench = robot.step(
             &scene.terrain,
             &body,
-            &FrictionConfig::default(),
-            dt,
+            &StepSettings::explicit(dt),
             &mut segments,
         );
         wrench.force.z * dt

@@ -9,6 +9,7 @@ pub mod drive;
 pub mod drivetrain;
 pub mod file_limits;
 pub mod geometry;
+pub mod implicit;
 pub mod range_sensor;
 pub mod robot_file;
 pub mod spec;

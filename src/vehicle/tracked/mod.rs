@@ -388,6 +388,12 @@ impl TrackedRobot {
         &self.last_contacts
     }
 
+    /// The contacts' Jacobians over the hull's twist of the last implicit step
+    /// (`vehicle::implicit`; zero after an explicit one).
+    pub fn linearisation(&self) -> &crate::vehicle::implicit::Linearisation {
+        &self.scratch.linearisation
+    }
+
     /// Number of track planes (main tracks and flippers).
     pub fn plane_count(&self) -> usize {
         self.planes.len()

@@ -32,6 +32,7 @@ use crate::vehicle::body::{
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::geometry::flipper_direction;
+use crate::vehicle::implicit::{implicit_wrench, Linearisation, StepSettings};
 use crate::vehicle::spec::FlipperSpec;
 
 /// How far beyond a belt's runs a face must lie to be left out of its planes' cuts, m. No
@@ -58,6 +59,8 @@ pub(super) struct Contact {
     friction_load: f64,
     /// The normal force's damping, kept for the hull's damping cap.
     damping: ContactDamping,
+    /// The normal force's derivative in the penetration, N/m (the implicit step's K).
+    stiffness: f64,
     mu: Vector2<f64>,
     v_along: f64,
     v_lateral: f64,
@@ -113,6 +116,8 @@ pub(super) struct TrackScratch {
     /// derivative against the belt speed, N·s/m (the belt stage's linearisation).
     pull: Vec<f64>,
     pull_damping: Vec<f64>,
+    /// The contacts' Jacobians over the hull's twist (the implicit step).
+    pub(super) linearisation: Linearisation,
 }
 
 impl TrackScratch {
@@ -141,6 +146,7 @@ impl TrackScratch {
             offsets: vec![0.0; elements],
             pull: vec![0.0; tracks],
             pull_damping: vec![0.0; tracks],
+            linearisation: Linearisation::default(),
         }
     }
 }
@@ -166,6 +172,46 @@ fn contact_friction(
         state.bristles[c.element],
         dt,
     )
+}
+
+/// Contact `c`'s terms of the implicit step's Jacobians (`vehicle::implicit`): its normal
+/// stiffness and damping, and its friction's damping — the bristle's σ₀·dt + σ₁ along and
+/// across the belt while it sticks, |F|/|slip| square to the slip while it slides.
+fn linearise(
+    lin: &mut Linearisation,
+    c: &Contact,
+    f: &FrictionForce,
+    body: &BodyState,
+    state: &DriveState,
+    sigma0: f64,
+    settings: &StepSettings,
+) {
+    let damper = c.damper();
+    lin.add(
+        &c.point,
+        &body.com,
+        &c.normal,
+        c.stiffness,
+        damper.coefficient(),
+    );
+    if f.force == Vector2::zeros() {
+        return;
+    }
+    // The bristle's slope: the steepest the friction force changes with the slip.
+    let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time);
+    if f.sticking {
+        lin.add(&c.point, &body.com, &c.tau, 0.0, sticking);
+        lin.add(&c.point, &body.com, &c.lateral, 0.0, sticking);
+    } else {
+        let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
+        let speed = slip.norm();
+        if speed > 1e-9 {
+            let across = Vector2::new(-slip.y, slip.x) / speed;
+            let direction = c.tau * across.x + c.lateral * across.y;
+            let turning = (f.force.norm() / speed).min(sticking);
+            lin.add(&c.point, &body.com, &direction, 0.0, turning);
+        }
+    }
 }
 
 /// The terrain's torque on a flipper from one contact `c` on one of its planes, in the
@@ -205,10 +251,10 @@ impl TrackedRobot {
         &mut self,
         terrain: &Terrain,
         body: &BodyState,
-        friction_config: &FrictionConfig,
-        dt: f64,
+        settings: &StepSettings,
         segments: &mut Vec<CutSegment>,
     ) -> Wrench {
+        let (friction_config, dt) = (&settings.friction, settings.dt);
         self.step_flippers(dt);
         self.find_slabs(terrain, body);
         self.scratch.contacts.clear();
@@ -216,12 +262,26 @@ impl TrackedRobot {
         let hull = HullInertia::new(&self.spec, body);
         for plane in 0..self.planes.len() {
             let cut = self.plane_loads(plane, terrain, segments);
-            self.add_contacts(plane, &cut, body, &hull, dt);
+            self.add_contacts(plane, &cut, body, &hull, settings);
         }
-        cap_hull_damping(&self.spec, body, dt, &mut self.scratch.contacts);
+        if !settings.implicit {
+            cap_hull_damping(&self.spec, body, dt, &mut self.scratch.contacts);
+        }
         let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
         self.step_belts(friction_config, sigma0, dt);
-        self.finish_contacts(body, friction_config, sigma0, dt)
+        let wrench = self.finish_contacts(body, settings, sigma0);
+        if settings.implicit {
+            implicit_wrench(
+                &wrench,
+                &self.scratch.linearisation,
+                &self.spec,
+                body,
+                &settings.gravity,
+                dt,
+            )
+        } else {
+            wrench
+        }
     }
 
     /// Slabs stage: the slab of every belt this step (its planes with their strips, the
@@ -395,8 +455,9 @@ impl TrackedRobot {
         cut: &CutPlane,
         body: &BodyState,
         hull: &HullInertia,
-        dt: f64,
+        settings: &StepSettings,
     ) {
+        let dt = settings.dt;
         let scratch = &mut *self.scratch;
         let plane = &self.planes[index];
         let range = plane.element_range();
@@ -448,19 +509,28 @@ impl TrackedRobot {
             let v = body.point_velocity(&point);
             let per_mass = hull.inverse_effective_mass(&point, &normal);
             let mass = 1.0 / per_mass;
-            let stable = stable_share(load.stiffness, mass, dt);
+            // The explicit step's caps; the implicit step needs none.
+            let (stable, damping_limit) = if settings.implicit {
+                (1.0, f64::INFINITY)
+            } else {
+                (
+                    stable_share(load.stiffness, mass, dt),
+                    contact_damping_limit(mass, dt),
+                )
+            };
             // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with the
             // penetration rate and never pulls. A rubber belt is lossy, so β is large; it also
             // removes, within the step, the energy that an explicit step adds when a wheel
             // first moves v·dt into the ground before any force acts. Plus the rubber's
             // Kelvin–Voigt damping τ·k·δ̇, which does not fade with the load (see
             // `NormalDamping`).
+            let rate = -v.dot(&normal);
             let damping = NormalDamping::new(
                 load,
                 plane.belt.damping,
                 plane.belt.relaxation_time,
-                -v.dot(&normal),
-                contact_damping_limit(mass, dt),
+                rate,
+                damping_limit,
             );
             let Some(damping) = ContactDamping::new(damping, fnorm * stable, per_mass, dt) else {
                 self.state.bristles[element] = Vector2::zeros();
@@ -478,6 +548,9 @@ impl TrackedRobot {
                 normal_force: fnorm * factor * stable,
                 friction_load: load.magnitude * factor * stable,
                 damping,
+                // ∂/∂δ of κS·(1 + β·δ̇) + τ·k·δ̇, less the τ·δ̇·∂k/∂δ term (k's own growth,
+                // unbounded at first touch, where the viscous force is still small).
+                stiffness: load.stiffness * (1.0 + plane.belt.damping * rate).max(0.0) * stable,
                 mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),
@@ -522,11 +595,14 @@ impl TrackedRobot {
     fn finish_contacts(
         &mut self,
         body: &BodyState,
-        friction_config: &FrictionConfig,
+        settings: &StepSettings,
         sigma0: f64,
-        dt: f64,
     ) -> Wrench {
-        let scratch = &*self.scratch;
+        let (friction_config, dt) = (&settings.friction, settings.dt);
+        let scratch = &mut *self.scratch;
+        if settings.implicit {
+            scratch.linearisation.clear();
+        }
         let mut wrench = Wrench::default();
         self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
         self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
@@ -535,6 +611,17 @@ impl TrackedRobot {
         for c in &scratch.contacts {
             let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
             self.state.bristles[c.element] = f.bristle;
+            if settings.implicit {
+                linearise(
+                    &mut scratch.linearisation,
+                    c,
+                    &f,
+                    body,
+                    &self.state,
+                    sigma0,
+                    settings,
+                );
+            }
             // The ground's friction on the belt reaches the hull through the belt (massless).
             let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
             // Motion resistance opposes the hull's travel over the ground along the belt.

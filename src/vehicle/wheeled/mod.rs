@@ -23,6 +23,8 @@ pub mod tyre;
 
 use nalgebra::{Point2, Point3, Translation3, UnitQuaternion, Vector2, Vector3};
 
+use crate::vehicle::implicit::StepSettings;
+
 use self::steering::AckermannGeometry;
 use self::tyre::{tyre_force, TyreContact};
 use super::body::{
@@ -350,10 +352,12 @@ impl WheeledRobot {
         &mut self,
         terrain: &Terrain,
         body: &BodyState,
-        friction_config: &FrictionConfig,
-        dt: f64,
+        settings: &StepSettings,
         segments: &mut Vec<CutSegment>,
     ) -> Wrench {
+        // The wheels' contacts are stepped explicitly (with their stability caps) whatever
+        // `settings.implicit` says: the implicit step covers the tracked model so far.
+        let (friction_config, dt) = (&settings.friction, settings.dt);
         self.step_steering(dt);
         self.contacts.clear();
         self.elastic_energy = 0.0;

@@ -1,0 +1,266 @@
+//! The linearly implicit contact step (seed 004: "implicit numerical methods along with
+//! analytic expressions for Jacobian matrices of stiff forces"), as an option
+//! ([`StepSettings::implicit`]).
+//!
+//! The track model's contact forces are stiff: a wheel pressed into the ground pushes back
+//! with k = ∂F/∂δ of 10⁵–10⁶ N/m and a lossy rubber damping c = ∂F/∂δ̇. Handed to rapier as a
+//! constant force over the step (explicit), they are stable only while ω·dt and c·dt/m stay
+//! small, which is why today's default step is 2 ms and why each contact's force and damping
+//! are capped where a deep contact meets a small effective mass.
+//!
+//! Linearly implicit (backward Euler with the forces linearised about the step's start, as
+//! Baraff & Witkin, "Large steps in cloth simulation", SIGGRAPH 1998): with the hull's twist
+//! v = (linear velocity, angular velocity) at the centre of mass, world frame, its mass matrix
+//! M = diag(m·I₃, R·I·Rᵀ), the contacts' wrench F(x, v) and its Jacobians
+//! K = −∂F/∂x, D = −∂F/∂v (6×6, symmetric positive semi-definite for the laws below),
+//! the step solves
+//!
+//! (M + h·D + h²·K)·Δv = h·(F + m·g − h·K·v),
+//!
+//! the velocity change the step would make if the contact forces were evaluated at the end of
+//! the step (x + h·(v + Δv), v + Δv), and hands rapier the force that makes it:
+//! F* = F − h·K·(v + Δv) − D·Δv. rapier then integrates gravity and its own hull-collider
+//! contacts as before.
+//!
+//! Each contact adds rank-one terms along its directions u (unit, world) at its point p,
+//! with the row J = (u, (p − c) × u) mapping the twist to the point's speed along u:
+//! - normal: K += k·JᵀJ with k = ∂F/∂δ of its law times its damping factor (the
+//!   penetration-area law's κ·chord, the run law's stiffness), D += c·JᵀJ with c the
+//!   Hunt–Crossley and Kelvin–Voigt coefficient F_e·(β + τ·k/F_e);
+//! - friction, sticking: D += (σ₀·h + σ₁)·JᵀJ along the belt and across it (the bristle's
+//!   stiffness over the step and its damping: the force's derivative in the slip);
+//! - friction, sliding: D += (|F_t|/|s|)·JᵀJ along the tangent square to the slip s (the
+//!   Coulomb force turns with the slip but keeps its size).
+//!
+//! Terms neglected (they are small or not symmetric): the friction limit's growth with the
+//! normal load, the moving contact point, the belt speed's own (already implicit) update.
+
+use nalgebra::{Matrix3, Matrix6, Point3, Vector3, Vector6};
+
+use super::body::{BodyState, Wrench};
+use super::spec::RobotSpec;
+use crate::track::friction::FrictionConfig;
+
+/// What a drive train's step needs besides the terrain and the hull's state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepSettings {
+    /// Belt–ground stick–slip friction.
+    pub friction: FrictionConfig,
+    /// Step, s.
+    pub dt: f64,
+    /// Gravity, world frame, m/s² (the known force of the implicit solve).
+    pub gravity: Vector3<f64>,
+    /// Solve the contact forces linearly implicitly (module docs) instead of handing them to
+    /// rapier explicitly; the per-contact stability caps are then off.
+    pub implicit: bool,
+}
+
+impl StepSettings {
+    /// Explicit contact forces at step `dt` with default friction and standard gravity.
+    pub fn explicit(dt: f64) -> Self {
+        Self {
+            friction: FrictionConfig::default(),
+            dt,
+            gravity: Vector3::new(0.0, 0.0, -9.81),
+            implicit: false,
+        }
+    }
+}
+
+/// The contacts' Jacobians of one step: K = −∂F/∂x and D = −∂F/∂v over the hull's twist
+/// (linear, angular; world frame, about the centre of mass).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Linearisation {
+    /// Stiffness, N/m, N, N·m/rad blocks.
+    pub stiffness: Matrix6<f64>,
+    /// Damping, N·s/m … blocks.
+    pub damping: Matrix6<f64>,
+}
+
+impl Linearisation {
+    /// No contacts.
+    pub fn clear(&mut self) {
+        self.stiffness.fill(0.0);
+        self.damping.fill(0.0);
+    }
+
+    /// A contact term along the unit `direction` at `point` (world), relative to the centre
+    /// of mass `com`: `stiffness` N/m and `damping` N·s/m, both ≥ 0.
+    pub fn add(
+        &mut self,
+        point: &Point3<f64>,
+        com: &Point3<f64>,
+        direction: &Vector3<f64>,
+        stiffness: f64,
+        damping: f64,
+    ) {
+        let arm = (point - com).cross(direction);
+        let row = Vector6::new(direction.x, direction.y, direction.z, arm.x, arm.y, arm.z);
+        if stiffness > 0.0 && stiffness.is_finite() {
+            self.stiffness.ger(stiffness, &row, &row, 1.0);
+        }
+        if damping > 0.0 && damping.is_finite() {
+            self.damping.ger(damping, &row, &row, 1.0);
+        }
+    }
+}
+
+/// The hull's mass matrix diag(m·I₃, R·I·Rᵀ) at `body`'s pose.
+fn mass_matrix(spec: &RobotSpec, body: &BodyState) -> Matrix6<f64> {
+    let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
+    let inertia: Matrix3<f64> =
+        rotation * Matrix3::from_diagonal(&spec.inertia) * rotation.transpose();
+    let mut m = Matrix6::zeros();
+    m.fixed_view_mut::<3, 3>(0, 0)
+        .copy_from(&(Matrix3::identity() * spec.mass));
+    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&inertia);
+    m
+}
+
+/// The wrench to hand rapier for a step of `dt` s so that the hull's velocity changes as if
+/// the contact forces `explicit` (evaluated at the step's start) were evaluated at its end,
+/// linearised by `lin` (module docs). Falls back to `explicit` if the system cannot be
+/// solved (it is symmetric positive definite whenever the mass is positive).
+pub fn implicit_wrench(
+    explicit: &Wrench,
+    lin: &Linearisation,
+    spec: &RobotSpec,
+    body: &BodyState,
+    gravity: &Vector3<f64>,
+    dt: f64,
+) -> Wrench {
+    let m = mass_matrix(spec, body);
+    let v = Vector6::new(
+        body.linvel.x,
+        body.linvel.y,
+        body.linvel.z,
+        body.angvel.x,
+        body.angvel.y,
+        body.angvel.z,
+    );
+    let force = Vector6::new(
+        explicit.force.x,
+        explicit.force.y,
+        explicit.force.z,
+        explicit.torque.x,
+        explicit.torque.y,
+        explicit.torque.z,
+    );
+    let weight = gravity * spec.mass;
+    let known = force + Vector6::new(weight.x, weight.y, weight.z, 0.0, 0.0, 0.0);
+    let system = m + lin.damping * dt + lin.stiffness * (dt * dt);
+    let rhs = (known - lin.stiffness * v * dt) * dt;
+    let Some(change) = system.cholesky().map(|c| c.solve(&rhs)) else {
+        return *explicit;
+    };
+    let applied = force - lin.stiffness * (v + change) * dt - lin.damping * change;
+    if applied.iter().all(|x| x.is_finite()) {
+        Wrench {
+            force: Vector3::new(applied[0], applied[1], applied[2]),
+            torque: Vector3::new(applied[3], applied[4], applied[5]),
+        }
+    } else {
+        *explicit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nalgebra::Isometry3;
+
+    fn spec() -> RobotSpec {
+        crate::vehicle::robot_file::test_preset("scout")
+    }
+
+    /// A point spring k and damper c under the centre of mass, vertical: the solve's
+    /// velocity change is backward Euler's for m·ẍ = −k·x − c·ẋ − m·g, to rounding.
+    #[test]
+    fn a_vertical_spring_steps_as_backward_euler() {
+        let spec = spec();
+        let (k, c, dt, m) = (2.0e5, 800.0, 0.01, spec.mass);
+        let body = BodyState {
+            pose: Isometry3::identity(),
+            com: Point3::new(0.0, 0.0, 0.1),
+            linvel: Vector3::new(0.0, 0.0, -1.0),
+            angvel: Vector3::zeros(),
+        };
+        let x = -0.005; // compressed 5 mm
+        let mut lin = Linearisation::default();
+        let under = Point3::new(0.0, 0.0, 0.0);
+        lin.add(&under, &body.com, &Vector3::z(), k, c);
+        let explicit = Wrench {
+            force: Vector3::new(0.0, 0.0, -k * x + c),
+            torque: Vector3::zeros(),
+        };
+        let g = Vector3::new(0.0, 0.0, -9.81);
+        let w = implicit_wrench(&explicit, &lin, &spec, &body, &g, dt);
+        let dv = (w.force.z + m * g.z) * dt / m;
+        // Backward Euler: m·(v' − v) = dt·(−k·(x + dt·v') − c·v' + m·g).
+        let v = -1.0;
+        let expected = (m * v + dt * (-k * x + m * g.z)) / (m + dt * c + dt * dt * k);
+        assert!(
+            ((v + dv) - expected).abs() < 1e-9,
+            "{} vs {expected}",
+            v + dv
+        );
+        assert!(w.torque.norm() < 1e-9);
+    }
+
+    /// At a step 20 times past the explicit limit (ω·dt = 40) the implicit spring does not
+    /// gain energy: an oscillation decays instead of blowing up.
+    #[test]
+    fn a_stiff_spring_at_a_large_step_loses_energy() {
+        let spec = spec();
+        let m = spec.mass;
+        let k = 1600.0 * m * 1000.0; // ω = 1265 rad/s
+        let dt = 0.03;
+        let (mut x, mut v) = (0.01_f64, 0.0_f64);
+        let energy = |x: f64, v: f64| 0.5 * k * x * x + 0.5 * m * v * v;
+        let e0 = energy(x, v);
+        for _ in 0..100 {
+            let body = BodyState {
+                pose: Isometry3::identity(),
+                com: Point3::new(0.0, 0.0, x),
+                linvel: Vector3::new(0.0, 0.0, v),
+                angvel: Vector3::zeros(),
+            };
+            let mut lin = Linearisation::default();
+            lin.add(&Point3::new(0.0, 0.0, x), &body.com, &Vector3::z(), k, 0.0);
+            let explicit = Wrench {
+                force: Vector3::new(0.0, 0.0, -k * x),
+                torque: Vector3::zeros(),
+            };
+            let w = implicit_wrench(&explicit, &lin, &spec, &body, &Vector3::zeros(), dt);
+            v += w.force.z * dt / m;
+            x += v * dt;
+            assert!(energy(x, v) <= e0 * (1.0 + 1e-9), "energy grew");
+        }
+        assert!(energy(x, v) < 0.01 * e0);
+    }
+
+    #[test]
+    fn an_off_centre_push_couples_turning() {
+        let spec = spec();
+        let body = BodyState {
+            pose: Isometry3::identity(),
+            com: Point3::origin(),
+            linvel: Vector3::zeros(),
+            angvel: Vector3::zeros(),
+        };
+        let mut lin = Linearisation::default();
+        lin.add(
+            &Point3::new(0.3, 0.0, 0.0),
+            &body.com,
+            &Vector3::z(),
+            1e5,
+            0.0,
+        );
+        // A unit pitch rate moves the point at −0.3 m/s along z: the row is (0,0,1, 0,−0.3,0),
+        // and both triangles hold it (the products K·v use the whole matrix).
+        assert!((lin.stiffness[(2, 4)] - -0.3e5).abs() < 1e-6);
+        assert_eq!(lin.stiffness[(2, 4)], lin.stiffness[(4, 2)]);
+        assert!((lin.stiffness[(4, 4)] - 0.09e5).abs() < 1e-6);
+        let _ = spec;
+    }
+}
