@@ -90,7 +90,7 @@ fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
     let with = |base: &[&'static str], extra: &[&'static str]| -> Vec<&'static str> {
         base.iter().chain(extra).copied().collect()
     };
-    let cases: [(Vec<&str>, &str); 6] = [
+    let cases: [(Vec<&str>, &str); 8] = [
         (
             with(&run, &["--duration", "-5"]),
             "--duration must be greater than 0 and at most 86400 s, got -5",
@@ -111,6 +111,14 @@ fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
         (
             vec!["traffic", "--scene", "scenes/flat.toml", "--dt", "-0.1"],
             "--dt must be from 0.0001 to 0.1 s, got -0.1",
+        ),
+        (
+            vec!["soak", "--minutes", "0.1", "--dt", "0"],
+            "--dt must be from 0.0001 to 0.05 s, got 0",
+        ),
+        (
+            vec!["bench", "--dt", "-0.002"],
+            "--dt must be from 0.0001 to 0.05 s, got -0.002",
         ),
     ];
     for (args, expected) in cases {

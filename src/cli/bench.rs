@@ -44,7 +44,7 @@ pub struct BenchArgs {
     #[arg(long)]
     hold: Option<f64>,
     /// Physics step, s [default: the simulator's]; the warm-up stays 10 s of simulated time.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     dt: Option<f64>,
     /// Step the track contacts linearly implicitly (`vehicle::implicit`).
     #[arg(long)]

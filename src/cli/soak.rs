@@ -6,9 +6,12 @@ use std::path::{Path, PathBuf};
 
 use super::toml_files;
 use anyhow::{bail, Context};
-use treadsim::launch::{open, Launch};
 use treadsim::record::progress::Progress;
+use treadsim::scene::Scene;
+use treadsim::session::Session;
+use treadsim::sim::SimConfig;
 use treadsim::tools::soak::{self, SoakStats};
+use treadsim::vehicle::robot_file::load_robot;
 
 /// Arguments of `treadsim soak`.
 #[derive(clap::Args)]
@@ -31,6 +34,12 @@ pub struct SoakArgs {
     /// Print one JSON object per combination instead of the table.
     #[arg(long)]
     json: bool,
+    /// Physics step, s [default: the simulator's].
+    #[arg(long, allow_negative_numbers = true)]
+    dt: Option<f64>,
+    /// Step the track contacts linearly implicitly (`vehicle::implicit`).
+    #[arg(long)]
+    implicit: bool,
 }
 
 /// A file's stem, for table rows and file names.
@@ -149,9 +158,33 @@ fn write_failure(
     Ok(report)
 }
 
+/// The physics settings `--dt` and `--implicit` ask for.
+fn sim_config(a: &SoakArgs) -> anyhow::Result<SimConfig> {
+    let mut config = SimConfig {
+        implicit_contacts: a.implicit,
+        ..SimConfig::default()
+    };
+    if let Some(dt) = a.dt {
+        if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
+            bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");
+        }
+        config.dt = dt;
+    }
+    Ok(config)
+}
+
+/// A free session of the robot file at the scene file's first spawn, with `config`.
+fn free_session(scene: &Path, robot: &Path, config: &SimConfig) -> anyhow::Result<Session> {
+    let scene_file = Scene::load(scene)?;
+    let robot_file = load_robot(robot)?;
+    let at = scene_file.spawn_named(None)?.clone();
+    Ok(Session::free(scene_file, robot_file, at, *config)?)
+}
+
 /// Runs `treadsim soak`.
 pub fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
     let (scenes, robots) = combinations(a)?;
+    let config = sim_config(a)?;
     let duration = a.minutes * 60.0;
     if !a.json {
         print_header(a, scenes.len(), robots.len());
@@ -162,14 +195,11 @@ pub fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
     let combinations = (scenes.len() * robots.len()) as f64;
     for scene_path in &scenes {
         for robot_path in &robots {
-            let launched = open(&Launch::Free {
-                scene: scene_path.clone(),
-                robot: robot_path.clone(),
-                spawn: None,
-            })?;
+            let session = free_session(scene_path, robot_path, &config)?;
             let seed = soak::combination_seed(a.seed, &stem(scene_path), &stem(robot_path));
-            let script = soak::random_script(launched.robot(), duration, seed);
-            let stats = soak::soak(launched.session, script.clone(), seed, duration);
+            let robot = session.sim().robot(session.robot()).spec().clone();
+            let script = soak::random_script(&robot, duration, seed);
+            let stats = soak::soak(session, script.clone(), seed, duration);
             bar.clear();
             print_row(a.json, &stem(scene_path), &stem(robot_path), &stats);
             if stats.failed() {

@@ -12,7 +12,7 @@ use treadsim::tools::validate::{validate, ValidateOptions};
 #[derive(clap::Args)]
 pub struct ValidateArgs {
     /// Physics step, s [default: the simulator's default step].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     dt: Option<f64>,
     /// Print one JSON object (every row) instead of the table.
     #[arg(long)]
