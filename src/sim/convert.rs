@@ -47,3 +47,21 @@ pub(crate) fn body_state(body: &RigidBody) -> BodyState {
         angvel: v64(body.angvel()),
     }
 }
+
+/// A body's mass and inertia about its centre of mass, world frame, as rapier has them (the
+/// sum of its colliders' and additional mass properties).
+pub(crate) fn hull_mass(body: &RigidBody) -> crate::vehicle::implicit::HullMass {
+    let i = body.mass_properties().effective_angular_inertia();
+    let (a, b, c, d, e, f) = (
+        i.m11 as f64,
+        i.m12 as f64,
+        i.m13 as f64,
+        i.m22 as f64,
+        i.m23 as f64,
+        i.m33 as f64,
+    );
+    crate::vehicle::implicit::HullMass {
+        mass: body.mass() as f64,
+        inertia: nalgebra::Matrix3::new(a, b, c, b, d, e, c, e, f),
+    }
+}

@@ -62,7 +62,7 @@ mod telemetry;
 
 pub use arm::{ArmState, ARM_OUT_SPEED_SHARE, MAX_LAG, RAMP_TIME, SERVO_GAIN};
 pub use bare::bare_world;
-use convert::{body_state, v32, v64};
+use convert::{body_state, hull_mass, v32, v64};
 pub use convert::{isometry_of, pose_of};
 pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
@@ -87,7 +87,7 @@ use crate::scene::{Scene, Spawn};
 use crate::terrain::CutSegment;
 use crate::track::friction::FrictionConfig;
 use crate::vehicle::drivetrain::DrivetrainError;
-use crate::vehicle::implicit::StepSettings;
+use crate::vehicle::implicit::{HullMass, StepSettings};
 use crate::vehicle::{BodyState, DriveCommand, Drivetrain, DrivetrainState, RobotSpec, Wrench};
 use rayon::prelude::*;
 
@@ -281,6 +281,9 @@ struct RobotScratch {
     active: bool,
     /// Hull state read in stage 1.
     body: BodyState,
+    /// The hull body's mass and inertia read in stage 1 (with an arm and what it holds), for
+    /// the implicit contact step.
+    hull_mass: Option<HullMass>,
     /// The drive train's wrench from stage 2.
     wrench: Wrench,
     /// Terrain cut buffer of the drive train's step.
@@ -421,6 +424,7 @@ impl Simulation {
             s.active = !r.status.is_frozen() && body.is_some();
             if let Some(body) = body.filter(|_| s.active) {
                 s.body = body_state(body);
+                s.hull_mass = self.config.implicit_contacts.then(|| hull_mass(body));
             }
         }
         // 1½: an armed robot drives slowly with its arm out.
@@ -433,11 +437,16 @@ impl Simulation {
             dt,
             gravity: v64(self.world.gravity),
             implicit: self.config.implicit_contacts,
+            hull: None,
         };
         // rapier makes contact points within its prediction distance of a triangle.
         let reach = self.world.integration_parameters.prediction_distance() as f64 + REACH_SLACK;
         let drive = |(r, s): (&mut RobotSlot, &mut RobotScratch)| {
             if s.active {
+                let settings = StepSettings {
+                    hull: s.hull_mass,
+                    ..settings
+                };
                 // The flippers move in the drive train's step: their guards follow below.
                 s.wrench = r.model.step(terrain, &s.body, &settings, &mut s.segments);
                 s.hull_near =

@@ -53,6 +53,18 @@ pub struct StepSettings {
     /// Solve the contact forces linearly implicitly (module docs) instead of handing them to
     /// rapier explicitly; the per-contact stability caps are then off.
     pub implicit: bool,
+    /// The hull body's mass and inertia as the physics engine has them (with an arm and what
+    /// it holds); `None`: the robot file's.
+    pub hull: Option<HullMass>,
+}
+
+/// A rigid body's mass and its inertia about its centre of mass, world frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HullMass {
+    /// Mass, kg.
+    pub mass: f64,
+    /// Inertia tensor about the centre of mass, world frame, kg·m².
+    pub inertia: Matrix3<f64>,
 }
 
 impl StepSettings {
@@ -63,6 +75,7 @@ impl StepSettings {
             dt,
             gravity: Vector3::new(0.0, 0.0, -9.81),
             implicit: false,
+            hull: None,
         }
     }
 }
@@ -105,31 +118,42 @@ impl Linearisation {
     }
 }
 
-/// The hull's mass matrix diag(m·I₃, R·I·Rᵀ) at `body`'s pose.
-fn mass_matrix(spec: &RobotSpec, body: &BodyState) -> Matrix6<f64> {
-    let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
-    let inertia: Matrix3<f64> =
-        rotation * Matrix3::from_diagonal(&spec.inertia) * rotation.transpose();
+/// The hull's mass and world inertia: `hull` where given, else the robot file's principal
+/// moments turned to `body`'s pose.
+fn hull_mass(spec: &RobotSpec, body: &BodyState, hull: Option<&HullMass>) -> HullMass {
+    hull.copied().unwrap_or_else(|| {
+        let rotation = body.pose.rotation.to_rotation_matrix().into_inner();
+        HullMass {
+            mass: spec.mass,
+            inertia: rotation * Matrix3::from_diagonal(&spec.inertia) * rotation.transpose(),
+        }
+    })
+}
+
+/// The mass matrix diag(m·I₃, I) of `hull`.
+fn mass_matrix(hull: &HullMass) -> Matrix6<f64> {
     let mut m = Matrix6::zeros();
     m.fixed_view_mut::<3, 3>(0, 0)
-        .copy_from(&(Matrix3::identity() * spec.mass));
-    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&inertia);
+        .copy_from(&(Matrix3::identity() * hull.mass));
+    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&hull.inertia);
     m
 }
 
 /// The wrench to hand rapier for a step of `dt` s so that the hull's velocity changes as if
 /// the contact forces `explicit` (evaluated at the step's start) were evaluated at its end,
-/// linearised by `lin` (module docs). Falls back to `explicit` if the system cannot be
-/// solved (it is symmetric positive definite whenever the mass is positive).
+/// linearised by `lin` (module docs), on a hull of mass `hull` (`None`: the robot file's).
+/// Falls back to `explicit` if the system cannot be solved (it is symmetric positive definite
+/// whenever the mass is positive).
 pub fn implicit_wrench(
     explicit: &Wrench,
     lin: &Linearisation,
     spec: &RobotSpec,
     body: &BodyState,
-    gravity: &Vector3<f64>,
+    (gravity, hull): (&Vector3<f64>, Option<&HullMass>),
     dt: f64,
 ) -> Wrench {
-    let m = mass_matrix(spec, body);
+    let hull = hull_mass(spec, body, hull);
+    let m = mass_matrix(&hull);
     let v = Vector6::new(
         body.linvel.x,
         body.linvel.y,
@@ -146,7 +170,7 @@ pub fn implicit_wrench(
         explicit.torque.y,
         explicit.torque.z,
     );
-    let weight = gravity * spec.mass;
+    let weight = gravity * hull.mass;
     let known = force + Vector6::new(weight.x, weight.y, weight.z, 0.0, 0.0, 0.0);
     let system = m + lin.damping * dt + lin.stiffness * (dt * dt);
     let rhs = (known - lin.stiffness * v * dt) * dt;
@@ -194,7 +218,7 @@ mod tests {
             torque: Vector3::zeros(),
         };
         let g = Vector3::new(0.0, 0.0, -9.81);
-        let w = implicit_wrench(&explicit, &lin, &spec, &body, &g, dt);
+        let w = implicit_wrench(&explicit, &lin, &spec, &body, (&g, None), dt);
         let dv = (w.force.z + m * g.z) * dt / m;
         // Backward Euler: m·(v' − v) = dt·(−k·(x + dt·v') − c·v' + m·g).
         let v = -1.0;
@@ -231,7 +255,7 @@ mod tests {
                 force: Vector3::new(0.0, 0.0, -k * x),
                 torque: Vector3::zeros(),
             };
-            let w = implicit_wrench(&explicit, &lin, &spec, &body, &Vector3::zeros(), dt);
+            let w = implicit_wrench(&explicit, &lin, &spec, &body, (&Vector3::zeros(), None), dt);
             v += w.force.z * dt / m;
             x += v * dt;
             assert!(energy(x, v) <= e0 * (1.0 + 1e-9), "energy grew");

@@ -276,7 +276,7 @@ impl TrackedRobot {
                 &self.scratch.linearisation,
                 &self.spec,
                 body,
-                &settings.gravity,
+                (&settings.gravity, settings.hull.as_ref()),
                 dt,
             )
         } else {
