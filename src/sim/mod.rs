@@ -611,9 +611,17 @@ impl Simulation {
 
     /// Total mechanical energy of a robot, J: kinetic, gravitational (zero at z = 0) and the
     /// elastic energy stored in its track contacts, all of the state the last step began from
-    /// (the state its contact forces were computed from); NaN before the first step.
+    /// (the state its contact forces were computed from); NaN before the first step. With
+    /// implicit contacts (whose forces are evaluated at the predicted pose) the energy of the
+    /// present state, its contacts cut anew.
     pub fn mechanical_energy(&self, id: RobotId) -> f64 {
-        self.robots[id.0].energy
+        let r = &self.robots[id.0];
+        if self.config.implicit_contacts {
+            let body = self.body_state(id);
+            rigid_energy(&body, r.model.spec()) + r.model.contact_energy(&self.scene.terrain, &body)
+        } else {
+            r.energy
+        }
     }
 
     /// One telemetry row for a robot at the current time.

@@ -146,6 +146,16 @@ impl Drivetrain {
         either!(self, r => r.elastic_energy())
     }
 
+    /// The elastic energy stored in the contacts with the hull at `body`, J, worked out anew
+    /// (on a copy: the drive train's state is untouched). A wheeled robot's is that of its
+    /// last step.
+    pub fn contact_energy(&self, terrain: &Terrain, body: &BodyState) -> f64 {
+        match self {
+            Drivetrain::Tracked(r) => r.clone().contact_energy(terrain, body, &mut Vec::new()),
+            Drivetrain::Wheeled(r) => r.elastic_energy(),
+        }
+    }
+
     /// Every contact of the last step.
     pub fn contacts(&self) -> &[ContactInfo] {
         either!(self, r => r.contacts())

@@ -8,19 +8,23 @@
 //! small, which is why today's default step is 2 ms and why each contact's force and damping
 //! are capped where a deep contact meets a small effective mass.
 //!
-//! Linearly implicit (backward Euler with the forces linearised about the step's start, as
-//! Baraff & Witkin, "Large steps in cloth simulation", SIGGRAPH 1998): with the hull's twist
-//! v = (linear velocity, angular velocity) at the centre of mass, world frame, its mass matrix
-//! M = diag(m·I₃, R·I·Rᵀ), the contacts' wrench F(x, v) and its Jacobians
-//! K = −∂F/∂x, D = −∂F/∂v (6×6, symmetric positive semi-definite for the laws below),
-//! the step solves
+//! Linearly implicit (backward Euler with the forces linearised, as Baraff & Witkin, "Large
+//! steps in cloth simulation", SIGGRAPH 1998): with the hull's twist v = (linear velocity,
+//! angular velocity) at the centre of mass, world frame, its mass matrix M = diag(m·I₃, I),
+//! the contacts' wrench F(x, v) and its Jacobians K = −∂F/∂x, D = −∂F/∂v (6×6), the forces
+//! are evaluated and linearised at the *predicted* pose x̃ = x + h·v (where the hull would be
+//! at the step's end with no change of velocity; [`predicted`]) and the step solves
 //!
-//! (M + h·D + h²·K)·Δv = h·(F + m·g − h·K·v),
+//! (M + h·D + h²·K)·Δv = h·(F(x̃, v) + m·g),
 //!
-//! the velocity change the step would make if the contact forces were evaluated at the end of
-//! the step (x + h·(v + Δv), v + Δv), and hands rapier the force that makes it:
-//! F* = F − h·K·(v + Δv) − D·Δv. rapier then integrates gravity and its own hull-collider
-//! contacts as before.
+//! the velocity change the step makes if the contact forces are those at its end
+//! (x + h·(v + Δv) = x̃ + h·Δv, v + Δv), and hands rapier the force that makes it:
+//! F* = F(x̃, v) − (h·K + D)·Δv. rapier then integrates gravity and its own hull-collider
+//! contacts as before (x ← x + h·(v + Δv)). Linearising about x̃ rather than x matters where a
+//! contact begins: a wheel that reaches the ground within the step pushes in that step
+//! (at x its force and stiffness are still zero, and it would sink a step's travel before
+//! pushing, storing elastic energy no force paid for). For forces linear in x the two are the
+//! same step.
 //!
 //! Each contact adds rank-one terms along its directions u (unit, world) at its point p,
 //! with the row J = (u, (p − c) × u) mapping the twist to the point's speed along u:
@@ -35,7 +39,9 @@
 //! Terms neglected (they are small or not symmetric): the friction limit's growth with the
 //! normal load, the moving contact point, the belt speed's own (already implicit) update.
 
-use nalgebra::{Matrix3, Matrix6, Point3, Vector3, Vector6};
+use nalgebra::{
+    Isometry3, Matrix3, Matrix6, Point3, Translation3, UnitQuaternion, Vector3, Vector6,
+};
 
 use super::body::{BodyState, Wrench};
 use super::spec::RobotSpec;
@@ -118,6 +124,23 @@ impl Linearisation {
     }
 }
 
+/// Where `body` would be after `h` s at its velocity: the centre of mass moved by h·v, the
+/// pose turned by h·ω about it; velocities unchanged.
+pub fn predicted(body: &BodyState, h: f64) -> BodyState {
+    let turn = UnitQuaternion::from_scaled_axis(body.angvel * h);
+    let com = body.com + body.linvel * h;
+    let arm = body.pose.translation.vector - body.com.coords;
+    BodyState {
+        pose: Isometry3::from_parts(
+            Translation3::from(com.coords + turn * arm),
+            turn * body.pose.rotation,
+        ),
+        com,
+        linvel: body.linvel,
+        angvel: body.angvel,
+    }
+}
+
 /// The hull's mass and world inertia: `hull` where given, else the robot file's principal
 /// moments turned to `body`'s pose.
 fn hull_mass(spec: &RobotSpec, body: &BodyState, hull: Option<&HullMass>) -> HullMass {
@@ -140,8 +163,8 @@ fn mass_matrix(hull: &HullMass) -> Matrix6<f64> {
 }
 
 /// The wrench to hand rapier for a step of `dt` s so that the hull's velocity changes as if
-/// the contact forces `explicit` (evaluated at the step's start) were evaluated at its end,
-/// linearised by `lin` (module docs), on a hull of mass `hull` (`None`: the robot file's).
+/// the contact forces `explicit` (evaluated at the predicted pose, [`predicted`]) were
+/// evaluated at its end, linearised by `lin` (module docs), on a hull of mass `hull` (`None`: the robot file's).
 /// Falls back to `explicit` if the system cannot be solved (it is symmetric positive definite
 /// whenever the mass is positive).
 pub fn implicit_wrench(
@@ -154,14 +177,6 @@ pub fn implicit_wrench(
 ) -> Wrench {
     let hull = hull_mass(spec, body, hull);
     let m = mass_matrix(&hull);
-    let v = Vector6::new(
-        body.linvel.x,
-        body.linvel.y,
-        body.linvel.z,
-        body.angvel.x,
-        body.angvel.y,
-        body.angvel.z,
-    );
     let force = Vector6::new(
         explicit.force.x,
         explicit.force.y,
@@ -173,11 +188,11 @@ pub fn implicit_wrench(
     let weight = gravity * hull.mass;
     let known = force + Vector6::new(weight.x, weight.y, weight.z, 0.0, 0.0, 0.0);
     let system = m + lin.damping * dt + lin.stiffness * (dt * dt);
-    let rhs = (known - lin.stiffness * v * dt) * dt;
+    let rhs = known * dt;
     let Some(change) = system.cholesky().map(|c| c.solve(&rhs)) else {
         return *explicit;
     };
-    let applied = force - lin.stiffness * (v + change) * dt - lin.damping * change;
+    let applied = force - (lin.stiffness * dt + lin.damping) * change;
     if applied.iter().all(|x| x.is_finite()) {
         Wrench {
             force: Vector3::new(applied[0], applied[1], applied[2]),
@@ -191,7 +206,6 @@ pub fn implicit_wrench(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nalgebra::Isometry3;
 
     fn spec() -> RobotSpec {
         crate::vehicle::robot_file::test_preset("scout")
@@ -213,8 +227,9 @@ mod tests {
         let mut lin = Linearisation::default();
         let under = Point3::new(0.0, 0.0, 0.0);
         lin.add(&under, &body.com, &Vector3::z(), k, c);
+        // The spring evaluated at the predicted position x + dt·v (v = −1 m/s).
         let explicit = Wrench {
-            force: Vector3::new(0.0, 0.0, -k * x + c),
+            force: Vector3::new(0.0, 0.0, -k * (x - dt) + c),
             torque: Vector3::zeros(),
         };
         let g = Vector3::new(0.0, 0.0, -9.81);
@@ -252,7 +267,7 @@ mod tests {
             let mut lin = Linearisation::default();
             lin.add(&Point3::new(0.0, 0.0, x), &body.com, &Vector3::z(), k, 0.0);
             let explicit = Wrench {
-                force: Vector3::new(0.0, 0.0, -k * x),
+                force: Vector3::new(0.0, 0.0, -k * (x + dt * v)),
                 torque: Vector3::zeros(),
             };
             let w = implicit_wrench(&explicit, &lin, &spec, &body, (&Vector3::zeros(), None), dt);

@@ -32,7 +32,7 @@ use crate::vehicle::body::{
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::geometry::flipper_direction;
-use crate::vehicle::implicit::{implicit_wrench, Linearisation, StepSettings};
+use crate::vehicle::implicit::{implicit_wrench, predicted, Linearisation, StepSettings};
 use crate::vehicle::spec::FlipperSpec;
 
 /// How far beyond a belt's runs a face must lie to be left out of its planes' cuts, m. No
@@ -255,6 +255,14 @@ impl TrackedRobot {
         segments: &mut Vec<CutSegment>,
     ) -> Wrench {
         let (friction_config, dt) = (&settings.friction, settings.dt);
+        // The implicit step evaluates the contacts where the hull will be (vehicle::implicit).
+        let at_end;
+        let body = if settings.implicit {
+            at_end = predicted(body, dt);
+            &at_end
+        } else {
+            body
+        };
         self.step_flippers(dt);
         self.find_slabs(terrain, body);
         self.scratch.contacts.clear();
@@ -282,6 +290,23 @@ impl TrackedRobot {
         } else {
             wrench
         }
+    }
+
+    /// The elastic energy stored in the contacts with the hull at `body`, J: the cut and loads
+    /// of [`Self::step`] without the rest (the implicit step evaluates its contacts at the
+    /// predicted pose, so the energy of the present one is worked out apart).
+    pub(crate) fn contact_energy(
+        &mut self,
+        terrain: &Terrain,
+        body: &BodyState,
+        segments: &mut Vec<CutSegment>,
+    ) -> f64 {
+        self.find_slabs(terrain, body);
+        self.elastic_energy = 0.0;
+        for plane in 0..self.planes.len() {
+            self.plane_loads(plane, terrain, segments);
+        }
+        self.elastic_energy
     }
 
     /// Slabs stage: the slab of every belt this step (its planes with their strips, the
