@@ -1,7 +1,7 @@
 //! The implicit contact step (`vehicle::implicit`): its stiffness Jacobian against finite
 //! differences of the track model's wrench, and what it buys at a larger step — the
-//! validation rows of rest, straight driving, steady turns, slopes and the tilt table hold at
-//! 10 ms with it, and not without.
+//! validation rows of rest, the drop, straight driving, steady turns, slopes and the tilt
+//! table hold at 10 ms with it, and not without.
 
 mod common;
 use common::*;
@@ -117,13 +117,14 @@ fn run(dt: f64, implicit: bool) -> treadsim::tools::validate::Report {
     validate(&options).expect("validation runs")
 }
 
-/// At 10 ms the explicit step fails rows of rest, straight driving, steady turns or slopes;
-/// with the implicit contact step those cases all pass (the drop's first-touch energy and the
-/// wheeled robot are not yet covered: see issue 35's note).
+/// At 10 ms the explicit step fails rows of rest, the drop, straight driving, steady turns or
+/// slopes; with the implicit contact step those cases all pass (the wheeled robot's contacts
+/// and the grip are not yet covered: see issue 35's note).
 #[test]
 fn the_implicit_step_holds_rest_turns_and_slopes_at_10_ms() {
     let held = [
         "rest on flat ground",
+        "drop from 0.2 m",
         "straight",
         "steady turn",
         "slope, belts held",

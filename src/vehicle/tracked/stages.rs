@@ -573,9 +573,9 @@ impl TrackedRobot {
                 normal_force: fnorm * factor * stable,
                 friction_load: load.magnitude * factor * stable,
                 damping,
-                // ∂/∂δ of κS·(1 + β·δ̇) + τ·k·δ̇, less the τ·δ̇·∂k/∂δ term (k's own growth,
-                // unbounded at first touch, where the viscous force is still small).
-                stiffness: load.stiffness * (1.0 + plane.belt.damping * rate).max(0.0) * stable,
+                // ∂/∂δ of κS·(1 + β·δ̇) + τ·k·δ̇ at the end-of-step rate, taken as zero (the
+                // implicit step's K; vehicle::implicit explains why not at the present rate).
+                stiffness: load.stiffness * stable,
                 mu: Vector2::new(load.grip, load.friction * plane.belt.lateral_friction_scale),
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),
