@@ -27,9 +27,10 @@ pub struct BenchArgs {
     /// Robots in the scene.
     #[arg(long, default_value_t = 1)]
     robots: usize,
-    /// Steps per measured round.
-    #[arg(long, default_value_t = 2000)]
-    steps: usize,
+    /// Steps per measured round [default: 4 s of simulated time, 2000 steps at 2 ms, so the
+    /// window is the same part of the climb at any --dt].
+    #[arg(long)]
+    steps: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -56,8 +57,8 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
     if !(1..=256).contains(&a.robots) {
         bail!("--robots must be between 1 and 256, got {}", a.robots);
     }
-    if !(100..=10_000_000).contains(&a.steps) {
-        bail!("--steps must be between 100 and 10000000, got {}", a.steps);
+    if let Some(steps) = a.steps.filter(|s| !(100..=10_000_000).contains(s)) {
+        bail!("--steps must be between 100 and 10000000, got {steps}");
     }
     let scene = match &a.scene {
         Some(path) => path.clone(),
@@ -67,7 +68,8 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
     let scene = Scene::load(&scene)?;
     let spec = load_robot(&a.robot)?;
     if a.digest {
-        let d = trace_digest(scene, &spec, a.robots, a.steps, StairDriver::default())?;
+        let steps = a.steps.unwrap_or(BenchConfig::default().steps);
+        let d = trace_digest(scene, &spec, a.robots, steps, StairDriver::default())?;
         if a.json {
             println!(
                 "{{\"digest\":\"{:016x}\",\"steps\":{},\"lowest_robot_z\":{:.4}}}",
@@ -100,12 +102,15 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
         sim.dt = dt;
     }
     let defaults = BenchConfig::default();
+    // The same simulated time at any step: 10 s of warm-up, 4 s per round.
+    let per_default_step = defaults.sim.dt / sim.dt;
     let config = BenchConfig {
         robots: a.robots,
-        steps: a.steps,
+        steps: a
+            .steps
+            .unwrap_or_else(|| (defaults.steps as f64 * per_default_step).round() as usize),
         held_load: a.hold,
-        // The same 10 s of simulated warm-up at any step.
-        warmup: (defaults.warmup as f64 * defaults.sim.dt / sim.dt).round() as usize,
+        warmup: (defaults.warmup as f64 * per_default_step).round() as usize,
         sim,
         ..defaults
     };
