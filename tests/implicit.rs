@@ -9,7 +9,6 @@ use common::*;
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
 use treadsim::envelope::{lanes, trials};
 use treadsim::sim::SimConfig;
-use treadsim::tools::validate::{validate, ValidateOptions};
 use treadsim::vehicle::implicit::StepSettings;
 use treadsim::vehicle::BodyState;
 
@@ -103,20 +102,6 @@ fn the_stiffness_jacobian_matches_finite_differences() {
     }
 }
 
-fn run(dt: f64, implicit: bool) -> treadsim::tools::validate::Report {
-    let options = ValidateOptions {
-        config: SimConfig {
-            dt,
-            implicit_contacts: implicit,
-            ..SimConfig::default()
-        },
-        fast: true,
-        threads: 2,
-        robots: "scenes/robots".into(),
-    };
-    validate(&options).expect("validation runs")
-}
-
 /// At 10 ms the explicit step fails rows of rest, the drop, straight driving, steady turns or
 /// slopes; with the implicit contact step those cases all pass (the wheeled robot's contacts
 /// and the grip are not yet covered: see issue 35's note).
@@ -130,11 +115,11 @@ fn the_implicit_step_holds_rest_turns_and_slopes_at_10_ms() {
         "slope, belts held",
         "tilt table",
     ];
-    let implicit = run(0.01, true);
+    let implicit = validation(true, 0.01, true);
     for r in implicit.rows.iter().filter(|r| held.contains(&r.case)) {
         assert!(r.pass, "implicit at 10 ms: {r:?}");
     }
-    let explicit = run(0.01, false);
+    let explicit = validation(true, 0.01, false);
     assert!(
         explicit
             .rows
@@ -143,6 +128,6 @@ fn the_implicit_step_holds_rest_turns_and_slopes_at_10_ms() {
         "the explicit step passes too at 10 ms: the test shows nothing"
     );
     // At the default step the implicit option passes every row of the fast form.
-    let default = run(SimConfig::default().dt, true);
+    let default = validation(true, SimConfig::default().dt, true);
     assert!(default.passed, "{default}");
 }

@@ -2,25 +2,14 @@
 //! explicit step's energy gain at 5 ms is caught), `docs/validation.md` lists the rows a full
 //! run gives, and the command writes the report and refuses a bad step.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::validation;
+
+use std::path::Path;
 use std::process::Command;
 
 use treadsim::sim::SimConfig;
-use treadsim::tools::validate::{validate, Report, ValidateOptions, REFERENCES};
-
-fn run(fast: bool, dt: f64) -> Report {
-    let config = SimConfig {
-        dt,
-        ..SimConfig::default()
-    };
-    let options = ValidateOptions {
-        config,
-        fast,
-        threads: 2,
-        robots: PathBuf::from("scenes/robots"),
-    };
-    validate(&options).expect("validation runs")
-}
+use treadsim::tools::validate::REFERENCES;
 
 /// Every case family the fast form must hold.
 const CASES: [&str; 8] = [
@@ -36,7 +25,7 @@ const CASES: [&str; 8] = [
 
 #[test]
 fn the_fast_form_passes_at_the_default_step() {
-    let report = run(true, SimConfig::default().dt);
+    let report = validation(true, SimConfig::default().dt, false);
     println!("{report}");
     assert!(report.passed, "{report}");
     for case in CASES {
@@ -65,7 +54,7 @@ fn the_fast_form_passes_at_the_default_step() {
 /// drop rows see it, so the table is a test that can fail.
 #[test]
 fn the_drop_rows_catch_the_explicit_steps_energy_gain_at_5_ms() {
-    let report = run(true, 0.005);
+    let report = validation(true, 0.005, false);
     let drop = report
         .rows
         .iter()
@@ -92,7 +81,7 @@ fn doc_rows(markdown: &str) -> Vec<(String, String, String, String)> {
 /// same result, as a run now (regenerate with `treadsim validate --out docs`).
 #[test]
 fn the_published_report_lists_what_a_full_run_gives() {
-    let report = run(false, SimConfig::default().dt);
+    let report = validation(false, SimConfig::default().dt, false);
     let published = std::fs::read_to_string("docs/validation.md").expect("docs/validation.md");
     assert!(published.contains("(step 2 ms)"), "not the default step");
     let (old, new) = (doc_rows(&published), doc_rows(&report.markdown()));

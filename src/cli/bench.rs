@@ -44,12 +44,9 @@ pub struct BenchArgs {
     /// the `drive` pose for the whole climb.
     #[arg(long)]
     hold: Option<f64>,
-    /// Physics step, s [default: the simulator's]; the warm-up stays 10 s of simulated time.
-    #[arg(long, allow_negative_numbers = true)]
-    dt: Option<f64>,
-    /// Step the track contacts linearly implicitly (`vehicle::implicit`).
-    #[arg(long)]
-    implicit: bool,
+    /// The physics step and contact solve.
+    #[command(flatten)]
+    step: super::StepArgs,
 }
 
 /// Runs `treadsim bench`.
@@ -91,16 +88,7 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
             bail!("--hold needs a robot with an arm; '{}' has none", spec.name);
         }
     }
-    let mut sim = treadsim::sim::SimConfig {
-        implicit_contacts: a.implicit,
-        ..Default::default()
-    };
-    if let Some(dt) = a.dt {
-        if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
-            bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");
-        }
-        sim.dt = dt;
-    }
+    let sim = a.step.sim_config()?;
     let defaults = BenchConfig::default();
     // The same simulated time at any step: 10 s of warm-up, 4 s per round.
     let per_default_step = defaults.sim.dt / sim.dt;

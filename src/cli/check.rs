@@ -108,11 +108,7 @@ fn robot_summary(path: &Path, spec: &RobotSpec) -> String {
 /// Runs `treadsim envelope`.
 pub fn envelope_command(a: &EnvelopeArgs) -> anyhow::Result<()> {
     let spec = load_robot(Path::new(&a.robot))?;
-    let threads = if a.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        a.threads
-    };
+    let threads = super::threads_or_cores(a.threads);
     let started = Instant::now();
     let mut bar = Progress::new("envelope");
     let sheet = treadsim::envelope::measure_with(

@@ -23,7 +23,8 @@ pub mod validate;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{bail, Context};
+use treadsim::sim::SimConfig;
 
 /// The `.toml` files directly in `dir`, sorted: the library's scenes, robots or exercises
 /// (`soak`, `list`).
@@ -35,4 +36,43 @@ pub fn toml_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         .collect();
     files.sort();
     Ok(files)
+}
+
+/// The physics-step options the measuring commands share (`bench`, `soak`, `validate`).
+#[derive(clap::Args)]
+pub struct StepArgs {
+    /// Physics step, s [default: the simulator's].
+    #[arg(long, allow_negative_numbers = true)]
+    dt: Option<f64>,
+    /// Step the track contacts linearly implicitly (`vehicle::implicit`) instead of
+    /// explicitly.
+    #[arg(long)]
+    implicit: bool,
+}
+
+impl StepArgs {
+    /// The simulator's settings with the step and contact solve asked for; an error naming
+    /// the range when `--dt` is outside 0.0001–0.05 s.
+    pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
+        let mut config = SimConfig {
+            implicit_contacts: self.implicit,
+            ..SimConfig::default()
+        };
+        if let Some(dt) = self.dt {
+            if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
+                bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");
+            }
+            config.dt = dt;
+        }
+        Ok(config)
+    }
+}
+
+/// `--threads`: the number given, or one per core for 0.
+pub fn threads_or_cores(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
 }

@@ -34,12 +34,9 @@ pub struct SoakArgs {
     /// Print one JSON object per combination instead of the table.
     #[arg(long)]
     json: bool,
-    /// Physics step, s [default: the simulator's].
-    #[arg(long, allow_negative_numbers = true)]
-    dt: Option<f64>,
-    /// Step the track contacts linearly implicitly (`vehicle::implicit`).
-    #[arg(long)]
-    implicit: bool,
+    /// The physics step and contact solve.
+    #[command(flatten)]
+    step: super::StepArgs,
 }
 
 /// A file's stem, for table rows and file names.
@@ -158,21 +155,6 @@ fn write_failure(
     Ok(report)
 }
 
-/// The physics settings `--dt` and `--implicit` ask for.
-fn sim_config(a: &SoakArgs) -> anyhow::Result<SimConfig> {
-    let mut config = SimConfig {
-        implicit_contacts: a.implicit,
-        ..SimConfig::default()
-    };
-    if let Some(dt) = a.dt {
-        if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
-            bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");
-        }
-        config.dt = dt;
-    }
-    Ok(config)
-}
-
 /// A free session of the robot file at the scene file's first spawn, with `config`.
 fn free_session(scene: &Path, robot: &Path, config: &SimConfig) -> anyhow::Result<Session> {
     let scene_file = Scene::load(scene)?;
@@ -184,7 +166,7 @@ fn free_session(scene: &Path, robot: &Path, config: &SimConfig) -> anyhow::Resul
 /// Runs `treadsim soak`.
 pub fn soak_command(a: &SoakArgs) -> anyhow::Result<()> {
     let (scenes, robots) = combinations(a)?;
-    let config = sim_config(a)?;
+    let config = a.step.sim_config()?;
     let duration = a.minutes * 60.0;
     if !a.json {
         print_header(a, scenes.len(), robots.len());

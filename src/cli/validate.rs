@@ -5,15 +5,14 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context};
-use treadsim::sim::SimConfig;
 use treadsim::tools::validate::{validate, ValidateOptions};
 
 /// Arguments of `treadsim validate`.
 #[derive(clap::Args)]
 pub struct ValidateArgs {
-    /// Physics step, s [default: the simulator's default step].
-    #[arg(long, allow_negative_numbers = true)]
-    dt: Option<f64>,
+    /// The physics step and contact solve.
+    #[command(flatten)]
+    step: super::StepArgs,
     /// Print one JSON object (every row) instead of the table.
     #[arg(long)]
     json: bool,
@@ -26,10 +25,6 @@ pub struct ValidateArgs {
     /// Threads to run cases on (0: one per core); the rows are the same for any count.
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Step the track contacts linearly implicitly (seed 004's implicit step; see
-    /// `vehicle::implicit`) instead of explicitly.
-    #[arg(long)]
-    implicit: bool,
     /// Folder of the robot presets.
     #[arg(long, default_value = "scenes/robots")]
     robots: PathBuf,
@@ -37,25 +32,10 @@ pub struct ValidateArgs {
 
 /// Runs `treadsim validate`; an error (and exit status 1) when any row fails.
 pub fn validate_command(a: &ValidateArgs) -> anyhow::Result<()> {
-    let mut config = SimConfig {
-        implicit_contacts: a.implicit,
-        ..SimConfig::default()
-    };
-    if let Some(dt) = a.dt {
-        if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
-            bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");
-        }
-        config.dt = dt;
-    }
-    let threads = if a.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        a.threads
-    };
     let options = ValidateOptions {
-        config,
+        config: a.step.sim_config()?,
         fast: a.fast,
-        threads,
+        threads: super::threads_or_cores(a.threads),
         robots: a.robots.clone(),
     };
     let report = validate(&options)?;

@@ -133,3 +133,19 @@ pub fn run_trial(
         |s| each_step(s.sim(), s.robot()),
     ))
 }
+
+/// `treadsim validate` on two threads with the library's presets: the fast form or the full
+/// one, at step `dt` s, contacts implicit or not.
+pub fn validation(fast: bool, dt: f64, implicit: bool) -> treadsim::tools::validate::Report {
+    let options = treadsim::tools::validate::ValidateOptions {
+        config: SimConfig {
+            dt,
+            implicit_contacts: implicit,
+            ..SimConfig::default()
+        },
+        fast,
+        threads: 2,
+        robots: "scenes/robots".into(),
+    };
+    treadsim::tools::validate::validate(&options).expect("validation runs")
+}
