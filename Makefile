@@ -46,18 +46,22 @@ station-deps:
 run: build station-deps
 	@bash scripts/make-run.sh ./target/release/treadsim
 
-# Every check: formatting, lints (with the viewer), the headless core on its own and its API
-# docs' links, all core tests and benches (as tests), the scene library, and the viewer's tests
-# (headless rendering through Mesa, no display needed).
+# Every check: formatting, lints (with the viewer and the classroom), the headless core on its
+# own and its API docs' links, all core tests and benches (as tests), the scene library, the
+# viewer's tests (headless rendering through Mesa, no display needed) and the classroom's
+# (instructor and seat processes over Zenoh on loopback, records in SQLite).
 test: deps station-deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) build --no-default-features
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-default-features --no-deps --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-default-features --features classroom --no-deps --quiet
 	$(CARGO) test --no-default-features --all-targets
 	$(CARGO) run --no-default-features --quiet -- check scenes/*.toml scenes/exercises/*.toml > /dev/null
 	$(CARGO) test --test viewer_logic --test viewer_cli --test viewer_render
 	$(CARGO) test --lib viewer::
+	$(CARGO) test --lib classroom::
+	$(CARGO) test --bin treadsim class::
+	$(CARGO) test --test classroom
 
 bench: deps
 	$(CARGO) bench --no-default-features

@@ -26,7 +26,10 @@ pub mod launch; // the one way to start a session and its log
 pub mod record; // MCAP logs, replay, the after-action report
 pub mod session; // one robot stepped by inputs; the driver loop
 
-// Front ends: input mapping, measuring tools, the capability envelope, the station.
+// Front ends: input mapping, measuring tools, the capability envelope, the station, the
+// classroom.
+#[cfg(feature = "classroom")]
+pub mod classroom; // seats and the instructor over Zenoh, records in SQLite
 pub mod envelope; // a robot's capability envelope and spec sheet
 pub mod input; // gamepad and keyboard mapped to drive commands
 pub mod tools; // bench and soak: measuring the simulator

@@ -69,6 +69,19 @@ enum Command {
     /// seed 001) at --dt; prints one row per case with model value, reference, tolerance and
     /// pass/fail, writes validation.md into --out, exits non-zero on any failure.
     Validate(cli::validate::ValidateArgs),
+    /// A seat of the class without a window: joins the class network, runs the exercises the
+    /// instructor assigns (or --exercise at once) with a drive or goal script as its
+    /// operator, publishes its status at 10 Hz and delivers each result until acknowledged.
+    #[cfg(feature = "classroom")]
+    Seat(cli::class::SeatArgs),
+    /// The instructor: opens (or creates and migrates) the records database, joins the class
+    /// network, stores every seat's results once and prints the class.
+    #[cfg(feature = "classroom")]
+    Instructor(cli::class::InstructorArgs),
+    /// The class's records from the command line: list, one trainee's history and standing,
+    /// export (CSV, JSON), delete a trainee's data.
+    #[cfg(feature = "classroom")]
+    Records(cli::class::RecordsArgs),
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
@@ -96,6 +109,12 @@ fn main() -> ExitCode {
         Command::Envelope(args) => cli::check::envelope_command(&args),
         Command::Traffic(args) => cli::traffic::traffic_command(&args),
         Command::Validate(args) => cli::validate::validate_command(&args),
+        #[cfg(feature = "classroom")]
+        Command::Seat(args) => cli::class::seat_command(&args),
+        #[cfg(feature = "classroom")]
+        Command::Instructor(args) => cli::class::instructor_command(&args),
+        #[cfg(feature = "classroom")]
+        Command::Records(args) => cli::class::records_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station(args) => cli::station::station_command(args),
         #[cfg(feature = "viewer")]

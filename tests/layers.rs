@@ -19,7 +19,10 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ),
     ("behaviour", &["control", "link", "exercise"]),
     ("session", &["session", "record", "launch"]),
-    ("front end", &["input", "envelope", "tools", "viewer"]),
+    (
+        "front end",
+        &["input", "envelope", "tools", "viewer", "classroom"],
+    ),
 ];
 
 /// One `crate::` reference: where it stands and which top-level module it names.

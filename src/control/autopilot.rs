@@ -503,6 +503,10 @@ pub struct TrialGoal {
     pub gate: Option<(nalgebra::Point2<f64>, nalgebra::Point2<f64>, Option<f64>)>,
 }
 
+/// The instructor's autopilot demonstration's speed, m/s: slow enough for a trainee to follow
+/// on the cameras.
+pub const DEMO_SPEED: f64 = 0.3;
+
 /// Height above (below) the robot past which a goal is climbed (descended) to, m.
 pub const CLIMB_RISE: f64 = 0.3;
 

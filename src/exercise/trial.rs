@@ -283,6 +283,13 @@ impl Trial {
         }
     }
 
+    /// The instructor ends the trial now: it fails, with `reason`. Nothing if it is over.
+    pub fn end(&mut self, sim: &Simulation, reason: &str) {
+        if self.finished.is_none() {
+            self.finish(sim, false, reason.to_owned());
+        }
+    }
+
     /// The station showed a view other than an onboard camera while the rules allow only
     /// those: the trial fails at once.
     pub fn forbidden_view(&mut self, sim: &Simulation, view: &str) {

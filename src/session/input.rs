@@ -29,6 +29,9 @@ pub enum Input {
     /// The view shown to the operator: an onboard camera's name, `chase` or `free` (in a
     /// trainee-mode trial any view but an onboard camera fails the trial).
     View(String),
+    /// The instructor ends the trial now (it fails, ended by the instructor); nothing without
+    /// a trial under way.
+    EndTrial,
     /// The instructor changes the link (a dropout, a camera fault, a latency, a frame-rate
     /// cap) from now on.
     Link(LinkChange),
@@ -62,6 +65,7 @@ impl StepInput {
             }),
             Input::Arm(c) => arm_json(c),
             Input::Reset => json!({"kind": "reset"}),
+            Input::EndTrial => json!({"kind": "end_trial"}),
             Input::Pause(p) => json!({"kind": "pause", "paused": p}),
             Input::Speed(s) => json!({"kind": "speed", "speed": json_f64(*s)}),
             Input::View(view) => json!({"kind": "view", "view": view}),
@@ -103,6 +107,7 @@ impl StepInput {
             }),
             "arm" => Input::Arm(arm_of_json(v)?),
             "reset" => Input::Reset,
+            "end_trial" => Input::EndTrial,
             "pause" => Input::Pause(
                 v.get("paused")
                     .and_then(Value::as_bool)
@@ -304,6 +309,7 @@ mod tests {
                 grip: GripCommand::Keep,
             }),
             Input::Reset,
+            Input::EndTrial,
             Input::Pause(true),
             Input::Speed(0.25),
             Input::View("front".into()),

@@ -43,6 +43,9 @@ use crate::vehicle::arm::ArmCommand;
 use crate::vehicle::{DriveCommand, RobotSpec};
 use traffic::SessionTraffic;
 
+/// The reason a trial ended by [`Input::EndTrial`] gives.
+pub const ENDED_BY_INSTRUCTOR: &str = "ended by the instructor";
+
 /// Slowest and fastest real-time factors the station runs at (the pacer's).
 pub const SPEED_RANGE: (f64, f64) = (pacing::MIN_SPEED, pacing::MAX_SPEED);
 
@@ -167,6 +170,11 @@ impl Session {
                     self.sim.reset_objects();
                 }
             },
+            Input::EndTrial => {
+                if let Some(trial) = &mut self.trial {
+                    trial.end(&self.sim, ENDED_BY_INSTRUCTOR);
+                }
+            }
             Input::Pause(paused) => self.paused = *paused,
             Input::Speed(speed) => {
                 if speed.is_finite() {

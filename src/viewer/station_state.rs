@@ -24,8 +24,8 @@ use crate::session::pacing::Pacer;
 use crate::session::{Input, Session};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
-/// Cruise speed of the autopilot's demonstration, m/s (the course's steady climbing pace).
-pub(super) const DEMO_SPEED: f64 = 0.3;
+// The autopilot demonstration's cruise speed, m/s (the course's steady climbing pace).
+pub(super) use crate::control::autopilot::DEMO_SPEED;
 
 /// Station keys pressed this frame (F1, the help, toggles at once).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -1,0 +1,263 @@
+//! Joining the class network: a Zenoh session (peer mode) for a seat or the instructor.
+//!
+//! - **Discovery.** By default multicast scouting finds the class on the LAN with no flags
+//!   (Zenoh's 224.0.0.224:7446). Where multicast is blocked (containers, CI, many corporate
+//!   LANs) give endpoints: the instructor `--listen tcp/0.0.0.0:7448`, each seat `--connect
+//!   tcp/INSTRUCTOR:7448`; across rooms, every member `--connect` to a Zenoh router (`zenohd`).
+//! - **The class key.** Every member presents the class key as Zenoh user/password
+//!   authentication (user `treadsim-<class>`) and accepts only peers that present it, so a
+//!   program without the key cannot join the class nor command a seat. The instructor makes
+//!   the key at first start (`records/class.key`, owner-only); seats read the same file, or
+//!   `TREADSIM_CLASS_KEY`.
+//! - **Liveness.** The link lease is 2 s (Zenoh's default is 10 s), so a seat that vanishes
+//!   without closing its connection is offline within 2 s; a killed process's connection closes
+//!   at once.
+
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use zenoh::Wait;
+
+use super::protocol::{check_name, Keys, ProtocolError, DEFAULT_CLASS};
+
+/// The default class key file (made by the instructor, read by seats on the same machine).
+pub const DEFAULT_KEY_FILE: &str = "records/class.key";
+
+/// The environment variable that may hold the class key instead of a file.
+pub const KEY_ENV: &str = "TREADSIM_CLASS_KEY";
+
+/// Zenoh's link lease, ms: a silent peer is dropped after it.
+pub const LEASE_MS: u64 = 2000;
+
+/// Why the class network cannot be joined.
+#[derive(Debug, thiserror::Error)]
+pub enum NetworkError {
+    /// A bad class or seat name.
+    #[error(transparent)]
+    Name(#[from] ProtocolError),
+    /// An endpoint that does not parse (`tcp/HOST:PORT`).
+    #[error("endpoint '{endpoint}': {detail}")]
+    Endpoint {
+        /// The endpoint given.
+        endpoint: String,
+        /// Zenoh's complaint.
+        detail: String,
+    },
+    /// The class key file cannot be read or made.
+    #[error("class key {path}: {detail}")]
+    Key {
+        /// The key file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Zenoh refused the configuration or could not open the session.
+    #[error("class network: {0}")]
+    Zenoh(String),
+}
+
+/// How to join the class network.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassNetwork {
+    /// The class's name (several classes may share a network).
+    pub class: String,
+    /// Endpoints to listen on (`tcp/HOST:PORT`); `None`: Zenoh's peer default (every
+    /// interface, a free port: what multicast discovery needs of the instructor). A seat
+    /// listens on nothing unless told: it connects out, so no seat is reachable from the LAN.
+    pub listen: Option<Vec<String>>,
+    /// Endpoints to connect to.
+    pub connect: Vec<String>,
+    /// Whether multicast scouting finds peers on the LAN.
+    pub multicast: bool,
+    /// The class key.
+    pub key: String,
+}
+
+impl ClassNetwork {
+    /// The class's key expressions.
+    pub fn keys(&self) -> Result<Keys, NetworkError> {
+        Ok(Keys::new(&self.class)?)
+    }
+
+    /// Opens a Zenoh session joined to the class (blocking until Zenoh is up; connecting to
+    /// the endpoints goes on in the background, so a seat may start before the instructor).
+    pub fn open(&self) -> Result<zenoh::Session, NetworkError> {
+        check_name("class", &self.class)?;
+        let config = self.config()?;
+        zenoh::open(config)
+            .wait()
+            .map_err(|e| NetworkError::Zenoh(e.to_string()))
+    }
+
+    fn config(&self) -> Result<zenoh::Config, NetworkError> {
+        let zerr = |e: Box<dyn std::error::Error + Send + Sync>| NetworkError::Zenoh(e.to_string());
+        let mut config = zenoh::Config::default();
+        let endpoints = |list: &[String]| -> Result<String, NetworkError> {
+            for endpoint in list {
+                endpoint.parse::<zenoh::config::EndPoint>().map_err(|e| {
+                    NetworkError::Endpoint {
+                        endpoint: endpoint.clone(),
+                        detail: e.to_string(),
+                    }
+                })?;
+            }
+            serde_json::to_string(list).map_err(|e| NetworkError::Zenoh(e.to_string()))
+        };
+        config.insert_json5("mode", "\"peer\"").map_err(zerr)?;
+        if let Some(listen) = &self.listen {
+            config
+                .insert_json5("listen/endpoints", &endpoints(listen)?)
+                .map_err(zerr)?;
+        }
+        config
+            .insert_json5("connect/endpoints", &endpoints(&self.connect)?)
+            .map_err(zerr)?;
+        // Keep retrying the endpoints: the instructor may start after its seats or restart.
+        config
+            .insert_json5("connect/timeout_ms", "-1")
+            .map_err(zerr)?;
+        config
+            .insert_json5(
+                "scouting/multicast/enabled",
+                if self.multicast { "true" } else { "false" },
+            )
+            .map_err(zerr)?;
+        config
+            .insert_json5("transport/link/tx/lease", &LEASE_MS.to_string())
+            .map_err(zerr)?;
+        let user = format!("treadsim-{}", self.class);
+        config
+            .insert_json5(
+                "transport/auth/usrpwd",
+                &serde_json::json!({
+                    "user": user,
+                    "password": self.key,
+                    "dictionary_file": self.dictionary(&user)?.to_string_lossy(),
+                })
+                .to_string(),
+            )
+            .map_err(zerr)?;
+        Ok(config)
+    }
+
+    /// Writes the one-line user/password dictionary Zenoh checks peers against, owner-only,
+    /// in the system's temporary folder, named by the key's hash (so no key is in the name).
+    fn dictionary(&self, user: &str) -> Result<PathBuf, NetworkError> {
+        let digest = Sha256::digest(format!("{user}:{}", self.key).as_bytes());
+        let name: String = digest.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("treadsim-class-{name}.dict"));
+        write_private(&path, &format!("{user}:{}\n", self.key)).map_err(|detail| {
+            NetworkError::Key {
+                path: path.clone(),
+                detail,
+            }
+        })?;
+        Ok(path)
+    }
+}
+
+/// Writes `text` to `path` readable by its owner only.
+fn write_private(path: &Path, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path).map_err(|e| e.to_string())?;
+    file.write_all(text.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// A key's acceptable form: 16 to 256 printable ASCII characters without spaces or `:`.
+fn check_key(key: &str) -> Result<(), String> {
+    if (16..=256).contains(&key.len()) && key.chars().all(|c| c.is_ascii_graphic() && c != ':') {
+        Ok(())
+    } else {
+        Err("a class key is 16 to 256 printable characters, no spaces or ':'".into())
+    }
+}
+
+/// Reads the class key: `TREADSIM_CLASS_KEY` if set, else the file `path`.
+pub fn read_key(path: &Path) -> Result<String, NetworkError> {
+    let err = |detail: String| NetworkError::Key {
+        path: path.to_path_buf(),
+        detail,
+    };
+    if let Ok(key) = std::env::var(KEY_ENV) {
+        let key = key.trim().to_owned();
+        check_key(&key).map_err(|e| err(format!("{KEY_ENV}: {e}")))?;
+        return Ok(key);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        err(format!(
+            "{e} (the instructor makes it at first start; copy it to each seat's machine or set {KEY_ENV})"
+        ))
+    })?;
+    let key = text.trim().to_owned();
+    check_key(&key).map_err(err)?;
+    Ok(key)
+}
+
+/// The instructor's class key: read as [`read_key`] does, or, where neither exists, made
+/// (32 random bytes as hex) and written owner-only to `path`.
+pub fn read_or_make_key(path: &Path) -> Result<String, NetworkError> {
+    if std::env::var(KEY_ENV).is_ok() || path.exists() {
+        return read_key(path);
+    }
+    let err = |detail: String| NetworkError::Key {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
+        .map_err(|e| err(format!("no randomness for a new key: {e}")))?;
+    let key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+    }
+    write_private(path, &format!("{key}\n")).map_err(err)?;
+    Ok(key)
+}
+
+/// The class network's default for a program that names no class.
+pub fn default_class() -> String {
+    DEFAULT_CLASS.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_made_key_is_private_and_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k/class.key");
+        let key = read_or_make_key(&path).unwrap();
+        assert_eq!(key.len(), 64);
+        assert_eq!(read_or_make_key(&path).unwrap(), key);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        std::fs::write(&path, "short").unwrap();
+        assert!(read_key(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("16 to 256"));
+    }
+
+    #[test]
+    fn a_bad_endpoint_is_named() {
+        let network = ClassNetwork {
+            class: "c".into(),
+            listen: Some(vec!["nonsense".into()]),
+            connect: vec![],
+            multicast: false,
+            key: "0123456789abcdef".into(),
+        };
+        let e = network.config().err().unwrap();
+        assert!(e.to_string().contains("nonsense"), "{e}");
+    }
+}

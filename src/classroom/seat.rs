@@ -1,0 +1,603 @@
+//! A seat of the class, without its network: the exercise it has loaded, the trial it runs in
+//! real time, the instructor's commands it carries out, its status, and the report of each
+//! finished attempt put in its outbox. [`super::seat_node`] connects it to the class network;
+//! this part is plain state, so its rules are unit-tested without Zenoh.
+//!
+//! Every instructor command that changes the session (pause, resume, reset, end, link) enters
+//! it as an [`Input`] and so is in the attempt's log, which replays bit-exact; the autopilot's
+//! take-over drives through the same inputs.
+
+use std::path::{Path, PathBuf};
+
+use super::outbox::{Outbox, OutboxError};
+use super::protocol::{
+    check_name, unix_now, AttemptReport, AttemptStatus, Command, PlanPose, SeatEvent, SeatState,
+    SeatStatus, PROTOCOL_VERSION,
+};
+use crate::config::SourceFile;
+use crate::control::autopilot::{Autopilot, TrialPilot, DEMO_SPEED};
+use crate::control::goal_script::{is_goal_script, read_goals};
+use crate::exercise::report::{event_json, result_json};
+use crate::launch::{exercise_file, open, Launch, LaunchOptions, LogTarget};
+use crate::link::LinkChange;
+use crate::record::header::sha256_hex;
+use crate::record::LogWriter;
+use crate::session::pacing::Pacer;
+use crate::session::{AutopilotDriver, DriveScript, Driver, Input, ScriptDriver, Session};
+
+/// How a seat runs.
+#[derive(Debug, Clone)]
+pub struct SeatOptions {
+    /// The seat's name (a key chunk: letters, digits, `_`, `-`, `.`).
+    pub name: String,
+    /// The trainee at the seat, if known.
+    pub trainee: Option<String>,
+    /// The drive or goal script a headless seat's operator follows in every trial (`None`: the
+    /// robot stands still unless the instructor takes over).
+    pub script: Option<PathBuf>,
+    /// The folder of exercises the instructor may assign by name.
+    pub exercises: PathBuf,
+    /// Where each attempt's log goes (`<attempt>.mcap`).
+    pub logs: PathBuf,
+    /// The outbox folder.
+    pub outbox: PathBuf,
+    /// The real-time factor (1: real time; more for quick tests and demos).
+    pub speed: f64,
+}
+
+/// Why a seat cannot go on.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError {
+    /// Its outbox cannot be written: a result could be lost, so the seat stops.
+    #[error("outbox: {0}")]
+    Outbox(#[from] OutboxError),
+    /// A bad seat or trainee name.
+    #[error(transparent)]
+    Name(#[from] super::protocol::ProtocolError),
+}
+
+/// The exercise loaded and its attempt.
+struct Attempt {
+    id: String,
+    exercise: String,
+    sha256: String,
+    trainee: Option<String>,
+    robot: String,
+    session: Session,
+    log: Option<LogWriter>,
+    log_error: Option<String>,
+    driver: Box<dyn Driver>,
+    demo: Option<TrialPilot>,
+    started_unix_s: Option<f64>,
+    state: SeatState,
+    events_sent: usize,
+    pacer: Pacer,
+}
+
+/// One seat: what it has loaded and runs, and its outbox.
+pub struct Seat {
+    options: SeatOptions,
+    outbox: Outbox,
+    attempt: Option<Attempt>,
+    attempts_made: u32,
+    status_seq: u64,
+}
+
+/// SHA-256 of a file (hex), or the read error.
+fn file_sha256(path: &Path) -> Result<String, String> {
+    std::fs::read(path)
+        .map(|bytes| sha256_hex(&bytes))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The seat's operator for a trial: its script (a drive or goal script), or standing still.
+fn operator_driver(script: Option<&Path>, session: &Session) -> Result<Box<dyn Driver>, String> {
+    let Some(path) = script else {
+        return Ok(Box::new(ScriptDriver::new(DriveScript::default(), false)));
+    };
+    let file = SourceFile::read(path).map_err(|e| e.to_string())?;
+    let spec = session.sim().robot(session.robot()).spec();
+    if is_goal_script(&file) {
+        let goals = read_goals(&file).map_err(|e| e.to_string())?;
+        return Ok(Box::new(AutopilotDriver::new(Autopilot::new(spec, goals))));
+    }
+    let script = DriveScript::from_source(&file).map_err(|e| e.to_string())?;
+    script
+        .check_arm(spec.arm.as_ref())
+        .map_err(|e| e.to_string())?;
+    Ok(Box::new(ScriptDriver::new(script, false)))
+}
+
+impl Seat {
+    /// A seat with nothing loaded; its outbox opened (made if missing).
+    pub fn new(options: SeatOptions) -> Result<Self, SeatError> {
+        check_name("seat", &options.name)?;
+        if let Some(trainee) = &options.trainee {
+            check_name("trainee", trainee)?;
+        }
+        let outbox = Outbox::open(&options.outbox)?;
+        Ok(Self {
+            options,
+            outbox,
+            attempt: None,
+            attempts_made: 0,
+            status_seq: 0,
+        })
+    }
+
+    /// The seat's name.
+    pub fn name(&self) -> &str {
+        &self.options.name
+    }
+
+    /// The outbox.
+    pub fn outbox(&self) -> &Outbox {
+        &self.outbox
+    }
+
+    /// What the seat is doing.
+    pub fn state(&self) -> SeatState {
+        self.attempt.as_ref().map_or(SeatState::Idle, |a| a.state)
+    }
+
+    /// The exercise file an assignment by name means: only a bare name of the seat's exercise
+    /// folder (a seat never opens files outside it on the network's word).
+    fn assigned_file(&self, exercise: &str) -> Result<PathBuf, String> {
+        check_name("exercise", exercise).map_err(|e| e.to_string())?;
+        let path = self.options.exercises.join(format!("{exercise}.toml"));
+        if path.is_file() {
+            Ok(path)
+        } else {
+            Err(format!(
+                "no exercise '{exercise}' in this seat's folder {}",
+                self.options.exercises.display()
+            ))
+        }
+    }
+
+    /// Loads exercise file `file` (named `exercise` in the records) for `trainee`: a new
+    /// attempt, ready to start. Refused while a trial runs, or when the file's hash is not
+    /// `sha256`.
+    pub fn load(
+        &mut self,
+        exercise: &str,
+        file: &Path,
+        sha256: Option<&str>,
+        trainee: Option<&str>,
+    ) -> Result<(), String> {
+        if matches!(self.state(), SeatState::Running | SeatState::Paused) {
+            return Err("a trial is under way: end it first".into());
+        }
+        if let Some(trainee) = trainee {
+            check_name("trainee", trainee).map_err(|e| e.to_string())?;
+        }
+        let hash = file_sha256(file)?;
+        if let Some(expected) = sha256.filter(|e| !e.eq_ignore_ascii_case(&hash)) {
+            return Err(format!(
+                "this seat's {} (sha256 {hash}) differs from the instructor's ({expected})",
+                file.display()
+            ));
+        }
+        let what = Launch::Exercise {
+            exercise: exercise_file(file),
+            robot: None,
+        };
+        let mut launched = open(&what).map_err(|e| e.to_string())?;
+        let driver = operator_driver(self.options.script.as_deref(), &launched.session)?;
+        self.attempts_made += 1;
+        let id = format!(
+            "{}-{}-{}",
+            self.options.name,
+            (unix_now() * 1000.0) as u64,
+            self.attempts_made
+        );
+        let options = LaunchOptions {
+            log: LogTarget::At(self.options.logs.join(format!("{id}.mcap"))),
+            program: "seat",
+            script: self.options.script.clone(),
+        };
+        launched
+            .start_log(&what, &options)
+            .map_err(|e| e.to_string())?;
+        let robot = launched.robot().name.clone();
+        let mut pacer = Pacer::new(launched.session.sim().config().dt);
+        pacer.set_speed(self.options.speed);
+        self.attempt = Some(Attempt {
+            id,
+            exercise: exercise.to_owned(),
+            sha256: hash,
+            trainee: trainee
+                .map(str::to_owned)
+                .or_else(|| self.options.trainee.clone()),
+            robot,
+            session: launched.session,
+            log: launched.log,
+            log_error: None,
+            driver,
+            demo: None,
+            started_unix_s: None,
+            state: SeatState::Ready,
+            events_sent: 0,
+            pacer,
+        });
+        Ok(())
+    }
+
+    /// Carries out an instructor's command; `Err` says why it was refused.
+    pub fn command(&mut self, command: &Command) -> Result<(), String> {
+        if let Command::Assign {
+            exercise,
+            sha256,
+            trainee,
+        } = command
+        {
+            let file = self.assigned_file(exercise)?;
+            return self.load(exercise, &file, sha256.as_deref(), trainee.as_deref());
+        }
+        let attempt = self
+            .attempt
+            .as_mut()
+            .ok_or_else(|| "no exercise loaded: assign one first".to_owned())?;
+        let state = attempt.state;
+        let refuse = |why: &str| Err(format!("{why} (the seat is {state:?})").to_lowercase());
+        match command {
+            Command::Assign { .. } => unreachable_assign(),
+            Command::Start if state == SeatState::Ready => {
+                attempt.state = SeatState::Running;
+                attempt.started_unix_s = Some(unix_now());
+                Ok(())
+            }
+            Command::Pause if state == SeatState::Running => {
+                attempt.session.apply(Input::Pause(true));
+                attempt.state = SeatState::Paused;
+                Ok(())
+            }
+            Command::Resume if state == SeatState::Paused => {
+                attempt.session.apply(Input::Pause(false));
+                attempt.state = SeatState::Running;
+                Ok(())
+            }
+            Command::Reset if matches!(state, SeatState::Running | SeatState::Paused) => {
+                attempt.session.apply(Input::Reset);
+                Ok(())
+            }
+            Command::End if matches!(state, SeatState::Running | SeatState::Paused) => {
+                if state == SeatState::Paused {
+                    attempt.session.apply(Input::Pause(false));
+                    attempt.state = SeatState::Running;
+                }
+                attempt.session.apply(Input::EndTrial);
+                Ok(())
+            }
+            Command::Link { change } => {
+                let change = link_change(change)?;
+                attempt.session.apply(Input::Link(change));
+                Ok(())
+            }
+            Command::TakeOver if attempt.demo.is_none() => {
+                let spec = attempt.session.sim().robot(attempt.session.robot()).spec();
+                attempt.demo = Some(TrialPilot::new(spec, DEMO_SPEED));
+                Ok(())
+            }
+            Command::HandBack if attempt.demo.is_some() => {
+                attempt.demo = None;
+                Ok(())
+            }
+            Command::Start => refuse("not ready to start"),
+            Command::Pause => refuse("not running"),
+            Command::Resume => refuse("not paused"),
+            Command::Reset | Command::End => refuse("no trial under way"),
+            Command::TakeOver => Err("the autopilot is driving already".into()),
+            Command::HandBack => Err("the autopilot is not driving".into()),
+        }
+    }
+
+    /// Runs the trial for `wall` s of wall-clock time (times the seat's speed); returns the
+    /// exercise events that happened. When the trial ends its report goes into the outbox
+    /// (on disk before this returns) and its log is finished.
+    pub fn advance(&mut self, wall: f64) -> Result<Vec<SeatEvent>, SeatError> {
+        let Some(attempt) = self.attempt.as_mut() else {
+            return Ok(Vec::new());
+        };
+        if attempt.state != SeatState::Running {
+            return Ok(Vec::new());
+        }
+        let steps = attempt.pacer.advance(wall);
+        for _ in 0..steps {
+            match attempt.demo.as_mut() {
+                Some(pilot) => pilot.before_step(&mut attempt.session),
+                None => attempt.driver.before_step(&mut attempt.session),
+            }
+            attempt.session.step();
+            if let (Some(log), None) = (&mut attempt.log, &attempt.log_error) {
+                if let Err(e) = log.record(&mut attempt.session) {
+                    attempt.log_error = Some(e.to_string());
+                }
+            }
+            if attempt.session.trial_finished() {
+                break;
+            }
+        }
+        let events = new_events(&self.options.name, attempt);
+        if attempt.session.trial_finished() {
+            self.finish()?;
+        }
+        Ok(events)
+    }
+
+    /// The finished trial's report into the outbox, its log closed.
+    fn finish(&mut self) -> Result<(), SeatError> {
+        let Some(attempt) = self.attempt.as_mut() else {
+            return Ok(());
+        };
+        attempt.state = SeatState::Finished;
+        let (log, log_sha256) = match attempt.log.take() {
+            Some(writer) => {
+                let path = writer.path().to_path_buf();
+                match writer.finish(&mut attempt.session) {
+                    Ok(()) => (Some(path.display().to_string()), file_sha256(&path).ok()),
+                    Err(e) => {
+                        attempt.log_error = Some(e.to_string());
+                        (None, None)
+                    }
+                }
+            }
+            None => (None, None),
+        };
+        let result = attempt
+            .session
+            .trial()
+            .map(crate::exercise::Trial::result)
+            .unwrap_or_default();
+        let status = if result.passed {
+            AttemptStatus::Passed
+        } else {
+            AttemptStatus::Failed
+        };
+        let report = AttemptReport {
+            protocol: PROTOCOL_VERSION,
+            attempt: attempt.id.clone(),
+            seat: self.options.name.clone(),
+            trainee: attempt.trainee.clone(),
+            exercise: attempt.exercise.clone(),
+            exercise_sha256: attempt.sha256.clone(),
+            robot: attempt.robot.clone(),
+            started_unix_s: attempt.started_unix_s.unwrap_or_else(unix_now),
+            duration_s: result.elapsed,
+            status,
+            score: result.score,
+            completed: result.completed,
+            required: result.required,
+            repetitions_per_minute: result.repetitions_per_minute,
+            faults: result.faults,
+            penalty_points: result.penalty_points,
+            reason: result.reason.clone(),
+            result: result_json(&result),
+            log,
+            log_sha256,
+        };
+        self.outbox.put(&report)?;
+        Ok(())
+    }
+
+    /// The seat's status now (each call counts one more in its sequence).
+    pub fn status(&mut self, operator_input: bool) -> SeatStatus {
+        self.status_seq += 1;
+        let mut status = SeatStatus {
+            protocol: PROTOCOL_VERSION,
+            seat: self.options.name.clone(),
+            trainee: self.options.trainee.clone(),
+            robot: None,
+            exercise: None,
+            attempt: None,
+            started_unix_s: None,
+            state: SeatState::Idle,
+            clock_s: 0.0,
+            completed: 0,
+            required: 0,
+            faults: 0,
+            penalty_points: 0.0,
+            score: 0.0,
+            pose: None,
+            link: String::new(),
+            operator_input,
+            autopilot: false,
+            outbox: self
+                .outbox
+                .pending()
+                .map_or(0, |p| u32::try_from(p.len()).unwrap_or(u32::MAX)),
+            seq: self.status_seq,
+            sent_unix_s: unix_now(),
+        };
+        if let Some(a) = &self.attempt {
+            status.trainee.clone_from(&a.trainee);
+            status.robot = Some(a.robot.clone());
+            status.exercise = Some(a.exercise.clone());
+            status.attempt = Some(a.id.clone());
+            status.started_unix_s = a.started_unix_s;
+            status.state = a.state;
+            status.autopilot = a.demo.is_some();
+            status.link = a.session.link().summary().unwrap_or_default();
+            let pose = a.session.sim().body_state(a.session.robot()).pose;
+            status.pose = Some(PlanPose {
+                x: pose.translation.x,
+                y: pose.translation.y,
+                yaw: pose.rotation.euler_angles().2,
+            });
+            if let Some(trial) = a.session.trial() {
+                status.clock_s = trial.clock();
+                status.completed = trial.completed();
+                status.required = trial.spec().repetitions;
+                status.faults = trial.faults();
+                status.penalty_points = trial.penalty_points();
+                status.score = trial.score();
+            }
+        }
+        status
+    }
+}
+
+/// Never reached: an assignment is handled before the attempt is looked at.
+fn unreachable_assign() -> Result<(), String> {
+    Err("internal: assignment not handled".into())
+}
+
+/// The events of `attempt` not yet sent, as messages.
+fn new_events(seat: &str, attempt: &mut Attempt) -> Vec<SeatEvent> {
+    let Some(trial) = attempt.session.trial() else {
+        return Vec::new();
+    };
+    let events = trial.events();
+    let fresh: Vec<SeatEvent> = events
+        .iter()
+        .skip(attempt.events_sent)
+        .map(|e| SeatEvent {
+            protocol: PROTOCOL_VERSION,
+            seat: seat.to_owned(),
+            attempt: attempt.id.clone(),
+            event: event_json(e),
+        })
+        .collect();
+    attempt.events_sent = events.len();
+    fresh
+}
+
+/// A link change from its log JSON form (`{"kind": "link", …}` as the logs write it; the kind
+/// may be left out).
+fn link_change(change: &serde_json::Value) -> Result<LinkChange, String> {
+    let mut v = change.clone();
+    if let Some(map) = v.as_object_mut() {
+        map.insert("kind".into(), "link".into());
+        map.insert("step".into(), 0.into());
+        map.insert("time".into(), 0.0.into());
+    }
+    match crate::session::StepInput::from_json(&v) {
+        Ok(crate::session::StepInput {
+            input: Input::Link(change),
+            ..
+        }) => Ok(change),
+        Ok(_) => Err("not a link change".into()),
+        Err(e) => Err(format!("link change: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{replay, Log};
+
+    fn manifest(path: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+    }
+
+    fn seat(dir: &Path, script: Option<&str>) -> Seat {
+        Seat::new(SeatOptions {
+            name: "s1".into(),
+            trainee: Some("t1".into()),
+            script: script.map(manifest),
+            exercises: manifest("scenes/exercises"),
+            logs: dir.join("logs"),
+            outbox: dir.join("outbox"),
+            speed: 1.0,
+        })
+        .unwrap()
+    }
+
+    /// Runs the seat for `seconds` of wall time in 20 ms ticks.
+    fn run_for(seat: &mut Seat, seconds: f64) -> Vec<SeatEvent> {
+        let mut events = Vec::new();
+        for _ in 0..(seconds / 0.02).round() as usize {
+            events.extend(seat.advance(0.02).unwrap());
+        }
+        events
+    }
+
+    #[test]
+    fn commands_are_carried_out_in_order_refused_out_of_it_and_the_log_replays_bit_exact() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut seat = seat(
+            dir.path(),
+            Some("scenes/exercises/scripts/curb_climb.pass.toml"),
+        );
+        assert!(seat
+            .command(&Command::Start)
+            .unwrap_err()
+            .contains("no exercise"));
+        let assign = Command::Assign {
+            exercise: "curb_climb".into(),
+            sha256: None,
+            trainee: None,
+        };
+        seat.command(&assign).unwrap();
+        assert_eq!(seat.state(), SeatState::Ready);
+        assert!(seat.command(&Command::Pause).unwrap_err().contains("ready"));
+        seat.command(&Command::Start).unwrap();
+        run_for(&mut seat, 1.0);
+        let clock = seat.status(true).clock_s;
+        assert!((clock - 1.0).abs() < 0.05, "{clock}");
+        seat.command(&Command::Pause).unwrap();
+        run_for(&mut seat, 0.5);
+        assert_eq!(seat.status(true).clock_s, clock, "paused: the clock stands");
+        let latency = serde_json::json!({"change": "command_latency", "seconds": 0.2});
+        let link = seat.command(&Command::Link { change: latency });
+        seat.command(&Command::Resume).unwrap();
+        seat.command(&Command::TakeOver).unwrap();
+        assert!(seat.status(true).autopilot);
+        run_for(&mut seat, 1.0);
+        seat.command(&Command::HandBack).unwrap();
+        assert!(seat.command(&Command::HandBack).is_err());
+        seat.command(&Command::Reset).unwrap();
+        run_for(&mut seat, 0.5);
+        seat.command(&Command::End).unwrap();
+        let events = run_for(&mut seat, 0.1);
+        assert_eq!(seat.state(), SeatState::Finished);
+        assert!(
+            events.iter().any(|e| e.event["type"] == "finished"),
+            "{events:?}"
+        );
+        let pending = seat.outbox().pending().unwrap();
+        assert_eq!(pending.len(), 1);
+        let report = pending[0].as_ref().unwrap();
+        assert_eq!(report.status, AttemptStatus::Failed);
+        assert_eq!(report.reason, crate::session::ENDED_BY_INSTRUCTOR);
+        assert_eq!(report.faults, 1, "the reset is a fault");
+        assert_eq!(report.trainee.as_deref(), Some("t1"));
+        let log = report.log.as_ref().unwrap();
+        let read = Log::read(Path::new(log)).unwrap();
+        let outcome = replay(&read, true, |_| {}).unwrap();
+        assert!(outcome.divergence.is_none(), "{:?}", outcome.divergence);
+        assert_eq!(outcome.result_matches, Some(true));
+        assert!(outcome.snapshots_checked > 0);
+        // The link change was one the log's form knows (or its refusal says why).
+        if let Err(why) = link {
+            panic!("link change refused: {why}");
+        }
+    }
+
+    #[test]
+    fn a_passing_script_passes_and_a_new_assignment_waits_for_the_trial_to_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut seat = seat(
+            dir.path(),
+            Some("scenes/exercises/scripts/dexterity_inspect_rack.pass.toml"),
+        );
+        let file = manifest("scenes/exercises/dexterity_inspect_rack.toml");
+        seat.load("rack", &file, None, Some("t2")).unwrap();
+        seat.command(&Command::Start).unwrap();
+        let again = seat.load("rack", &file, None, None);
+        assert!(again.unwrap_err().contains("under way"));
+        let mut wall = 0.0;
+        while seat.state() == SeatState::Running && wall < 60.0 {
+            seat.advance(0.5).unwrap();
+            wall += 0.5;
+        }
+        let pending = seat.outbox().pending().unwrap();
+        let report = pending[0].as_ref().unwrap();
+        assert_eq!(report.status, AttemptStatus::Passed, "{}", report.reason);
+        assert_eq!(report.trainee.as_deref(), Some("t2"));
+        assert_eq!(report.exercise, "rack");
+        // A finished seat takes the next assignment.
+        seat.load("rack", &file, None, None).unwrap();
+        assert_eq!(seat.state(), SeatState::Ready);
+    }
+}

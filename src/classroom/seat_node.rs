@@ -1,0 +1,241 @@
+//! A seat on the class network: its liveliness token, its status at 10 Hz, its events as they
+//! happen, the instructor's commands answered, and its outbox delivered until each report is
+//! acknowledged. One thread: each tick takes the commands that came in, runs the trial for the
+//! wall time since the last tick, publishes, and delivers.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use zenoh::handlers::FifoChannelHandler;
+use zenoh::query::{Query, Reply};
+use zenoh::Wait;
+
+use super::network::{ClassNetwork, NetworkError};
+use super::protocol::{
+    decode, encode, AttemptReport, CommandReply, CommandRequest, Keys, ResultAck, SeatState,
+    PROTOCOL_VERSION,
+};
+use super::seat::{Seat, SeatError};
+
+/// Status messages per second (the issue asks for 10 or more).
+pub const STATUS_HZ: f64 = 10.0;
+
+/// How long a seat waits for the instructor to acknowledge a report before sending it again.
+pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The seat loop's tick.
+const TICK: Duration = Duration::from_millis(5);
+
+/// Why a seat stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatNodeError {
+    /// The network could not be joined.
+    #[error(transparent)]
+    Network(#[from] NetworkError),
+    /// The seat itself (its outbox) failed.
+    #[error(transparent)]
+    Seat(#[from] SeatError),
+    /// Zenoh refused a declaration.
+    #[error("class network: {0}")]
+    Zenoh(String),
+}
+
+/// What a seat has counted while it ran.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SeatCounters {
+    /// Statuses put.
+    pub statuses: u64,
+    /// Commands carried out.
+    pub commands_accepted: u64,
+    /// Commands refused (a reason replied).
+    pub commands_refused: u64,
+    /// Messages that could not be read (malformed, another protocol version): refused.
+    pub malformed: u64,
+    /// Reports acknowledged by the instructor.
+    pub delivered: u64,
+}
+
+/// When the seat stops by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopWhen {
+    /// Only when told (Ctrl-C).
+    Told,
+    /// Once its first trial has ended and the outbox is empty.
+    AfterTrial,
+}
+
+/// A report being delivered: the instructor's answers so far and when it was sent.
+struct Delivery {
+    replies: FifoChannelHandler<Reply>,
+    sent: Instant,
+}
+
+/// Runs `seat` on the class network until `stop` is set (or, with [`StopWhen::AfterTrial`],
+/// its trial is over and delivered); returns what it counted.
+pub fn run_seat(
+    network: &ClassNetwork,
+    mut seat: Seat,
+    stop: &AtomicBool,
+    stop_when: StopWhen,
+) -> Result<SeatCounters, SeatNodeError> {
+    let keys = network.keys()?;
+    let session = network.open()?;
+    let zerr = |e: zenoh::Error| SeatNodeError::Zenoh(e.to_string());
+    let name = seat.name().to_owned();
+    let _token = session
+        .liveliness()
+        .declare_token(keys.alive(&name))
+        .wait()
+        .map_err(zerr)?;
+    let status = session
+        .declare_publisher(keys.status(&name))
+        .wait()
+        .map_err(zerr)?;
+    let events = session
+        .declare_publisher(keys.event(&name))
+        .wait()
+        .map_err(zerr)?;
+    let commands = session
+        .declare_queryable(keys.command(&name))
+        .wait()
+        .map_err(zerr)?;
+    let mut counters = SeatCounters::default();
+    let mut deliveries: BTreeMap<String, Delivery> = BTreeMap::new();
+    let status_every = Duration::from_secs_f64(1.0 / STATUS_HZ);
+    let mut last_tick = Instant::now();
+    let mut last_status: Option<Instant> = None;
+    let mut had_trial = false;
+    while !stop.load(Ordering::Relaxed) {
+        while let Ok(Some(query)) = commands.try_recv() {
+            answer(&mut seat, &query, &mut counters);
+        }
+        let now = Instant::now();
+        let wall = now.duration_since(last_tick).as_secs_f64();
+        last_tick = now;
+        for event in seat.advance(wall)? {
+            // A lost event is not a lost result: the report carries every event again.
+            let _ = events.put(encode(&event)).wait();
+        }
+        if last_status.is_none_or(|t| now.duration_since(t) >= status_every) {
+            last_status = Some(now);
+            let message = seat.status(true);
+            if status.put(encode(&message)).wait().is_ok() {
+                counters.statuses += 1;
+            }
+        }
+        deliver(&session, &keys, &seat, &mut deliveries, &mut counters);
+        had_trial |= seat.state() == SeatState::Finished;
+        if stop_when == StopWhen::AfterTrial && had_trial && deliveries.is_empty() {
+            let pending = seat.outbox().pending().map_or(1, |p| p.len());
+            if pending == 0 {
+                // One last status so the console sees the outbox empty.
+                let _ = status.put(encode(&seat.status(true))).wait();
+                break;
+            }
+        }
+        std::thread::sleep(TICK);
+    }
+    let _ = session.close().wait();
+    Ok(counters)
+}
+
+/// Answers one command query: carried out, or refused with the reason.
+fn answer(seat: &mut Seat, query: &Query, counters: &mut SeatCounters) {
+    let bytes = query
+        .payload()
+        .map(|p| p.to_bytes().into_owned())
+        .unwrap_or_default();
+    let reply = match decode::<CommandRequest>("command", &bytes) {
+        Ok(request) => {
+            let outcome = seat.command(&request.command);
+            if outcome.is_ok() {
+                counters.commands_accepted += 1;
+            } else {
+                counters.commands_refused += 1;
+            }
+            CommandReply {
+                protocol: PROTOCOL_VERSION,
+                id: request.id,
+                accepted: outcome.is_ok(),
+                reason: outcome.err().unwrap_or_default(),
+            }
+        }
+        Err(e) => {
+            counters.malformed += 1;
+            eprintln!("seat {}: refused a command: {e}", seat.name());
+            CommandReply {
+                protocol: PROTOCOL_VERSION,
+                id: 0,
+                accepted: false,
+                reason: e.to_string(),
+            }
+        }
+    };
+    let _ = query.reply(query.key_expr().clone(), encode(&reply)).wait();
+}
+
+/// Sends each report in the outbox that is not on its way, reads the instructor's answers, and
+/// drops each acknowledged report from the outbox. A report whose answer does not come within
+/// [`DELIVERY_TIMEOUT`] is sent again (the instructor stores it once).
+fn deliver(
+    session: &zenoh::Session,
+    keys: &Keys,
+    seat: &Seat,
+    deliveries: &mut BTreeMap<String, Delivery>,
+    counters: &mut SeatCounters,
+) {
+    let mut done = Vec::new();
+    for (attempt, delivery) in deliveries.iter() {
+        match delivery.replies.try_recv() {
+            Ok(Some(reply)) => {
+                let ack = reply
+                    .result()
+                    .ok()
+                    .map(|s| s.payload().to_bytes().into_owned())
+                    .and_then(|b| decode::<ResultAck>("result acknowledgement", &b).ok());
+                if ack.is_some_and(|a| &a.attempt == attempt)
+                    && seat.outbox().remove(attempt).is_ok()
+                {
+                    counters.delivered += 1;
+                }
+                done.push(attempt.clone());
+            }
+            Ok(None) if delivery.sent.elapsed() < DELIVERY_TIMEOUT => {}
+            // No answer in time, or the query ended without one: send it again.
+            Ok(None) | Err(_) => done.push(attempt.clone()),
+        }
+    }
+    for attempt in done {
+        deliveries.remove(&attempt);
+    }
+    let Ok(pending) = seat.outbox().pending() else {
+        return;
+    };
+    for report in pending {
+        let report: AttemptReport = match report {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("seat {}: outbox: {e}", seat.name());
+                continue;
+            }
+        };
+        if deliveries.contains_key(&report.attempt) {
+            continue;
+        }
+        let sent = session
+            .get(keys.results())
+            .payload(encode(&report))
+            .timeout(DELIVERY_TIMEOUT)
+            .wait();
+        if let Ok(replies) = sent {
+            deliveries.insert(
+                report.attempt.clone(),
+                Delivery {
+                    replies,
+                    sent: Instant::now(),
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,417 @@
+//! The classroom's commands: `seat --headless` (a seat without a window, driven by a script),
+//! `instructor` (joins the class, stores results, prints the class) and `records` (the
+//! records from the command line).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use treadsim::classroom::instructor::{Instructor, SeatView};
+use treadsim::classroom::network::{read_key, read_or_make_key, ClassNetwork, DEFAULT_KEY_FILE};
+use treadsim::classroom::protocol::{unix_now, DEFAULT_CLASS};
+use treadsim::classroom::records::{AttemptRow, Records, DEFAULT_RECORDS};
+use treadsim::classroom::seat::{Seat, SeatOptions};
+use treadsim::classroom::seat_node::{run_seat, StopWhen};
+use treadsim::launch::EXERCISE_FOLDER;
+
+/// Set by SIGINT or SIGTERM: the seat or instructor leaves the class and ends.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_signal(_: libc::c_int) {
+    STOP.store(true, Ordering::Relaxed);
+}
+
+/// Ctrl-C and `kill` end the program through [`STOP`], so it leaves the class cleanly.
+fn stop_on_signals() {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// How to join the class: the options a seat and the instructor share.
+#[derive(clap::Args, Clone)]
+pub struct NetworkArgs {
+    /// The class's name (several classes can share a network).
+    #[arg(long, default_value = DEFAULT_CLASS)]
+    pub class: String,
+    /// An endpoint to listen on, e.g. tcp/0.0.0.0:7448 (repeatable).
+    #[arg(long)]
+    pub listen: Vec<String>,
+    /// An endpoint to connect to, e.g. tcp/192.168.1.10:7448 or a zenohd router (repeatable).
+    #[arg(long)]
+    pub connect: Vec<String>,
+    /// No multicast scouting: find the class only through --listen/--connect endpoints.
+    #[arg(long)]
+    pub no_multicast: bool,
+    /// The class key file (made by the instructor at first start; or set TREADSIM_CLASS_KEY).
+    #[arg(long, default_value = DEFAULT_KEY_FILE)]
+    pub key_file: PathBuf,
+}
+
+impl NetworkArgs {
+    /// The network to join; `listen_by_default`: with no --listen, listen where Zenoh's peer
+    /// default does (the instructor, so seats can find it), else nowhere (a seat).
+    fn network(&self, key: String, listen_by_default: bool) -> ClassNetwork {
+        ClassNetwork {
+            class: self.class.clone(),
+            listen: if self.listen.is_empty() && listen_by_default {
+                None
+            } else {
+                Some(self.listen.clone())
+            },
+            connect: self.connect.clone(),
+            multicast: !self.no_multicast,
+            key,
+        }
+    }
+}
+
+/// Arguments of `treadsim seat`.
+#[derive(clap::Args)]
+pub struct SeatArgs {
+    /// Without a window (the seat with a window is the station).
+    #[arg(long, required = true)]
+    pub headless: bool,
+    /// The seat's name in the class.
+    #[arg(long)]
+    pub seat: String,
+    /// The trainee at the seat.
+    #[arg(long)]
+    pub trainee: Option<String>,
+    /// The drive or goal script the seat's operator follows in each trial.
+    #[arg(long)]
+    pub script: Option<PathBuf>,
+    /// Start this exercise at once and report it as if the instructor had assigned it.
+    #[arg(long)]
+    pub exercise: Option<PathBuf>,
+    /// End once the first trial is over and its result delivered.
+    #[arg(long)]
+    pub quit_after_trial: bool,
+    /// Real-time factor (1: real time).
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// The exercises the instructor may assign by name.
+    #[arg(long, default_value = EXERCISE_FOLDER)]
+    pub exercises: PathBuf,
+    /// Where each attempt's log goes.
+    #[arg(long, default_value = "logs")]
+    pub logs: PathBuf,
+    /// The seat's outbox [default: records/outbox/<seat>].
+    #[arg(long)]
+    pub outbox: Option<PathBuf>,
+    /// How to join the class.
+    #[command(flatten)]
+    pub network: NetworkArgs,
+}
+
+/// `treadsim seat --headless`.
+pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
+    if !(a.speed.is_finite() && a.speed > 0.0 && a.speed <= 100.0) {
+        bail!(
+            "--speed must be greater than 0 and at most 100, got {}",
+            a.speed
+        );
+    }
+    let key = read_key(&a.network.key_file)?;
+    let network = a.network.network(key, false);
+    let outbox = a
+        .outbox
+        .clone()
+        .unwrap_or_else(|| Path::new("records/outbox").join(&a.seat));
+    let mut seat = Seat::new(SeatOptions {
+        name: a.seat.clone(),
+        trainee: a.trainee.clone(),
+        script: a.script.clone(),
+        exercises: a.exercises.clone(),
+        logs: a.logs.clone(),
+        outbox,
+        speed: a.speed,
+    })?;
+    if let Some(exercise) = &a.exercise {
+        let name = exercise
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let file = treadsim::launch::exercise_file(exercise);
+        seat.load(&name, &file, None, None)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("--exercise {}", exercise.display()))?;
+        seat.command(&treadsim::classroom::protocol::Command::Start)
+            .map_err(anyhow::Error::msg)?;
+    }
+    stop_on_signals();
+    let stop_when = if a.quit_after_trial {
+        StopWhen::AfterTrial
+    } else {
+        StopWhen::Told
+    };
+    println!("seat {} joined class {}", a.seat, a.network.class);
+    let counters = run_seat(&network, seat, &STOP, stop_when)?;
+    println!(
+        "seat {}: {} statuses, {} commands carried out, {} refused, {} malformed, {} results delivered",
+        a.seat,
+        counters.statuses,
+        counters.commands_accepted,
+        counters.commands_refused,
+        counters.malformed,
+        counters.delivered
+    );
+    Ok(())
+}
+
+/// Arguments of `treadsim instructor`.
+#[derive(clap::Args)]
+pub struct InstructorArgs {
+    /// The records file (made and migrated if needed, owner-only).
+    #[arg(long, default_value = DEFAULT_RECORDS)]
+    pub db: PathBuf,
+    /// Seconds between the class tables printed (0: none).
+    #[arg(long, default_value_t = 2.0)]
+    pub every: f64,
+    /// How to join the class.
+    #[command(flatten)]
+    pub network: NetworkArgs,
+}
+
+/// One line of the class table.
+fn seat_line(name: &str, view: &SeatView) -> String {
+    let online = if view.online { "online" } else { "OFFLINE" };
+    match &view.status {
+        Some(s) => format!(
+            "{name:<12} {online:<7} {:<9} {:<24} {:>6.1} s {:>3}/{:<3} faults {:<2} score {:>5.1} {:>5.1} Hz",
+            format!("{:?}", s.state).to_lowercase(),
+            s.exercise.as_deref().unwrap_or("-"),
+            s.clock_s,
+            s.completed,
+            s.required,
+            s.faults,
+            s.score,
+            view.status_rate(),
+        ),
+        None => format!("{name:<12} {online:<7} (no status yet)"),
+    }
+}
+
+/// `treadsim instructor`.
+pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
+    let records = Records::open(&a.db)?;
+    let key = read_or_make_key(&a.network.key_file)?;
+    let instructor = Instructor::start(&a.network.network(key, true), records)?;
+    stop_on_signals();
+    println!(
+        "instructor of class {}: records {}, class key {}",
+        a.network.class,
+        a.db.display(),
+        a.network.key_file.display()
+    );
+    let mut last = Instant::now();
+    while !STOP.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(50));
+        if a.every > 0.0 && last.elapsed().as_secs_f64() >= a.every {
+            last = Instant::now();
+            let counters = instructor.counters();
+            println!(
+                "-- {:.1}: stored {} duplicates {} unfinished {} malformed {}",
+                unix_now(),
+                counters.stored,
+                counters.duplicates,
+                counters.unfinished,
+                counters.malformed
+            );
+            for (name, view) in instructor.seats() {
+                println!("{}", seat_line(&name, &view));
+            }
+        }
+    }
+    instructor.close();
+    Ok(())
+}
+
+/// Arguments of `treadsim records`.
+#[derive(clap::Args)]
+pub struct RecordsArgs {
+    /// The records file.
+    #[arg(long, default_value = DEFAULT_RECORDS)]
+    pub db: PathBuf,
+    /// What to show or do.
+    #[command(subcommand)]
+    pub what: RecordsCommand,
+}
+
+/// `treadsim records` subcommands.
+#[derive(clap::Subcommand)]
+pub enum RecordsCommand {
+    /// Every attempt, oldest first.
+    List {
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One trainee's attempts and their standing on each exercise.
+    Trainee {
+        /// The trainee's id.
+        id: String,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every attempt (or one trainee's) to a CSV or JSON file (`-` for standard output).
+    Export {
+        /// CSV file.
+        #[arg(long, conflicts_with = "json", required_unless_present = "json")]
+        csv: Option<PathBuf>,
+        /// JSON file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Only this trainee's.
+        #[arg(long)]
+        trainee: Option<String>,
+    },
+    /// Delete one trainee and all their attempts (their personal data).
+    Delete {
+        /// The trainee's id.
+        id: String,
+        /// Confirm.
+        #[arg(long, required = true)]
+        yes: bool,
+    },
+}
+
+fn attempts_table(rows: &[AttemptRow]) -> String {
+    let mut out = format!(
+        "{:<28} {:<10} {:<8} {:<22} {:<10} {:>6} {:>7} {:>7}\n",
+        "attempt", "trainee", "seat", "exercise", "status", "score", "time s", "reps/min"
+    );
+    for r in rows {
+        out += &format!(
+            "{:<28} {:<10} {:<8} {:<22} {:<10} {:>6.1} {:>7.1} {:>7.2}\n",
+            r.id,
+            r.trainee.as_deref().unwrap_or("-"),
+            r.seat,
+            r.exercise,
+            r.status,
+            r.score,
+            r.duration_s,
+            r.reps_per_min
+        );
+    }
+    out
+}
+
+/// Quotes a CSV field when it must be (RFC 4180).
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+fn attempts_csv(rows: &[AttemptRow]) -> String {
+    let mut out = String::from(
+        "id,trainee,seat,exercise,robot,started_unix_s,duration_s,status,score,completed,required,reps_per_min,faults,penalty_points,reason,log_path,log_sha256\n",
+    );
+    for r in rows {
+        let fields = [
+            csv_field(&r.id),
+            csv_field(r.trainee.as_deref().unwrap_or("")),
+            csv_field(&r.seat),
+            csv_field(&r.exercise),
+            csv_field(&r.robot),
+            format!("{}", r.started_unix_s),
+            format!("{}", r.duration_s),
+            csv_field(&r.status),
+            format!("{}", r.score),
+            r.completed.to_string(),
+            r.required.to_string(),
+            format!("{}", r.reps_per_min),
+            r.faults.to_string(),
+            format!("{}", r.penalty_points),
+            csv_field(&r.reason),
+            csv_field(r.log_path.as_deref().unwrap_or("")),
+            csv_field(r.log_sha256.as_deref().unwrap_or("")),
+        ];
+        out += &fields.join(",");
+        out.push('\n');
+    }
+    out
+}
+
+fn write_out(path: &Path, text: &str) -> anyhow::Result<()> {
+    if path == Path::new("-") {
+        print!("{text}");
+        return Ok(());
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `treadsim records`.
+pub fn records_command(a: &RecordsArgs) -> anyhow::Result<()> {
+    let mut records = Records::open_existing(&a.db)?;
+    match &a.what {
+        RecordsCommand::List { json } => {
+            let rows = records.attempts(None)?;
+            if *json {
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                print!("{}", attempts_table(&rows));
+            }
+        }
+        RecordsCommand::Trainee { id, json } => {
+            let rows = records.attempts(Some(id))?;
+            let standing = records.proficiency(id)?;
+            if rows.is_empty() && !records.trainees()?.contains(id) {
+                bail!("no trainee '{id}' in {}", a.db.display());
+            }
+            if *json {
+                let v =
+                    serde_json::json!({"trainee": id, "attempts": rows, "proficiency": standing});
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                print!("{}", attempts_table(&rows));
+                for p in standing {
+                    println!(
+                        "{}: last {} of {}: pass rate {:.0} % (needs {:.0} %), {:.2} reps/min (needs {:.2}): {}",
+                        p.exercise,
+                        p.attempts,
+                        p.window,
+                        p.pass_rate * 100.0,
+                        p.threshold_pass_rate * 100.0,
+                        p.reps_per_min,
+                        p.threshold_reps_per_min,
+                        if p.qualified { "qualified" } else { "not yet" }
+                    );
+                }
+            }
+        }
+        RecordsCommand::Export { csv, json, trainee } => {
+            let rows = records.attempts(trainee.as_deref())?;
+            if let Some(path) = csv {
+                write_out(path, &attempts_csv(&rows))?;
+            }
+            if let Some(path) = json {
+                write_out(path, &(serde_json::to_string_pretty(&rows)? + "\n"))?;
+            }
+        }
+        RecordsCommand::Delete { id, yes: _ } => {
+            let n = records.delete_trainee(id)?;
+            println!("deleted trainee {id} and {n} attempt(s)");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_with_commas_and_quotes_are_quoted() {
+        assert_eq!(csv_field("plain"), "plain");
+        assert_eq!(csv_field("a, b"), "\"a, b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

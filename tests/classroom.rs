@@ -1,0 +1,471 @@
+//! The classroom for real: an instructor and headless seats (separate `treadsim` processes)
+//! over Zenoh on `tcp/127.0.0.1` with multicast off, records in SQLite. Assignments, results
+//! stored once, a killed instructor or seat, the class key, and malformed messages.
+#![cfg(feature = "classroom")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use treadsim::classroom::instructor::Instructor;
+use treadsim::classroom::network::ClassNetwork;
+use treadsim::classroom::protocol::{self, Command as SeatCommand, Keys, SeatState};
+use treadsim::classroom::records::Records;
+use zenoh::Wait;
+
+const KEY: &str = "test-class-key-0123456789abcdef";
+
+fn manifest(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// A free TCP port on loopback (bound and released: the OS does not hand it out again soon).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn network(class: &str, port: u16, listen: bool, key: &str) -> ClassNetwork {
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    ClassNetwork {
+        class: class.into(),
+        listen: Some(if listen {
+            vec![endpoint.clone()]
+        } else {
+            vec![]
+        }),
+        connect: if listen { vec![] } else { vec![endpoint] },
+        multicast: false,
+        key: key.into(),
+    }
+}
+
+/// A child process killed when the test ends, however it ends.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `treadsim seat --headless` for `seat` connecting to `port`, in `dir`.
+fn seat(dir: &Path, class: &str, port: u16, seat: &str, extra: &[&str], key: &str) -> Proc {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_treadsim"));
+    command
+        .current_dir(manifest(""))
+        .env("TREADSIM_CLASS_KEY", key)
+        .args([
+            "seat",
+            "--headless",
+            "--seat",
+            seat,
+            "--class",
+            class,
+            "--no-multicast",
+        ])
+        .args(["--connect", &format!("tcp/127.0.0.1:{port}")])
+        .arg("--logs")
+        .arg(dir.join("logs"))
+        .arg("--outbox")
+        .arg(dir.join("outbox").join(seat))
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    Proc(command.spawn().unwrap())
+}
+
+/// `treadsim instructor` listening on `port` with records `db`.
+fn instructor_process(class: &str, port: u16, db: &Path) -> Proc {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_treadsim"));
+    command
+        .current_dir(manifest(""))
+        .env("TREADSIM_CLASS_KEY", KEY)
+        .args([
+            "instructor",
+            "--class",
+            class,
+            "--no-multicast",
+            "--every",
+            "0",
+        ])
+        .args(["--listen", &format!("tcp/127.0.0.1:{port}")])
+        .arg("--db")
+        .arg(db)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    Proc(command.spawn().unwrap())
+}
+
+/// Waits up to `limit` for `done`, polling; returns whether it came.
+fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    done()
+}
+
+fn script(name: &str) -> String {
+    manifest(&format!("scenes/exercises/scripts/{name}.pass.toml"))
+        .display()
+        .to_string()
+}
+
+/// The exercises of the four-seat class: short passing runs.
+const FOUR: [&str; 4] = [
+    "dexterity_inspect_rack",
+    "dexterity_inspect_depths",
+    "incline_35",
+    "self_right",
+];
+
+#[test]
+fn four_seats_are_assigned_exercises_and_their_passed_attempts_reach_the_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("four", port, true, KEY),
+        Records::open(&db).unwrap(),
+    )
+    .unwrap();
+    let _seats: Vec<Proc> = FOUR
+        .iter()
+        .enumerate()
+        .map(|(i, exercise)| {
+            let script = script(exercise);
+            let trainee = format!("trainee{i}");
+            seat(
+                dir.path(),
+                "four",
+                port,
+                &format!("s{i}"),
+                &[
+                    "--trainee",
+                    &trainee,
+                    "--script",
+                    &script,
+                    "--speed",
+                    "4",
+                    "--quit-after-trial",
+                ],
+                KEY,
+            )
+        })
+        .collect();
+    assert!(
+        wait_for(Duration::from_secs(30), || {
+            let seats = instructor.seats();
+            seats.len() == 4 && seats.values().all(|v| v.online && v.status.is_some())
+        }),
+        "four seats online: {:?}",
+        instructor.seats().keys().collect::<Vec<_>>()
+    );
+    for (i, exercise) in FOUR.iter().enumerate() {
+        let seat = format!("s{i}");
+        let assign = SeatCommand::Assign {
+            exercise: (*exercise).into(),
+            sha256: None,
+            trainee: None,
+        };
+        let reply = instructor.command(&seat, assign).unwrap();
+        assert!(reply.accepted, "{seat}: {}", reply.reason);
+        // A second start is refused with a reason: the trial is under way.
+        assert!(
+            instructor
+                .command(&seat, SeatCommand::Start)
+                .unwrap()
+                .accepted
+        );
+        let again = instructor.command(&seat, SeatCommand::Start).unwrap();
+        assert!(
+            !again.accepted && again.reason.contains("running"),
+            "{}",
+            again.reason
+        );
+    }
+    assert!(
+        wait_for(Duration::from_secs(180), || instructor.counters().stored
+            == 4),
+        "{:?}",
+        instructor.counters()
+    );
+    let rows = instructor.with_records(|r| r.attempts(None).unwrap());
+    assert_eq!(rows.len(), 4);
+    for (i, exercise) in FOUR.iter().enumerate() {
+        let row = rows.iter().find(|r| r.seat == format!("s{i}")).unwrap();
+        assert_eq!(row.exercise, *exercise);
+        assert_eq!(row.trainee.as_deref(), Some(format!("trainee{i}").as_str()));
+        assert_eq!(row.status, "passed", "{exercise}: {}", row.reason);
+        assert!(row.score > 0.0 && row.log_sha256.as_ref().is_some_and(|h| h.len() == 64));
+    }
+    // The seats saw the statuses' rate the console needs.
+    for (name, view) in instructor.seats() {
+        assert!(
+            view.status_rate() >= 9.0,
+            "{name}: {:.1} Hz",
+            view.status_rate()
+        );
+    }
+    instructor.close();
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .args(["records", "--db"])
+        .arg(&db)
+        .args(["list", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 4);
+    assert!(listed.iter().all(|a| a["status"] == "passed"));
+}
+
+/// The ids of the attempts in the records, sorted (each once if stored once).
+fn attempt_ids(db: &Path) -> Vec<String> {
+    let records = Records::open_existing(db).unwrap();
+    let mut ids: Vec<String> = records
+        .attempts(None)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn results_finished_while_the_instructor_is_killed_are_delivered_once_after_its_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let mut first = instructor_process("restart", port, &db);
+    let exercises = ["dexterity_inspect_rack", "incline_35"];
+    let mut seats: Vec<Proc> = exercises
+        .iter()
+        .enumerate()
+        .map(|(i, exercise)| {
+            let file = manifest(&format!("scenes/exercises/{exercise}.toml"));
+            let script = script(exercise);
+            seat(
+                dir.path(),
+                "restart",
+                port,
+                &format!("r{i}"),
+                &[
+                    "--exercise",
+                    file.to_str().unwrap(),
+                    "--script",
+                    &script,
+                    "--speed",
+                    "3",
+                    "--quit-after-trial",
+                ],
+                KEY,
+            )
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(2));
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
+    // Both trials end while no instructor is there: each result waits in its seat's outbox.
+    let outbox_has = |seat: &str| {
+        std::fs::read_dir(dir.path().join("outbox").join(seat))
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .any(|e| e.path().extension().is_some_and(|x| x == "json"))
+            })
+            .unwrap_or(false)
+    };
+    assert!(wait_for(Duration::from_secs(120), || outbox_has("r0")
+        && outbox_has("r1")));
+    let _second = instructor_process("restart", port, &db);
+    for s in &mut seats {
+        let start = Instant::now();
+        while s.0.try_wait().unwrap().is_none() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "a seat never got its ack"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    let ids = attempt_ids(&db);
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(
+        ids[0].starts_with("r0-") && ids[1].starts_with("r1-"),
+        "{ids:?}"
+    );
+    assert!(!outbox_has("r0") && !outbox_has("r1"));
+}
+
+#[test]
+fn a_killed_seat_is_offline_within_two_seconds_and_its_attempt_is_unfinished() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("kill", port, true, KEY),
+        Records::open(&db).unwrap(),
+    )
+    .unwrap();
+    let file = manifest("scenes/exercises/figure8.toml");
+    let mut victim = seat(
+        dir.path(),
+        "kill",
+        port,
+        "k1",
+        &["--trainee", "kt", "--exercise", file.to_str().unwrap()],
+        KEY,
+    );
+    assert!(wait_for(Duration::from_secs(30), || {
+        instructor.seats().get("k1").is_some_and(|v| {
+            v.online
+                && v.status
+                    .as_ref()
+                    .is_some_and(|s| s.state == SeatState::Running && s.clock_s > 0.5)
+        })
+    }));
+    victim.0.kill().unwrap();
+    let killed = Instant::now();
+    victim.0.wait().unwrap();
+    assert!(wait_for(Duration::from_secs(5), || {
+        instructor.seats().get("k1").is_some_and(|v| !v.online)
+    }));
+    let offline_after = killed.elapsed();
+    assert!(offline_after < Duration::from_secs(2), "{offline_after:?}");
+    assert!(wait_for(Duration::from_secs(2), || instructor
+        .counters()
+        .unfinished
+        == 1));
+    let rows = instructor.with_records(|r| r.attempts(Some("kt")).unwrap());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].status, "unfinished");
+    assert!(matches!(
+        instructor.command("k1", SeatCommand::Pause),
+        Err(treadsim::classroom::instructor::InstructorError::Offline(_))
+    ));
+    instructor.close();
+}
+
+#[test]
+fn a_seat_without_the_class_key_cannot_join_and_bad_messages_are_refused_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("keyed", port, true, KEY),
+        Records::open(&db).unwrap(),
+    )
+    .unwrap();
+    let _intruder = seat(
+        dir.path(),
+        "keyed",
+        port,
+        "intruder",
+        &[],
+        "another-key-0123456789",
+    );
+    // The member also listens, so the test's own peer below can reach it (seats talk only to
+    // peers they are connected to; by default that is the instructor alone).
+    let member_port = free_port();
+    let member_listen = format!("tcp/127.0.0.1:{member_port}");
+    let _member = seat(
+        dir.path(),
+        "keyed",
+        port,
+        "member",
+        &["--listen", &member_listen],
+        KEY,
+    );
+    assert!(wait_for(Duration::from_secs(30), || {
+        instructor.seats().get("member").is_some_and(|v| v.online)
+    }));
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!instructor.seats().contains_key("intruder"));
+    assert!(matches!(
+        instructor.command("intruder", SeatCommand::Start),
+        Err(treadsim::classroom::instructor::InstructorError::UnknownSeat(_))
+    ));
+
+    // Refusals with reasons: nothing loaded, a name that would leave the exercise folder.
+    let reply = instructor.command("member", SeatCommand::Start).unwrap();
+    assert!(
+        !reply.accepted && reply.reason.contains("no exercise loaded"),
+        "{}",
+        reply.reason
+    );
+    for bad in ["../../x", "/etc/passwd", "no_such_exercise"] {
+        let assign = SeatCommand::Assign {
+            exercise: bad.into(),
+            sha256: None,
+            trainee: None,
+        };
+        let reply = instructor.command("member", assign).unwrap();
+        assert!(!reply.accepted, "{bad}");
+    }
+    let wrong_hash = SeatCommand::Assign {
+        exercise: "curb_climb".into(),
+        sha256: Some("00".repeat(32)),
+        trainee: None,
+    };
+    let reply = instructor.command("member", wrong_hash).unwrap();
+    assert!(
+        !reply.accepted && reply.reason.contains("differs"),
+        "{}",
+        reply.reason
+    );
+
+    // A member of the class speaking nonsense or another protocol version.
+    let keys = Keys::new("keyed").unwrap();
+    let mut to_both = network("keyed", port, false, KEY);
+    to_both.connect.push(member_listen.clone());
+    let peer = to_both.open().unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let before = instructor.counters().malformed;
+    for junk in [
+        &b"not json"[..],
+        b"{\"protocol\": 99, \"seat\": \"member\"}",
+        b"{}",
+    ] {
+        peer.put(keys.status("member"), junk).wait().unwrap();
+        peer.put(keys.event("member"), junk).wait().unwrap();
+        peer.get(keys.results()).payload(junk).wait().unwrap();
+    }
+    assert!(wait_for(Duration::from_secs(5), || instructor
+        .counters()
+        .malformed
+        >= before + 9));
+    let replies = peer
+        .get(keys.command("member"))
+        .payload(&b"{\"protocol\": 2, \"id\": 1, \"command\": \"start\"}"[..])
+        .wait()
+        .unwrap();
+    let reply = replies
+        .recv_timeout(Duration::from_secs(3))
+        .unwrap()
+        .unwrap();
+    let answer: protocol::CommandReply =
+        protocol::decode("reply", &reply.result().unwrap().payload().to_bytes()).unwrap();
+    assert!(
+        !answer.accepted && answer.reason.contains("protocol version 2"),
+        "{}",
+        answer.reason
+    );
+    // The member is still there and answering.
+    assert!(instructor.seats()["member"].online);
+    let _ = peer.close().wait();
+    instructor.close();
+}
