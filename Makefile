@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := build-essential pkg-config libudev-dev
 CARGO ?= cargo
 
-.PHONY: run test deps station-deps build check-scenes bench clean
+.PHONY: run test deps station-deps browser-deps build check-scenes bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -39,6 +39,24 @@ station-deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+# The console's browser test: Debian's Chromium and its WebDriver, and Selenium (the WebDriver
+# client) from PyPI in a virtual environment under target/ (pinned; nothing else downloaded:
+# Selenium is given the driver's path, so its manager fetches nothing).
+BROWSER_PACKAGES := chromium chromium-driver python3-venv
+BROWSER_VENV := target/venv-browser
+SELENIUM := selenium==4.40.0
+
+browser-deps:
+	@missing=""; for p in $(BROWSER_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c "import selenium" 2>/dev/null || { \
+	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(SELENIUM); }
+
 # Without a display the station says so (once) and exits with status 3; `make run` then
 # renders what the front camera sees headless (target/make-run-front.png, so the tree stays
 # clean), prints the picture's path and succeeds: the simulator and renderer work. With a
@@ -50,7 +68,7 @@ run: build station-deps
 # own and its API docs' links, all core tests and benches (as tests), the scene library, the
 # viewer's tests (headless rendering through Mesa, no display needed) and the classroom's
 # (instructor and seat processes over Zenoh on loopback, records in SQLite).
-test: deps station-deps
+test: deps station-deps browser-deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) build --no-default-features
@@ -62,6 +80,7 @@ test: deps station-deps
 	$(CARGO) test --lib classroom::
 	$(CARGO) test --bin treadsim class::
 	$(CARGO) test --test classroom
+	$(CARGO) test --test console -- --include-ignored
 
 bench: deps
 	$(CARGO) bench --no-default-features

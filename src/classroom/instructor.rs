@@ -265,7 +265,7 @@ impl Instructor {
     }
 
     /// Leaves the class.
-    pub fn close(self) {
+    pub fn close(&self) {
         let _ = self.session.close().wait();
     }
 }

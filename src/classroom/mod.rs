@@ -7,8 +7,10 @@
 //! - [`seat_node`]: a seat on the network (status at 10 Hz, commands, outbox delivery);
 //! - [`outbox`]: a seat's results kept on disk until acknowledged;
 //! - [`instructor`]: the instructor on the network (seats' view, results stored, commands);
+//! - [`console`]: the instructor's web console (login, live seats, commands, records);
 //! - [`records`]: the SQLite records (schema migrations, attempts stored once, proficiency).
 
+pub mod console;
 pub mod instructor;
 pub mod network;
 pub mod outbox;

@@ -207,16 +207,20 @@ pub fn read_or_make_key(path: &Path) -> Result<String, NetworkError> {
         path: path.to_path_buf(),
         detail,
     };
-    let mut bytes = [0u8; 32];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
-        .map_err(|e| err(format!("no randomness for a new key: {e}")))?;
-    let key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let key = random_hex(32).map_err(|e| err(format!("no randomness for a new key: {e}")))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
     }
     write_private(path, &format!("{key}\n")).map_err(err)?;
     Ok(key)
+}
+
+/// `n` bytes from the system's random source, as hex (keys, session tokens, salts).
+pub fn random_hex(n: usize) -> std::io::Result<String> {
+    let mut bytes = vec![0u8; n];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The class network's default for a program that names no class.

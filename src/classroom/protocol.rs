@@ -201,6 +201,8 @@ pub struct SeatStatus {
     pub score: f64,
     /// The robot on the plan.
     pub pose: Option<PlanPose>,
+    /// The scene's plan extent where robots may be: `[min x, min y, max x, max y]`, m.
+    pub plan: Option<[f64; 4]>,
     /// The link's conditions in words (latency, dropouts, camera faults, video rate).
     pub link: String,
     /// Whether an operator's input is present (a pad connected, a script or the autopilot

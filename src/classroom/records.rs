@@ -67,6 +67,12 @@ pub const MIGRATIONS: &[&str] = &[
         accepted INTEGER NOT NULL,
         reason TEXT NOT NULL
     );",
+    // 2: the instructor console's login (the password as an Argon2id PHC string).
+    "CREATE TABLE instructor_accounts (
+        name TEXT PRIMARY KEY,
+        password_hash TEXT NOT NULL,
+        set_unix_s REAL NOT NULL
+    );",
 ];
 
 /// The schema version this program writes.
@@ -377,6 +383,30 @@ impl Records {
         .map_err(sql)?;
         tx.commit().map_err(sql)?;
         Ok(true)
+    }
+
+    /// The stored password hash of instructor account `name`, if one is set.
+    pub fn password_hash(&self, name: &str) -> Result<Option<String>, RecordsError> {
+        self.db
+            .query_row(
+                "SELECT password_hash FROM instructor_accounts WHERE name = ?1",
+                params![name],
+                |row| row.get(0),
+            )
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Sets instructor account `name`'s password hash (a PHC string, never the password).
+    pub fn set_password_hash(&self, name: &str, hash: &str, now: f64) -> Result<(), RecordsError> {
+        self.db
+            .execute(
+                "INSERT INTO instructor_accounts (name, password_hash, set_unix_s) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (name) DO UPDATE SET password_hash = ?2, set_unix_s = ?3",
+                params![name, hash, now],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sql(e))
     }
 
     /// Logs one instructor command and the seat's answer.

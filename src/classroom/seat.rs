@@ -399,6 +399,7 @@ impl Seat {
             penalty_points: 0.0,
             score: 0.0,
             pose: None,
+            plan: None,
             link: String::new(),
             operator_input,
             autopilot: false,
@@ -424,6 +425,8 @@ impl Seat {
                 y: pose.translation.y,
                 yaw: pose.rotation.euler_angles().2,
             });
+            let bounds = &a.session.sim().scene().bounds;
+            status.plan = Some([bounds.min[0], bounds.min[1], bounds.max[0], bounds.max[1]]);
             if let Some(trial) = a.session.trial() {
                 status.clock_s = trial.clock();
                 status.completed = trial.completed();

@@ -4,9 +4,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use treadsim::classroom::console::auth::{hash_password, Sessions};
+use treadsim::classroom::console::{Console, ConsoleState};
 use treadsim::classroom::instructor::{Instructor, SeatView};
 use treadsim::classroom::network::{read_key, read_or_make_key, ClassNetwork, DEFAULT_KEY_FILE};
 use treadsim::classroom::protocol::{unix_now, DEFAULT_CLASS};
@@ -168,6 +171,23 @@ pub struct InstructorArgs {
     /// The records file (made and migrated if needed, owner-only).
     #[arg(long, default_value = DEFAULT_RECORDS)]
     pub db: PathBuf,
+    /// Where the console is served (HOST:PORT). Anything but a loopback address opens it to
+    /// the network: use a strong password.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub http: String,
+    /// Serve no console.
+    #[arg(long, conflicts_with = "http")]
+    pub no_http: bool,
+    /// The exercises the console offers to assign.
+    #[arg(long, default_value = EXERCISE_FOLDER)]
+    pub exercises: PathBuf,
+    /// A file whose first line is the console password, to set it at first start (or with
+    /// --set-password); else TREADSIM_INSTRUCTOR_PASSWORD, else a prompt in the terminal.
+    #[arg(long)]
+    pub password_file: Option<PathBuf>,
+    /// Set a new console password (from --password-file, the environment or a prompt).
+    #[arg(long)]
+    pub set_password: bool,
     /// Seconds between the class tables printed (0: none).
     #[arg(long, default_value_t = 2.0)]
     pub every: f64,
@@ -195,11 +215,108 @@ fn seat_line(name: &str, view: &SeatView) -> String {
     }
 }
 
+/// The environment variable that may hold the console password at first start.
+const PASSWORD_ENV: &str = "TREADSIM_INSTRUCTOR_PASSWORD";
+
+/// The instructor account the console's password belongs to.
+const ACCOUNT: &str = "instructor";
+
+/// Reads a password from the terminal without echoing it.
+fn prompt_password(prompt: &str) -> anyhow::Result<String> {
+    // SAFETY: isatty/tcgetattr/tcsetattr on standard input with a termios we own.
+    unsafe {
+        if libc::isatty(0) != 1 {
+            bail!(
+                "no console password set: run in a terminal, or give --password-file or {PASSWORD_ENV}"
+            );
+        }
+        let mut term: libc::termios = std::mem::zeroed();
+        libc::tcgetattr(0, &raw mut term);
+        let echo_on = term;
+        term.c_lflag &= !libc::ECHO;
+        libc::tcsetattr(0, libc::TCSANOW, &raw const term);
+        eprint!("{prompt}");
+        let mut line = String::new();
+        let read = std::io::stdin().read_line(&mut line);
+        libc::tcsetattr(0, libc::TCSANOW, &raw const echo_on);
+        eprintln!();
+        read?;
+        Ok(line.trim_end_matches(['\r', '\n']).to_owned())
+    }
+}
+
+/// The password to set: from the file, the environment, or the terminal (asked twice).
+fn new_password(a: &InstructorArgs) -> anyhow::Result<String> {
+    if let Some(path) = &a.password_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        return Ok(text.lines().next().unwrap_or("").to_owned());
+    }
+    if let Ok(password) = std::env::var(PASSWORD_ENV) {
+        return Ok(password);
+    }
+    let first = prompt_password("new console password: ")?;
+    if prompt_password("again: ")? != first {
+        bail!("the two passwords differ");
+    }
+    Ok(first)
+}
+
+/// The console's password hash: the stored one, or a new one set now (first start or
+/// --set-password).
+fn console_password(a: &InstructorArgs, records: &Records) -> anyhow::Result<String> {
+    if let Some(hash) = records.password_hash(ACCOUNT)?.filter(|_| !a.set_password) {
+        return Ok(hash);
+    }
+    let hash = hash_password(&new_password(a)?)?;
+    records.set_password_hash(ACCOUNT, &hash, unix_now())?;
+    println!(
+        "console password set (stored as an Argon2id hash in {})",
+        a.db.display()
+    );
+    Ok(hash)
+}
+
+/// Serves the console for `instructor`, warning when it is open to the network.
+fn start_console(
+    a: &InstructorArgs,
+    instructor: &Arc<Instructor>,
+    password_hash: String,
+) -> anyhow::Result<Console> {
+    let console = Console::serve(
+        &a.http,
+        ConsoleState {
+            instructor: Arc::clone(instructor),
+            sessions: Sessions::default(),
+            password_hash,
+            exercises: a.exercises.clone(),
+            reports: a.db.parent().unwrap_or(Path::new(".")).join("reports"),
+            class: a.network.class.clone(),
+            tls: false,
+        },
+    )?;
+    if !console.addr().ip().is_loopback() {
+        eprintln!(
+            "warning: the console at {} is open to the network without TLS: the password and \
+             session cookie cross it in clear text; serve it on 127.0.0.1 and reach it through an \
+             SSH tunnel or a TLS proxy",
+            console.addr()
+        );
+    }
+    println!("console: http://{}/", console.addr());
+    Ok(console)
+}
+
 /// `treadsim instructor`.
 pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
     let records = Records::open(&a.db)?;
+    let password_hash = if a.no_http {
+        None
+    } else {
+        Some(console_password(a, &records)?)
+    };
     let key = read_or_make_key(&a.network.key_file)?;
-    let instructor = Instructor::start(&a.network.network(key, true), records)?;
+    let instructor = Arc::new(Instructor::start(&a.network.network(key, true), records)?);
     stop_on_signals();
     println!(
         "instructor of class {}: records {}, class key {}",
@@ -207,6 +324,10 @@ pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
         a.db.display(),
         a.network.key_file.display()
     );
+    let console = match password_hash {
+        Some(hash) => Some(start_console(a, &instructor, hash)?),
+        None => None,
+    };
     let mut last = Instant::now();
     while !STOP.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(50));
@@ -226,6 +347,7 @@ pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
             }
         }
     }
+    drop(console);
     instructor.close();
     Ok(())
 }
