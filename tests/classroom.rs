@@ -469,3 +469,141 @@ fn a_seat_without_the_class_key_cannot_join_and_bad_messages_are_refused_and_cou
     let _ = peer.close().wait();
     instructor.close();
 }
+
+/// CPU time this process has used, s (user + system, from /proc/self/stat).
+fn process_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// The load run: 16 headless seats and one instructor over loopback for
+/// `TREADSIM_LOAD_SECONDS` (default 300) s, each seat re-assigned its exercise whenever its
+/// trial ends, as an instructor would. Prints the status rate per seat, the end-to-end latency
+/// (median, 95th percentile, max), how far each seat's trial clock kept up with the wall
+/// clock, and the instructor's CPU use; fails below 10 Hz, at a p95 of 100 ms or more, or when
+/// a seat falls behind real time by more than 2 %.
+#[test]
+#[ignore = "5 minutes of 16 seats: run by hand (cargo test --release --test classroom -- --ignored load)"]
+fn load_sixteen_seats_for_five_minutes() {
+    let seconds: f64 = std::env::var("TREADSIM_LOAD_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300.0);
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("load", port, true, KEY),
+        Records::open(&db).unwrap(),
+    )
+    .unwrap();
+    let exercises = ["stairs_35", "hurdle_20", "curb_climb", "incline_15"];
+    let _seats: Vec<Proc> = (0..16)
+        .map(|i| {
+            let script = script(exercises[i % 4]);
+            seat(
+                dir.path(),
+                "load",
+                port,
+                &format!("l{i:02}"),
+                &["--script", &script],
+                KEY,
+            )
+        })
+        .collect();
+    assert!(wait_for(Duration::from_secs(60), || {
+        let seats = instructor.seats();
+        seats.len() == 16 && seats.values().all(|v| v.online && v.status.is_some())
+    }));
+    let start_cpu = process_cpu_seconds();
+    let start = Instant::now();
+    let counts_at_start: std::collections::BTreeMap<String, u64> = instructor
+        .seats()
+        .iter()
+        .map(|(n, v)| (n.clone(), v.statuses))
+        .collect();
+    // Per attempt: first and last (trial clock, sent time) seen while running.
+    let mut spans: std::collections::BTreeMap<String, ((f64, f64), (f64, f64))> =
+        std::collections::BTreeMap::new();
+    while start.elapsed().as_secs_f64() < seconds {
+        for (name, view) in instructor.seats() {
+            let Some(s) = view.status else { continue };
+            let i: usize = name[1..].parse().unwrap();
+            match s.state {
+                SeatState::Idle | SeatState::Finished => {
+                    let assign = SeatCommand::Assign {
+                        exercise: exercises[i % 4].into(),
+                        sha256: None,
+                        trainee: Some(format!("lt{i:02}")),
+                    };
+                    if instructor.command(&name, assign).is_ok_and(|r| r.accepted) {
+                        let _ = instructor.command(&name, SeatCommand::Start);
+                    }
+                }
+                SeatState::Running if s.clock_s > 1.0 => {
+                    let point = (s.clock_s, s.sent_unix_s);
+                    let span = spans
+                        .entry(s.attempt.clone().unwrap())
+                        .or_insert((point, point));
+                    span.1 = point;
+                }
+                _ => {}
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - start_cpu;
+    let seats = instructor.seats();
+    let mut latencies: Vec<f64> = seats
+        .values()
+        .flat_map(|v| v.latencies.iter().copied())
+        .collect();
+    latencies.sort_by(f64::total_cmp);
+    let quantile = |q: f64| latencies[((latencies.len() - 1) as f64 * q).round() as usize];
+    let rates: Vec<(String, f64)> = seats
+        .iter()
+        .map(|(n, v)| (n.clone(), (v.statuses - counts_at_start[n]) as f64 / wall))
+        .collect();
+    let keep_up: Vec<f64> = spans
+        .values()
+        .filter(|((_, t0), (_, t1))| t1 - t0 > 5.0)
+        .map(|((c0, t0), (c1, t1))| (c1 - c0) / (t1 - t0))
+        .collect();
+    let slowest = keep_up.iter().copied().fold(f64::INFINITY, f64::min);
+    let min_rate = rates.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
+    println!(
+        "load: 16 seats, {wall:.0} s wall, {} statuses",
+        latencies.len()
+    );
+    println!("status rate per seat: min {min_rate:.2} Hz; {rates:.2?}");
+    println!(
+        "end-to-end latency: median {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        quantile(0.5) * 1e3,
+        quantile(0.95) * 1e3,
+        latencies[latencies.len() - 1] * 1e3
+    );
+    println!(
+        "trial clock / wall clock over {} attempts: slowest {slowest:.4}",
+        keep_up.len()
+    );
+    println!(
+        "instructor process CPU: {cpu:.1} s over {wall:.0} s = {:.1} % of one core; attempts stored {}",
+        100.0 * cpu / wall,
+        instructor.counters().stored
+    );
+    assert!(min_rate >= 10.0, "{min_rate}");
+    assert!(quantile(0.95) < 0.1);
+    assert!(slowest > 0.98, "{slowest}");
+    instructor.close();
+}

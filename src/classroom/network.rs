@@ -1,9 +1,10 @@
 //! Joining the class network: a Zenoh session (peer mode) for a seat or the instructor.
 //!
 //! - **Discovery.** By default multicast scouting finds the class on the LAN with no flags
-//!   (Zenoh's 224.0.0.224:7446). Where multicast is blocked (containers, CI, many corporate
-//!   LANs) give endpoints: the instructor `--listen tcp/0.0.0.0:7448`, each seat `--connect
-//!   tcp/INSTRUCTOR:7448`; across rooms, every member `--connect` to a Zenoh router (`zenohd`).
+//!   (Zenoh's 224.0.0.224:7446), and a seat also tries the instructor on its own machine
+//!   (`tcp/127.0.0.1:7448`, where the instructor listens by default). Where multicast is
+//!   blocked (containers, CI, many corporate LANs) each seat `--connect tcp/INSTRUCTOR:7448`;
+//!   across rooms, every member `--connect`s to a Zenoh router (`zenohd`).
 //! - **The class key.** Every member presents the class key as Zenoh user/password
 //!   authentication (user `treadsim-<class>`) and accepts only peers that present it, so a
 //!   program without the key cannot join the class nor command a seat. The instructor makes
@@ -62,8 +63,8 @@ pub struct ClassNetwork {
     /// The class's name (several classes may share a network).
     pub class: String,
     /// Endpoints to listen on (`tcp/HOST:PORT`); `None`: Zenoh's peer default (every
-    /// interface, a free port: what multicast discovery needs of the instructor). A seat
-    /// listens on nothing unless told: it connects out, so no seat is reachable from the LAN.
+    /// interface, a free port). The command line gives the instructor `tcp/0.0.0.0:7448` and a
+    /// seat nothing (it connects out, so no seat is reachable from the LAN).
     pub listen: Option<Vec<String>>,
     /// Endpoints to connect to.
     pub connect: Vec<String>,

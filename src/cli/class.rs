@@ -41,10 +41,12 @@ pub struct NetworkArgs {
     /// The class's name (several classes can share a network).
     #[arg(long, default_value = DEFAULT_CLASS)]
     pub class: String,
-    /// An endpoint to listen on, e.g. tcp/0.0.0.0:7448 (repeatable).
+    /// An endpoint to listen on (repeatable) [instructor default: tcp/0.0.0.0:7448; a seat:
+    /// none].
     #[arg(long)]
     pub listen: Vec<String>,
-    /// An endpoint to connect to, e.g. tcp/192.168.1.10:7448 or a zenohd router (repeatable).
+    /// An endpoint to connect to, e.g. tcp/192.168.1.10:7448 or a zenohd router (repeatable)
+    /// [seat default: tcp/127.0.0.1:7448, the instructor on the same machine].
     #[arg(long)]
     pub connect: Vec<String>,
     /// No multicast scouting: find the class only through --listen/--connect endpoints.
@@ -55,18 +57,31 @@ pub struct NetworkArgs {
     pub key_file: PathBuf,
 }
 
+/// The instructor's class endpoint when none is given: every interface, a known port (so seats
+/// on the same machine find it without multicast, and seats elsewhere with `--connect`).
+pub const INSTRUCTOR_LISTEN: &str = "tcp/0.0.0.0:7448";
+
+/// Where a seat looks for the instructor when no `--connect` is given (besides multicast):
+/// the same machine.
+pub const SEAT_CONNECT: &str = "tcp/127.0.0.1:7448";
+
 impl NetworkArgs {
-    /// The network to join; `listen_by_default`: with no --listen, listen where Zenoh's peer
-    /// default does (the instructor, so seats can find it), else nowhere (a seat).
-    fn network(&self, key: String, listen_by_default: bool) -> ClassNetwork {
+    /// The network to join as the instructor (`instructor`) or a seat: without endpoints, the
+    /// instructor listens on [`INSTRUCTOR_LISTEN`] and a seat connects to [`SEAT_CONNECT`]; a
+    /// seat listens on nothing unless told (it connects out).
+    fn network(&self, key: String, instructor: bool) -> ClassNetwork {
+        let listen = match (instructor, self.listen.is_empty()) {
+            (true, true) => vec![INSTRUCTOR_LISTEN.to_owned()],
+            _ => self.listen.clone(),
+        };
+        let connect = match (instructor, self.connect.is_empty()) {
+            (false, true) => vec![SEAT_CONNECT.to_owned()],
+            _ => self.connect.clone(),
+        };
         ClassNetwork {
             class: self.class.clone(),
-            listen: if self.listen.is_empty() && listen_by_default {
-                None
-            } else {
-                Some(self.listen.clone())
-            },
-            connect: self.connect.clone(),
+            listen: Some(listen),
+            connect,
             multicast: !self.no_multicast,
             key,
         }
