@@ -486,84 +486,46 @@ fn process_cpu_seconds() -> f64 {
     (ticks(11) + ticks(12)) / 100.0
 }
 
-/// The load run: 16 headless seats and one instructor over loopback for
-/// `TREADSIM_LOAD_SECONDS` (default 300) s, each seat re-assigned its exercise whenever its
-/// trial ends, as an instructor would. Prints the status rate per seat, the end-to-end latency
-/// (median, 95th percentile, max), how far each seat's trial clock kept up with the wall
-/// clock, and the instructor's CPU use; fails below 10 Hz, at a p95 of 100 ms or more, or when
-/// a seat falls behind real time by more than 2 %.
-#[test]
-#[ignore = "5 minutes of 16 seats: run by hand (cargo test --release --test classroom -- --ignored load)"]
-fn load_sixteen_seats_for_five_minutes() {
-    let seconds: f64 = std::env::var("TREADSIM_LOAD_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300.0);
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let db = dir.path().join("records.sqlite");
-    let instructor = Instructor::start(
-        &network("load", port, true, KEY),
-        Records::open(&db).unwrap(),
-    )
-    .unwrap();
-    let exercises = ["stairs_35", "hurdle_20", "curb_climb", "incline_15"];
-    let _seats: Vec<Proc> = (0..16)
-        .map(|i| {
-            let script = script(exercises[i % 4]);
-            seat(
-                dir.path(),
-                "load",
-                port,
-                &format!("l{i:02}"),
-                &["--script", &script],
-                KEY,
-            )
-        })
-        .collect();
-    assert!(wait_for(Duration::from_secs(60), || {
-        let seats = instructor.seats();
-        seats.len() == 16 && seats.values().all(|v| v.online && v.status.is_some())
-    }));
-    let start_cpu = process_cpu_seconds();
-    let start = Instant::now();
-    let counts_at_start: std::collections::BTreeMap<String, u64> = instructor
-        .seats()
-        .iter()
-        .map(|(n, v)| (n.clone(), v.statuses))
-        .collect();
-    // Per attempt: first and last (trial clock, sent time) seen while running.
-    let mut spans: std::collections::BTreeMap<String, ((f64, f64), (f64, f64))> =
-        std::collections::BTreeMap::new();
-    while start.elapsed().as_secs_f64() < seconds {
-        for (name, view) in instructor.seats() {
-            let Some(s) = view.status else { continue };
-            let i: usize = name[1..].parse().unwrap();
-            match s.state {
-                SeatState::Idle | SeatState::Finished => {
-                    let assign = SeatCommand::Assign {
-                        exercise: exercises[i % 4].into(),
-                        sha256: None,
-                        trainee: Some(format!("lt{i:02}")),
-                    };
-                    if instructor.command(&name, assign).is_ok_and(|r| r.accepted) {
-                        let _ = instructor.command(&name, SeatCommand::Start);
-                    }
+/// Per attempt: the first and last (trial clock s, sent at unix s) seen while it ran.
+type Spans = std::collections::BTreeMap<String, ((f64, f64), (f64, f64))>;
+
+/// One look at the class during the load run: a seat that is idle or finished is assigned its
+/// exercise again and started; a running one's clock is noted.
+fn tend_class(instructor: &Instructor, exercises: &[&str], spans: &mut Spans) {
+    for (name, view) in instructor.seats() {
+        let Some(s) = view.status else { continue };
+        let i: usize = name[1..].parse().unwrap();
+        match s.state {
+            SeatState::Idle | SeatState::Finished => {
+                let assign = SeatCommand::Assign {
+                    exercise: exercises[i % exercises.len()].into(),
+                    sha256: None,
+                    trainee: Some(format!("lt{i:02}")),
+                };
+                if instructor.command(&name, assign).is_ok_and(|r| r.accepted) {
+                    let _ = instructor.command(&name, SeatCommand::Start);
                 }
-                SeatState::Running if s.clock_s > 1.0 => {
-                    let point = (s.clock_s, s.sent_unix_s);
-                    let span = spans
-                        .entry(s.attempt.clone().unwrap())
-                        .or_insert((point, point));
-                    span.1 = point;
-                }
-                _ => {}
             }
+            SeatState::Running if s.clock_s > 1.0 => {
+                let point = (s.clock_s, s.sent_unix_s);
+                let span = spans
+                    .entry(s.attempt.clone().unwrap())
+                    .or_insert((point, point));
+                span.1 = point;
+            }
+            _ => {}
         }
-        std::thread::sleep(Duration::from_millis(100));
     }
-    let wall = start.elapsed().as_secs_f64();
-    let cpu = process_cpu_seconds() - start_cpu;
+}
+
+/// Prints the load run's figures and checks them against the bounds.
+fn report_load(
+    instructor: &Instructor,
+    wall: f64,
+    cpu: f64,
+    counts_at_start: &std::collections::BTreeMap<String, u64>,
+    spans: &Spans,
+) {
     let seats = instructor.seats();
     let mut latencies: Vec<f64> = seats
         .values()
@@ -605,5 +567,61 @@ fn load_sixteen_seats_for_five_minutes() {
     assert!(min_rate >= 10.0, "{min_rate}");
     assert!(quantile(0.95) < 0.1);
     assert!(slowest > 0.98, "{slowest}");
+}
+
+/// The load run: 16 headless seats and one instructor over loopback for
+/// `TREADSIM_LOAD_SECONDS` (default 300) s, each seat re-assigned its exercise whenever its
+/// trial ends, as an instructor would. Prints the status rate per seat, the end-to-end latency
+/// (median, 95th percentile, max), how far each seat's trial clock kept up with the wall
+/// clock, and the instructor's CPU use; fails below 10 Hz, at a p95 of 100 ms or more, or when
+/// a seat falls behind real time by more than 2 %.
+#[test]
+#[ignore = "5 minutes of 16 seats: run by hand (cargo test --release --test classroom -- --ignored load)"]
+fn load_sixteen_seats_for_five_minutes() {
+    let seconds: f64 = std::env::var("TREADSIM_LOAD_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300.0);
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("load", port, true, KEY),
+        Records::open(&db).unwrap(),
+    )
+    .unwrap();
+    let exercises = ["stairs_35", "hurdle_20", "curb_climb", "incline_15"];
+    let _seats: Vec<Proc> = (0..16)
+        .map(|i| {
+            let script = script(exercises[i % 4]);
+            seat(
+                dir.path(),
+                "load",
+                port,
+                &format!("l{i:02}"),
+                &["--script", &script],
+                KEY,
+            )
+        })
+        .collect();
+    assert!(wait_for(Duration::from_secs(60), || {
+        let seats = instructor.seats();
+        seats.len() == 16 && seats.values().all(|v| v.online && v.status.is_some())
+    }));
+    let start_cpu = process_cpu_seconds();
+    let start = Instant::now();
+    let counts_at_start = instructor
+        .seats()
+        .iter()
+        .map(|(n, v)| (n.clone(), v.statuses))
+        .collect();
+    let mut spans = Spans::new();
+    while start.elapsed().as_secs_f64() < seconds {
+        tend_class(&instructor, &exercises, &mut spans);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = process_cpu_seconds() - start_cpu;
+    report_load(&instructor, wall, cpu, &counts_at_start, &spans);
     instructor.close();
 }
