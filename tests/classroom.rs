@@ -7,11 +7,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use treadsim::classroom::authority::InstructorKey;
 use treadsim::classroom::instructor::Instructor;
 use treadsim::classroom::network::ClassNetwork;
 use treadsim::classroom::protocol::{self, Command as SeatCommand, Keys, SeatState};
 use treadsim::classroom::records::Records;
 use zenoh::Wait;
+
+/// The instructor's signing key in these tests: a fixed seed, so the seat processes can be given
+/// its public key (`TREADSIM_INSTRUCTOR_KEY`) and an instructor process its key file.
+fn signing() -> InstructorKey {
+    InstructorKey::from_seed([7; 32])
+}
 
 const KEY: &str = "test-class-key-0123456789abcdef";
 
@@ -59,6 +66,7 @@ fn seat(dir: &Path, class: &str, port: u16, seat: &str, extra: &[&str], key: &st
     command
         .current_dir(manifest(""))
         .env("TREADSIM_CLASS_KEY", key)
+        .env("TREADSIM_INSTRUCTOR_KEY", signing().public().to_hex())
         .args([
             "seat",
             "--headless",
@@ -92,8 +100,11 @@ fn instructor_process(class: &str, port: u16, db: &Path) -> Proc {
             "--no-multicast",
             "--every",
             "0",
+            "--no-http",
         ])
         .args(["--listen", &format!("tcp/127.0.0.1:{port}")])
+        .arg("--key-file")
+        .arg(db.with_file_name("class.key"))
         .arg("--db")
         .arg(db)
         .stdout(Stdio::null())
@@ -127,6 +138,23 @@ const FOUR: [&str; 4] = [
     "self_right",
 ];
 
+/// `treadsim records --db DB list --json`, read.
+fn records_json(db: &Path) -> Vec<serde_json::Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .args(["records", "--db"])
+        .arg(db)
+        .args(["list", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    listed.as_array().unwrap().clone()
+}
+
 #[test]
 fn four_seats_are_assigned_exercises_and_their_passed_attempts_reach_the_records() {
     let dir = tempfile::tempdir().unwrap();
@@ -135,6 +163,7 @@ fn four_seats_are_assigned_exercises_and_their_passed_attempts_reach_the_records
     let instructor = Instructor::start(
         &network("four", port, true, KEY),
         Records::open(&db).unwrap(),
+        signing(),
     )
     .unwrap();
     let _seats: Vec<Proc> = FOUR
@@ -216,19 +245,7 @@ fn four_seats_are_assigned_exercises_and_their_passed_attempts_reach_the_records
         );
     }
     instructor.close();
-    let out = Command::new(env!("CARGO_BIN_EXE_treadsim"))
-        .args(["records", "--db"])
-        .arg(&db)
-        .args(["list", "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let listed = listed.as_array().unwrap();
+    let listed = records_json(&db);
     assert_eq!(listed.len(), 4);
     assert!(listed.iter().all(|a| a["status"] == "passed"));
 }
@@ -251,6 +268,9 @@ fn results_finished_while_the_instructor_is_killed_are_delivered_once_after_its_
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let db = dir.path().join("records.sqlite");
+    // The instructor process signs with the key its seats know.
+    let seed: String = [7u8; 32].iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(dir.path().join("instructor.key"), seed).unwrap();
     let mut first = instructor_process("restart", port, &db);
     let exercises = ["dexterity_inspect_rack", "incline_35"];
     let mut seats: Vec<Proc> = exercises
@@ -319,6 +339,7 @@ fn a_killed_seat_is_offline_within_two_seconds_and_its_attempt_is_unfinished() {
     let instructor = Instructor::start(
         &network("kill", port, true, KEY),
         Records::open(&db).unwrap(),
+        signing(),
     )
     .unwrap();
     let file = manifest("scenes/exercises/figure8.toml");
@@ -368,6 +389,7 @@ fn a_seat_without_the_class_key_cannot_join_and_bad_messages_are_refused_and_cou
     let instructor = Instructor::start(
         &network("keyed", port, true, KEY),
         Records::open(&db).unwrap(),
+        signing(),
     )
     .unwrap();
     let _intruder = seat(
@@ -588,6 +610,7 @@ fn load_sixteen_seats_for_five_minutes() {
     let instructor = Instructor::start(
         &network("load", port, true, KEY),
         Records::open(&db).unwrap(),
+        signing(),
     )
     .unwrap();
     let exercises = ["stairs_35", "hurdle_20", "curb_climb", "incline_15"];
@@ -623,5 +646,99 @@ fn load_sixteen_seats_for_five_minutes() {
     let wall = start.elapsed().as_secs_f64();
     let cpu = process_cpu_seconds() - start_cpu;
     report_load(&instructor, wall, cpu, &counts_at_start, &spans);
+    instructor.close();
+}
+
+#[test]
+fn a_member_of_the_class_that_is_not_its_instructor_cannot_command_a_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("authority", port, true, KEY),
+        Records::open(&db).unwrap(),
+        signing(),
+    )
+    .unwrap();
+    let member_port = free_port();
+    let member_listen = format!("tcp/127.0.0.1:{member_port}");
+    let _member = seat(
+        dir.path(),
+        "authority",
+        port,
+        "m1",
+        &["--listen", &member_listen],
+        KEY,
+    );
+    assert!(wait_for(Duration::from_secs(30), || {
+        instructor.seats().get("m1").is_some_and(|v| v.online)
+    }));
+    // Another member (it has the class key) signs with a key of its own.
+    let mut to_seat = network("authority", member_port, false, KEY);
+    to_seat.connect = vec![member_listen];
+    let peer = to_seat.open().unwrap();
+    std::thread::sleep(Duration::from_secs(1));
+    let keys = Keys::new("authority").unwrap();
+    let ask = |request: &protocol::CommandRequest| -> protocol::CommandReply {
+        let replies = peer
+            .get(keys.command("m1"))
+            .payload(protocol::encode(request))
+            .wait()
+            .unwrap();
+        let reply = replies
+            .recv_timeout(Duration::from_secs(3))
+            .unwrap()
+            .unwrap();
+        protocol::decode("reply", &reply.result().unwrap().payload().to_bytes()).unwrap()
+    };
+    let now_ms = (protocol::unix_now() * 1000.0) as u64;
+    let assign = SeatCommand::Assign {
+        exercise: "curb_climb".into(),
+        sha256: None,
+        trainee: None,
+    };
+    let mut request = protocol::CommandRequest {
+        protocol: protocol::PROTOCOL_VERSION,
+        id: 1,
+        seat: "m1".into(),
+        issued_unix_ms: now_ms,
+        command: assign.clone(),
+        signature: String::new(),
+    };
+    let impostor = InstructorKey::from_seed([9; 32]);
+    request.signature = impostor.sign(&request);
+    let answer = ask(&request);
+    assert!(
+        !answer.accepted && answer.reason.contains("not signed"),
+        "{}",
+        answer.reason
+    );
+    // The instructor's own signature, for another seat, is no good here either.
+    let mut elsewhere = request.clone();
+    elsewhere.seat = "m2".into();
+    elsewhere.signature = signing().sign(&elsewhere);
+    assert!(ask(&elsewhere).reason.contains("for seat 'm2'"));
+    // A stale one is refused; a genuine one is taken once, and refused when played again.
+    let mut stale = request.clone();
+    stale.issued_unix_ms = now_ms - 120_000;
+    stale.signature = signing().sign(&stale);
+    assert!(ask(&stale).reason.contains("stale"));
+    request.signature = signing().sign(&request);
+    let answer = ask(&request);
+    assert!(answer.accepted, "{}", answer.reason);
+    let again = ask(&request);
+    assert!(
+        !again.accepted && again.reason.contains("taken before"),
+        "{}",
+        again.reason
+    );
+    // Through the instructor it just works.
+    assert!(
+        instructor
+            .command("m1", SeatCommand::Start)
+            .unwrap()
+            .accepted
+    );
+    let _ = peer.close().wait();
     instructor.close();
 }

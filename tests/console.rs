@@ -11,11 +11,18 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use treadsim::classroom::authority::InstructorKey;
 use treadsim::classroom::console::auth::{hash_password, Sessions};
 use treadsim::classroom::console::{Console, ConsoleState};
 use treadsim::classroom::instructor::Instructor;
 use treadsim::classroom::network::ClassNetwork;
 use treadsim::classroom::records::Records;
+
+/// The instructor's signing key in these tests: a fixed seed, so the seat processes can be given
+/// its public key (`TREADSIM_INSTRUCTOR_KEY`) and an instructor process its key file.
+fn signing() -> InstructorKey {
+    InstructorKey::from_seed([7; 32])
+}
 
 const KEY: &str = "console-class-key-0123456789abcdef";
 const PASSWORD: &str = "instructor password 1";
@@ -63,7 +70,7 @@ fn class(name: &str) -> Class {
         key: KEY.into(),
     };
     let records = Records::open(&path.join("records.sqlite")).unwrap();
-    let instructor = Arc::new(Instructor::start(&network, records).unwrap());
+    let instructor = Arc::new(Instructor::start(&network, records, signing()).unwrap());
     let console = Console::serve(
         "127.0.0.1:0",
         ConsoleState {
@@ -92,6 +99,7 @@ fn seat(class: &Class, name: &str, extra: &[&str]) -> Proc {
     command
         .current_dir(manifest(""))
         .env("TREADSIM_CLASS_KEY", KEY)
+        .env("TREADSIM_INSTRUCTOR_KEY", signing().public().to_hex())
         .args(["seat", "--headless", "--seat", name, "--no-multicast"])
         .args(["--class", &class.name])
         .args(["--connect", &format!("tcp/127.0.0.1:{}", class.port)])

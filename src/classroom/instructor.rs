@@ -13,6 +13,7 @@ use zenoh::query::Query;
 use zenoh::sample::{Sample, SampleKind};
 use zenoh::Wait;
 
+use super::authority::InstructorKey;
 use super::network::{ClassNetwork, NetworkError};
 use super::protocol::{
     decode, encode, unix_now, AttemptReport, AttemptStatus, Command, CommandReply, CommandRequest,
@@ -125,6 +126,7 @@ pub struct InstructorCounters {
 /// The state the network callbacks and the console share.
 struct Shared {
     keys: Keys,
+    signing: InstructorKey,
     seats: Mutex<BTreeMap<String, SeatView>>,
     records: Mutex<Records>,
     counters: Mutex<InstructorCounters>,
@@ -141,19 +143,26 @@ pub struct Instructor {
     shared: Arc<Shared>,
     session: zenoh::Session,
     next_id: Mutex<u64>,
+    last_issued_ms: Mutex<u64>,
     _token: zenoh::liveliness::LivelinessToken,
     _subscribers: Vec<zenoh::pubsub::Subscriber<()>>,
     _results: zenoh::query::Queryable<()>,
 }
 
 impl Instructor {
-    /// Joins the class on `network` with `records` (opened by the caller).
-    pub fn start(network: &ClassNetwork, records: Records) -> Result<Self, InstructorError> {
+    /// Joins the class on `network` with `records` (opened by the caller), signing its
+    /// commands and acknowledgements with `signing`.
+    pub fn start(
+        network: &ClassNetwork,
+        records: Records,
+        signing: InstructorKey,
+    ) -> Result<Self, InstructorError> {
         let keys = network.keys()?;
         let session = network.open()?;
         let zerr = |e: zenoh::Error| InstructorError::Zenoh(e.to_string());
         let shared = Arc::new(Shared {
             keys: keys.clone(),
+            signing,
             seats: Mutex::new(BTreeMap::new()),
             records: Mutex::new(records),
             counters: Mutex::new(InstructorCounters::default()),
@@ -193,6 +202,7 @@ impl Instructor {
             shared,
             session,
             next_id: Mutex::new(1),
+            last_issued_ms: Mutex::new(0),
             _token: token,
             _subscribers: vec![statuses, events, alive],
             _results: results,
@@ -227,11 +237,15 @@ impl Instructor {
             *next += 1;
             *next
         };
-        let request = CommandRequest {
+        let mut request = CommandRequest {
             protocol: PROTOCOL_VERSION,
             id,
+            seat: seat.to_owned(),
+            issued_unix_ms: self.issue_time(),
             command,
+            signature: String::new(),
         };
+        request.signature = self.shared.signing.sign(&request);
         let replies = self
             .session
             .get(self.shared.keys.command(seat))
@@ -262,6 +276,14 @@ impl Instructor {
             unix_now(),
         )?;
         Ok(answer)
+    }
+
+    /// The issue time of a new command, ms since the Unix epoch: now, or one more than the last
+    /// (commands issued within one millisecond stay ordered).
+    fn issue_time(&self) -> u64 {
+        let mut last = lock(&self.last_issued_ms);
+        *last = ((unix_now() * 1000.0) as u64).max(*last + 1);
+        *last
     }
 
     /// Leaves the class.
@@ -419,10 +441,12 @@ fn store_report(shared: &Shared, query: &Query) {
             counters.duplicates += 1;
         }
     }
-    let ack = ResultAck {
+    let mut ack = ResultAck {
         protocol: PROTOCOL_VERSION,
         attempt: report.attempt,
         newly_stored,
+        signature: String::new(),
     };
+    ack.signature = shared.signing.sign(&ack);
     let _ = query.reply(query.key_expr().clone(), encode(&ack)).wait();
 }

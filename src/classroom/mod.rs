@@ -2,6 +2,7 @@
 //! Zenoh, with the trainees' records in SQLite. A front end: nothing below it knows of it.
 //!
 //! - [`protocol`]: key expressions and message schemas (no network code);
+//! - [`authority`]: the instructor's signature on commands and acknowledgements;
 //! - [`network`]: joining the class's Zenoh network (endpoints, multicast, the class key);
 //! - [`seat`]: a seat's state — its exercise, trial, commands, status and reports;
 //! - [`seat_node`]: a seat on the network (status at 10 Hz, commands, outbox delivery);
@@ -10,6 +11,7 @@
 //! - [`console`]: the instructor's web console (login, live seats, commands, records);
 //! - [`records`]: the SQLite records (schema migrations, attempts stored once, proficiency).
 
+pub mod authority;
 pub mod console;
 pub mod instructor;
 pub mod network;

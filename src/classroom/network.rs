@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use sha2::{Digest, Sha256};
 use zenoh::Wait;
 
+use super::authority::InstructorPublic;
 use super::protocol::{check_name, Keys, ProtocolError, DEFAULT_CLASS};
 
 /// The default class key file (made by the instructor, read by seats on the same machine).
@@ -158,7 +159,7 @@ impl ClassNetwork {
 }
 
 /// Writes `text` to `path` readable by its owner only.
-fn write_private(path: &Path, text: &str) -> Result<(), String> {
+pub(crate) fn write_private(path: &Path, text: &str) -> Result<(), String> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -177,43 +178,87 @@ fn check_key(key: &str) -> Result<(), String> {
     }
 }
 
-/// Reads the class key: `TREADSIM_CLASS_KEY` if set, else the file `path`.
-pub fn read_key(path: &Path) -> Result<String, NetworkError> {
-    let err = |detail: String| NetworkError::Key {
-        path: path.to_path_buf(),
-        detail,
-    };
-    if let Ok(key) = std::env::var(KEY_ENV) {
-        let key = key.trim().to_owned();
-        check_key(&key).map_err(|e| err(format!("{KEY_ENV}: {e}")))?;
-        return Ok(key);
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        err(format!(
-            "{e} (the instructor makes it at first start; copy it to each seat's machine or set {KEY_ENV})"
-        ))
-    })?;
-    let key = text.trim().to_owned();
-    check_key(&key).map_err(err)?;
-    Ok(key)
+/// The environment variable that may hold the instructor's public key (hex) instead of the key
+/// file's `instructor` line.
+pub const INSTRUCTOR_KEY_ENV: &str = "TREADSIM_INSTRUCTOR_KEY";
+
+/// What a member of the class knows: the class key, and the instructor's public key (a seat
+/// without it obeys no command).
+#[derive(Debug, Clone)]
+pub struct ClassKey {
+    /// The shared secret that admits a member.
+    pub secret: String,
+    /// The instructor's public key.
+    pub instructor: Option<InstructorPublic>,
 }
 
-/// The instructor's class key: read as [`read_key`] does, or, where neither exists, made
-/// (32 random bytes as hex) and written owner-only to `path`.
-pub fn read_or_make_key(path: &Path) -> Result<String, NetworkError> {
-    if std::env::var(KEY_ENV).is_ok() || path.exists() {
-        return read_key(path);
-    }
+/// Reads the class key file: a line with the key (16–256 printable characters), and a line
+/// `instructor <64 hex digits>` with the instructor's public key. `TREADSIM_CLASS_KEY` and
+/// `TREADSIM_INSTRUCTOR_KEY`, where set, stand in for the lines.
+pub fn read_key(path: &Path) -> Result<ClassKey, NetworkError> {
     let err = |detail: String| NetworkError::Key {
         path: path.to_path_buf(),
         detail,
     };
-    let key = random_hex(32).map_err(|e| err(format!("no randomness for a new key: {e}")))?;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(_) if std::env::var(KEY_ENV).is_ok() => String::new(),
+        Err(e) => {
+            return Err(err(format!(
+                "{e} (the instructor makes it at first start; copy it to each seat's machine or set {KEY_ENV})"
+            )))
+        }
+    };
+    let mut secret = None;
+    let mut instructor = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        match line.strip_prefix("instructor ") {
+            Some(hex) => {
+                instructor = Some(
+                    InstructorPublic::from_hex(hex)
+                        .ok_or_else(|| err("the instructor line is not a public key".into()))?,
+                );
+            }
+            None => secret = Some(line.to_owned()),
+        }
     }
-    write_private(path, &format!("{key}\n")).map_err(err)?;
-    Ok(key)
+    if let Ok(key) = std::env::var(KEY_ENV) {
+        secret = Some(key.trim().to_owned());
+    }
+    if let Ok(hex) = std::env::var(INSTRUCTOR_KEY_ENV) {
+        instructor = Some(
+            InstructorPublic::from_hex(&hex)
+                .ok_or_else(|| err(format!("{INSTRUCTOR_KEY_ENV} is not a public key")))?,
+        );
+    }
+    let secret = secret.ok_or_else(|| err("no class key in the file".into()))?;
+    check_key(&secret).map_err(err)?;
+    Ok(ClassKey { secret, instructor })
+}
+
+/// The instructor's class key file: read as [`read_key`] does, or, where it does not exist,
+/// made (32 random bytes as hex) and written owner-only to `path`; either way it ends up
+/// naming `public` as the instructor (seats copy the file and learn whose commands to obey).
+pub fn read_or_make_key(path: &Path, public: &InstructorPublic) -> Result<ClassKey, NetworkError> {
+    let err = |detail: String| NetworkError::Key {
+        path: path.to_path_buf(),
+        detail,
+    };
+    let secret = if std::env::var(KEY_ENV).is_ok() || path.exists() {
+        read_key(path)?.secret
+    } else {
+        random_hex(32).map_err(|e| err(format!("no randomness for a new key: {e}")))?
+    };
+    if std::env::var(KEY_ENV).is_err() {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+        }
+        write_private(path, &format!("{secret}\ninstructor {}\n", public.to_hex())).map_err(err)?;
+    }
+    Ok(ClassKey {
+        secret,
+        instructor: Some(public.clone()),
+    })
 }
 
 /// `n` bytes from the system's random source, as hex (keys, session tokens, salts).
@@ -234,12 +279,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_made_key_is_private_and_read_back() {
+    fn a_made_key_is_private_names_the_instructor_and_is_read_back() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("k/class.key");
-        let key = read_or_make_key(&path).unwrap();
-        assert_eq!(key.len(), 64);
-        assert_eq!(read_or_make_key(&path).unwrap(), key);
+        let public = crate::classroom::authority::InstructorKey::generate()
+            .unwrap()
+            .public();
+        let key = read_or_make_key(&path, &public).unwrap();
+        assert_eq!(key.secret.len(), 64);
+        let read = read_key(&path).unwrap();
+        assert_eq!(read.secret, key.secret);
+        assert_eq!(read.instructor, Some(public));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

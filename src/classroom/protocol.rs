@@ -267,15 +267,23 @@ pub enum Command {
     HandBack,
 }
 
-/// A query to a seat's command queryable.
+/// A query to a seat's command queryable, signed by the instructor
+/// ([`super::authority`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandRequest {
     /// [`PROTOCOL_VERSION`].
     pub protocol: u32,
     /// The instructor's number for it, echoed in the reply.
     pub id: u64,
+    /// The seat it is for (a command for one seat is no good to another).
+    pub seat: String,
+    /// When the instructor issued it, ms since the Unix epoch (a seat takes only fresh ones,
+    /// each later than the last it took).
+    pub issued_unix_ms: u64,
     /// The command.
     pub command: Command,
+    /// The instructor's Ed25519 signature (hex) of this message with this field empty.
+    pub signature: String,
 }
 
 /// A seat's answer to a [`CommandRequest`].
@@ -368,6 +376,33 @@ pub struct ResultAck {
     pub attempt: String,
     /// `true`: stored now; `false`: it was already stored (a repeated delivery).
     pub newly_stored: bool,
+    /// The instructor's Ed25519 signature (hex) of this message with this field empty: only
+    /// the instructor's acknowledgement lets a seat drop a result.
+    pub signature: String,
+}
+
+impl super::authority::Signed for CommandRequest {
+    fn signature(&self) -> &str {
+        &self.signature
+    }
+    fn with_signature(&self, value: String) -> Self {
+        Self {
+            signature: value,
+            ..self.clone()
+        }
+    }
+}
+
+impl super::authority::Signed for ResultAck {
+    fn signature(&self) -> &str {
+        &self.signature
+    }
+    fn with_signature(&self, value: String) -> Self {
+        Self {
+            signature: value,
+            ..self.clone()
+        }
+    }
 }
 
 /// Encodes a message as its JSON bytes.
@@ -446,11 +481,14 @@ mod tests {
         let request = CommandRequest {
             protocol: PROTOCOL_VERSION,
             id: 7,
+            seat: "s1".into(),
+            issued_unix_ms: 5,
             command: Command::Assign {
                 exercise: "stairs_35".into(),
                 sha256: None,
                 trainee: Some("t1".into()),
             },
+            signature: String::new(),
         };
         let bytes = encode(&request);
         let back: CommandRequest = decode("command", &bytes).unwrap();

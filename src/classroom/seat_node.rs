@@ -11,10 +11,11 @@ use zenoh::handlers::FifoChannelHandler;
 use zenoh::query::{Query, Reply};
 use zenoh::Wait;
 
+use super::authority::{InstructorPublic, FRESH_FOR};
 use super::network::{ClassNetwork, NetworkError};
 use super::protocol::{
-    decode, encode, AttemptReport, CommandReply, CommandRequest, Keys, ResultAck, SeatState,
-    PROTOCOL_VERSION,
+    decode, encode, unix_now, AttemptReport, CommandReply, CommandRequest, Keys, ResultAck,
+    SeatState, PROTOCOL_VERSION,
 };
 use super::seat::{Seat, SeatError};
 
@@ -53,6 +54,9 @@ pub struct SeatCounters {
     pub commands_refused: u64,
     /// Messages that could not be read (malformed, another protocol version): refused.
     pub malformed: u64,
+    /// Commands and acknowledgements not signed by the class's instructor, for another seat,
+    /// stale or played again: ignored.
+    pub unauthorised: u64,
     /// Reports acknowledged by the instructor.
     pub delivered: u64,
 }
@@ -72,14 +76,66 @@ struct Delivery {
     sent: Instant,
 }
 
+/// Whose commands a seat obeys: the instructor's public key, and the commands taken within
+/// the freshness window (by issue time and id: the same one is not taken twice).
+pub struct Obedience {
+    instructor: Option<InstructorPublic>,
+    taken: std::collections::VecDeque<(u64, u64)>,
+}
+
+impl Obedience {
+    /// Obeys the holder of `instructor`'s key (`None`: obeys no one).
+    pub fn new(instructor: Option<InstructorPublic>) -> Self {
+        Self {
+            instructor,
+            taken: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// Whether `request` is the instructor's, for seat `seat`, fresh, and not one taken
+    /// before; if so it is noted as taken.
+    fn admits(&mut self, request: &CommandRequest, seat: &str) -> Result<(), String> {
+        let Some(key) = &self.instructor else {
+            return Err("this seat knows no instructor key: it obeys no command".into());
+        };
+        if request.seat != seat {
+            return Err(format!("the command is for seat '{}'", request.seat));
+        }
+        if !key.verifies(request) {
+            return Err("not signed by this class's instructor".into());
+        }
+        let now = (unix_now() * 1000.0) as u64;
+        if request.issued_unix_ms + FRESH_FOR < now || request.issued_unix_ms > now + FRESH_FOR {
+            return Err("the command is stale (or the clocks differ by more than 30 s)".into());
+        }
+        // What is older than the window is refused as stale anyway.
+        while self
+            .taken
+            .front()
+            .is_some_and(|(issued, _)| issued + 2 * FRESH_FOR < now)
+        {
+            self.taken.pop_front();
+        }
+        let this = (request.issued_unix_ms, request.id);
+        if self.taken.contains(&this) {
+            return Err("the command was taken before (played again?)".into());
+        }
+        self.taken.push_back(this);
+        Ok(())
+    }
+}
+
 /// Runs `seat` on the class network until `stop` is set (or, with [`StopWhen::AfterTrial`],
-/// its trial is over and delivered); returns what it counted.
+/// its trial is over and delivered), obeying `instructor`'s signed commands; returns what it
+/// counted.
 pub fn run_seat(
     network: &ClassNetwork,
     mut seat: Seat,
+    instructor: Option<InstructorPublic>,
     stop: &AtomicBool,
     stop_when: StopWhen,
 ) -> Result<SeatCounters, SeatNodeError> {
+    let mut obedience = Obedience::new(instructor);
     let keys = network.keys()?;
     let session = network.open()?;
     let zerr = |e: zenoh::Error| SeatNodeError::Zenoh(e.to_string());
@@ -109,7 +165,7 @@ pub fn run_seat(
     let mut had_trial = false;
     while !stop.load(Ordering::Relaxed) {
         while let Ok(Some(query)) = commands.try_recv() {
-            answer(&mut seat, &query, &mut counters);
+            answer(&mut seat, &query, &mut obedience, &mut counters);
         }
         let now = Instant::now();
         let wall = now.duration_since(last_tick).as_secs_f64();
@@ -130,7 +186,14 @@ pub fn run_seat(
                 counters.statuses += 1;
             }
         }
-        deliver(&session, &keys, &seat, &mut deliveries, &mut counters);
+        deliver(
+            &session,
+            &keys,
+            &seat,
+            &obedience,
+            &mut deliveries,
+            &mut counters,
+        );
         had_trial |= seat.state() == SeatState::Finished;
         if stop_when == StopWhen::AfterTrial && had_trial && deliveries.is_empty() {
             let pending = seat.outbox().pending().map_or(1, |p| p.len());
@@ -146,15 +209,21 @@ pub fn run_seat(
     Ok(counters)
 }
 
-/// Answers one command query: carried out, or refused with the reason.
-fn answer(seat: &mut Seat, query: &Query, counters: &mut SeatCounters) {
+/// Answers one command query: carried out, or refused with the reason (a command that is not
+/// the instructor's is refused and counted, never carried out).
+fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &mut SeatCounters) {
     let bytes = query
         .payload()
         .map(|p| p.to_bytes().into_owned())
         .unwrap_or_default();
     let reply = match decode::<CommandRequest>("command", &bytes) {
         Ok(request) => {
-            let outcome = seat.command(&request.command);
+            let admitted = obedience.admits(&request, seat.name());
+            if let Err(why) = &admitted {
+                counters.unauthorised += 1;
+                eprintln!("seat {}: ignored a command: {why}", seat.name());
+            }
+            let outcome = admitted.and_then(|()| seat.command(&request.command));
             if outcome.is_ok() {
                 counters.commands_accepted += 1;
             } else {
@@ -188,6 +257,7 @@ fn deliver(
     session: &zenoh::Session,
     keys: &Keys,
     seat: &Seat,
+    obedience: &Obedience,
     deliveries: &mut BTreeMap<String, Delivery>,
     counters: &mut SeatCounters,
 ) {
@@ -200,9 +270,15 @@ fn deliver(
                     .ok()
                     .map(|s| s.payload().to_bytes().into_owned())
                     .and_then(|b| decode::<ResultAck>("result acknowledgement", &b).ok());
-                if ack.is_some_and(|a| &a.attempt == attempt)
-                    && seat.outbox().remove(attempt).is_ok()
-                {
+                // Only the instructor's signed acknowledgement lets the result go.
+                let genuine = ack.as_ref().is_some_and(|a| {
+                    &a.attempt == attempt
+                        && obedience.instructor.as_ref().is_some_and(|k| k.verifies(a))
+                });
+                if ack.is_some() && !genuine {
+                    counters.unauthorised += 1;
+                }
+                if genuine && seat.outbox().remove(attempt).is_ok() {
                     counters.delivered += 1;
                 }
                 done.push(attempt.clone());

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use treadsim::classroom::authority::InstructorKey;
 use treadsim::classroom::console::auth::{hash_password, Sessions};
 use treadsim::classroom::console::{Console, ConsoleState};
 use treadsim::classroom::instructor::{Instructor, SeatView};
@@ -52,7 +53,9 @@ pub struct NetworkArgs {
     /// No multicast scouting: find the class only through --listen/--connect endpoints.
     #[arg(long)]
     pub no_multicast: bool,
-    /// The class key file (made by the instructor at first start; or set TREADSIM_CLASS_KEY).
+    /// The class key file: the class key and the instructor's public key (made by the
+    /// instructor at first start; copy it to each seat's machine; or set TREADSIM_CLASS_KEY and
+    /// TREADSIM_INSTRUCTOR_KEY).
     #[arg(long, default_value = DEFAULT_KEY_FILE)]
     pub key_file: PathBuf,
 }
@@ -135,7 +138,14 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         );
     }
     let key = read_key(&a.network.key_file)?;
-    let network = a.network.network(key, false);
+    if key.instructor.is_none() {
+        eprintln!(
+            "warning: {} names no instructor key: this seat will obey no command (the \
+             instructor's class key file has an `instructor` line; or set TREADSIM_INSTRUCTOR_KEY)",
+            a.network.key_file.display()
+        );
+    }
+    let network = a.network.network(key.secret, false);
     let outbox = a
         .outbox
         .clone()
@@ -167,13 +177,14 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         StopWhen::Told
     };
     println!("seat {} joined class {}", a.seat, a.network.class);
-    let counters = run_seat(&network, seat, &STOP, stop_when)?;
+    let counters = run_seat(&network, seat, key.instructor, &STOP, stop_when)?;
     println!(
-        "seat {}: {} statuses, {} commands carried out, {} refused, {} malformed, {} results delivered",
+        "seat {}: {} statuses, {} commands carried out, {} refused ({} not the instructor's), {} malformed, {} results delivered",
         a.seat,
         counters.statuses,
         counters.commands_accepted,
         counters.commands_refused,
+        counters.unauthorised,
         counters.malformed,
         counters.delivered
     );
@@ -330,8 +341,14 @@ pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
     } else {
         Some(console_password(a, &records)?)
     };
-    let key = read_or_make_key(&a.network.key_file)?;
-    let instructor = Arc::new(Instructor::start(&a.network.network(key, true), records)?);
+    let signing_file =
+        a.db.parent()
+            .unwrap_or(Path::new("."))
+            .join("instructor.key");
+    let signing = InstructorKey::read_or_make(&signing_file)?;
+    let key = read_or_make_key(&a.network.key_file, &signing.public())?;
+    let network = a.network.network(key.secret, true);
+    let instructor = Arc::new(Instructor::start(&network, records, signing)?);
     stop_on_signals();
     println!(
         "instructor of class {}: records {}, class key {}",
