@@ -204,6 +204,7 @@ fn four_seats_are_assigned_exercises_and_their_passed_attempts_reach_the_records
             exercise: (*exercise).into(),
             sha256: None,
             trainee: None,
+            bundle: None,
         };
         let reply = instructor.command(&seat, assign).unwrap();
         assert!(reply.accepted, "{seat}: {}", reply.reason);
@@ -381,6 +382,39 @@ fn a_killed_seat_is_offline_within_two_seconds_and_its_attempt_is_unfinished() {
     instructor.close();
 }
 
+/// Commands a seat refuses, each with its reason: nothing loaded, a name that would leave the
+/// exercise folder, an exercise it lacks, another version of one it has.
+fn refusals_with_reasons(instructor: &Instructor, seat: &str) {
+    let reply = instructor.command(seat, SeatCommand::Start).unwrap();
+    assert!(
+        !reply.accepted && reply.reason.contains("no exercise loaded"),
+        "{}",
+        reply.reason
+    );
+    for bad in ["../../x", "/etc/passwd", "no_such_exercise"] {
+        let assign = SeatCommand::Assign {
+            exercise: bad.into(),
+            sha256: None,
+            trainee: None,
+            bundle: None,
+        };
+        let reply = instructor.command(seat, assign).unwrap();
+        assert!(!reply.accepted, "{bad}");
+    }
+    let wrong_hash = SeatCommand::Assign {
+        exercise: "curb_climb".into(),
+        sha256: Some("00".repeat(32)),
+        trainee: None,
+        bundle: None,
+    };
+    let reply = instructor.command(seat, wrong_hash).unwrap();
+    assert!(
+        !reply.accepted && reply.reason.contains("differs"),
+        "{}",
+        reply.reason
+    );
+}
+
 #[test]
 fn a_seat_without_the_class_key_cannot_join_and_bad_messages_are_refused_and_counted() {
     let dir = tempfile::tempdir().unwrap();
@@ -422,33 +456,7 @@ fn a_seat_without_the_class_key_cannot_join_and_bad_messages_are_refused_and_cou
         Err(treadsim::classroom::instructor::InstructorError::UnknownSeat(_))
     ));
 
-    // Refusals with reasons: nothing loaded, a name that would leave the exercise folder.
-    let reply = instructor.command("member", SeatCommand::Start).unwrap();
-    assert!(
-        !reply.accepted && reply.reason.contains("no exercise loaded"),
-        "{}",
-        reply.reason
-    );
-    for bad in ["../../x", "/etc/passwd", "no_such_exercise"] {
-        let assign = SeatCommand::Assign {
-            exercise: bad.into(),
-            sha256: None,
-            trainee: None,
-        };
-        let reply = instructor.command("member", assign).unwrap();
-        assert!(!reply.accepted, "{bad}");
-    }
-    let wrong_hash = SeatCommand::Assign {
-        exercise: "curb_climb".into(),
-        sha256: Some("00".repeat(32)),
-        trainee: None,
-    };
-    let reply = instructor.command("member", wrong_hash).unwrap();
-    assert!(
-        !reply.accepted && reply.reason.contains("differs"),
-        "{}",
-        reply.reason
-    );
+    refusals_with_reasons(&instructor, "member");
 
     // A member of the class speaking nonsense or another protocol version.
     let keys = Keys::new("keyed").unwrap();
@@ -523,6 +531,7 @@ fn tend_class(instructor: &Instructor, exercises: &[&str], spans: &mut Spans) {
                     exercise: exercises[i % exercises.len()].into(),
                     sha256: None,
                     trainee: Some(format!("lt{i:02}")),
+                    bundle: None,
                 };
                 if instructor.command(&name, assign).is_ok_and(|r| r.accepted) {
                     let _ = instructor.command(&name, SeatCommand::Start);
@@ -696,6 +705,7 @@ fn a_member_of_the_class_that_is_not_its_instructor_cannot_command_a_seat() {
         exercise: "curb_climb".into(),
         sha256: None,
         trainee: None,
+        bundle: None,
     };
     let mut request = protocol::CommandRequest {
         protocol: protocol::PROTOCOL_VERSION,
@@ -740,5 +750,84 @@ fn a_member_of_the_class_that_is_not_its_instructor_cannot_command_a_seat() {
             .accepted
     );
     let _ = peer.close().wait();
+    instructor.close();
+}
+
+#[test]
+fn an_exercise_the_seat_lacks_is_sent_with_its_files_and_a_name_leaving_its_folder_is_refused() {
+    use treadsim::classroom::bundle::{Bundle, BundleFile};
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let db = dir.path().join("records.sqlite");
+    let instructor = Instructor::start(
+        &network("bundles", port, true, KEY),
+        Records::open(&db).unwrap(),
+        signing(),
+    )
+    .unwrap();
+    let empty = dir.path().join("seat-exercises");
+    std::fs::create_dir_all(&empty).unwrap();
+    let script = script("incline_35");
+    let _seat = seat(
+        dir.path(),
+        "bundles",
+        port,
+        "e1",
+        &[
+            "--exercises",
+            empty.to_str().unwrap(),
+            "--script",
+            &script,
+            "--speed",
+            "4",
+        ],
+        KEY,
+    );
+    assert!(wait_for(Duration::from_secs(30), || {
+        instructor.seats().get("e1").is_some_and(|v| v.online)
+    }));
+    let assign = |bundle: Option<Bundle>| SeatCommand::Assign {
+        exercise: "incline_35".into(),
+        sha256: bundle
+            .as_ref()
+            .and_then(|b| b.exercise_sha256().map(str::to_owned)),
+        trainee: Some("te".into()),
+        bundle,
+    };
+    let reply = instructor.command("e1", assign(None)).unwrap();
+    assert!(
+        !reply.accepted && reply.reason.contains("no exercise"),
+        "{}",
+        reply.reason
+    );
+    let bundle = Bundle::of(&manifest("scenes/exercises/incline_35.toml")).unwrap();
+    let mut evil = bundle.clone();
+    evil.files.push(BundleFile {
+        path: "../../x".into(),
+        ..bundle.files[0].clone()
+    });
+    let reply = instructor.command("e1", assign(Some(evil))).unwrap();
+    assert!(
+        !reply.accepted && reply.reason.contains("../../x"),
+        "{}",
+        reply.reason
+    );
+    assert!(!dir.path().join("x").exists());
+    let reply = instructor.command("e1", assign(Some(bundle))).unwrap();
+    assert!(reply.accepted, "{}", reply.reason);
+    assert!(
+        instructor
+            .command("e1", SeatCommand::Start)
+            .unwrap()
+            .accepted
+    );
+    assert!(wait_for(Duration::from_secs(60), || instructor
+        .counters()
+        .stored
+        == 1));
+    let rows = instructor.with_records(|r| r.attempts(Some("te")).unwrap());
+    assert_eq!(rows[0].status, "passed", "{}", rows[0].reason);
+    let received = std::fs::read_dir(empty.join("received")).unwrap().count();
+    assert_eq!(received, 1, "installed inside the seat's exercise folder");
     instructor.close();
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`protocol`]: key expressions and message schemas (no network code);
 //! - [`authority`]: the instructor's signature on commands and acknowledgements;
+//! - [`bundle`]: an exercise's files sent to a seat that lacks them (SHA-256, no traversal);
 //! - [`network`]: joining the class's Zenoh network (endpoints, multicast, the class key);
 //! - [`seat`]: a seat's state — its exercise, trial, commands, status and reports;
 //! - [`seat_node`]: a seat on the network (status at 10 Hz, commands, outbox delivery);
@@ -12,6 +13,7 @@
 //! - [`records`]: the SQLite records (schema migrations, attempts stored once, proficiency).
 
 pub mod authority;
+pub mod bundle;
 pub mod console;
 pub mod instructor;
 pub mod network;

@@ -235,15 +235,19 @@ pub struct SeatEvent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
-    /// Load an exercise (a library name such as `stairs_35`, or a file the seat has), for a
-    /// trainee; with `sha256`, refused unless the seat's copy of the file has that hash.
+    /// Load an exercise for a trainee: from `bundle` when one comes with it (installed in the
+    /// seat's exercise folder), else by name from the seat's own exercise folder — refused, with
+    /// `sha256`, unless the seat's copy has that hash.
     Assign {
-        /// The exercise.
+        /// The exercise's name (a library name such as `stairs_35`).
         exercise: String,
         /// SHA-256 of the exercise file as the instructor has it (hex).
         sha256: Option<String>,
         /// The trainee who will do it (`None`: the seat's trainee).
         trainee: Option<String>,
+        /// The exercise's files, for a seat that may not have them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bundle: Option<super::bundle::Bundle>,
     },
     /// Start the loaded exercise's trial.
     Start,
@@ -487,6 +491,7 @@ mod tests {
                 exercise: "stairs_35".into(),
                 sha256: None,
                 trainee: Some("t1".into()),
+                bundle: None,
             },
             signature: String::new(),
         };

@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::bundle::Bundle;
 use super::outbox::{Outbox, OutboxError};
 use super::protocol::{
     check_name, unix_now, AttemptReport, AttemptStatus, Command, PlanPose, SeatEvent, SeatState,
@@ -155,6 +156,39 @@ impl Seat {
         }
     }
 
+    /// Installs the instructor's `bundle` for `exercise` in the seat's folder
+    /// (`received/<exercise>-<hash>/`) and returns its exercise file: every name checked (none
+    /// may leave the folder), every file checked against its SHA-256.
+    fn install(
+        &self,
+        exercise: &str,
+        sha256: Option<&str>,
+        bundle: &Bundle,
+    ) -> Result<PathBuf, String> {
+        check_name("exercise", exercise).map_err(|e| e.to_string())?;
+        if self.state_is_busy() {
+            return Err("a trial is under way: end it first".into());
+        }
+        let hash = bundle
+            .exercise_sha256()
+            .ok_or_else(|| "the bundle does not hold its exercise file".to_owned())?;
+        if sha256.is_some_and(|s| !s.eq_ignore_ascii_case(hash)) {
+            return Err(
+                "the bundle's exercise file is not the one assigned (SHA-256 differs)".into(),
+            );
+        }
+        let folder = self
+            .options
+            .exercises
+            .join("received")
+            .join(format!("{exercise}-{}", &hash[..hash.len().min(12)]));
+        bundle.install(&folder).map_err(|e| e.to_string())
+    }
+
+    fn state_is_busy(&self) -> bool {
+        matches!(self.state(), SeatState::Running | SeatState::Paused)
+    }
+
     /// Loads exercise file `file` (named `exercise` in the records) for `trainee`: a new
     /// attempt, ready to start. Refused while a trial runs, or when the file's hash is not
     /// `sha256`.
@@ -165,7 +199,7 @@ impl Seat {
         sha256: Option<&str>,
         trainee: Option<&str>,
     ) -> Result<(), String> {
-        if matches!(self.state(), SeatState::Running | SeatState::Paused) {
+        if self.state_is_busy() {
             return Err("a trial is under way: end it first".into());
         }
         if let Some(trainee) = trainee {
@@ -229,9 +263,13 @@ impl Seat {
             exercise,
             sha256,
             trainee,
+            bundle,
         } = command
         {
-            let file = self.assigned_file(exercise)?;
+            let file = match bundle {
+                Some(bundle) => self.install(exercise, sha256.as_deref(), bundle)?,
+                None => self.assigned_file(exercise)?,
+            };
             return self.load(exercise, &file, sha256.as_deref(), trainee.as_deref());
         }
         let attempt = self
@@ -530,6 +568,7 @@ mod tests {
             exercise: "curb_climb".into(),
             sha256: None,
             trainee: None,
+            bundle: None,
         };
         seat.command(&assign).unwrap();
         assert_eq!(seat.state(), SeatState::Ready);

@@ -11,6 +11,7 @@ use tiny_http::{Header, Method, Request, Response};
 
 use super::auth::{self, form_field, same_token, session_cookie, verify_password, CSRF_HEADER};
 use super::{body_text, ConsoleState};
+use crate::classroom::bundle::Bundle;
 use crate::classroom::instructor::{InstructorError, SeatView};
 use crate::classroom::protocol::{check_name, unix_now, Command};
 use crate::record::header::sha256_hex;
@@ -291,13 +292,25 @@ fn command(request: &mut Request, seat: &str, state: &ConsoleState) -> Reply {
         Ok(c) => c,
         Err(e) => return error(400, &format!("not a command: {e}")),
     };
+    // An assignment carries the instructor's copy of the exercise and its files, so a seat
+    // that lacks them, or has another version, runs exactly this one.
     if let Command::Assign {
-        exercise, sha256, ..
+        exercise,
+        sha256,
+        bundle,
+        ..
     } = &mut command
     {
-        if sha256.is_none() && check_name("exercise", exercise).is_ok() {
-            let file = state.exercises.join(format!("{exercise}.toml"));
-            *sha256 = std::fs::read(file).ok().map(|b| sha256_hex(&b));
+        if check_name("exercise", exercise).is_err() {
+            return error(400, "bad exercise name");
+        }
+        let file = state.exercises.join(format!("{exercise}.toml"));
+        match Bundle::of(&file) {
+            Ok(b) => {
+                *sha256 = b.exercise_sha256().map(str::to_owned);
+                *bundle = Some(b);
+            }
+            Err(e) => return error(404, &format!("exercise '{exercise}': {e}")),
         }
     }
     match state.instructor.command(seat, command) {
