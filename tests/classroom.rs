@@ -829,5 +829,23 @@ fn an_exercise_the_seat_lacks_is_sent_with_its_files_and_a_name_leaving_its_fold
     assert_eq!(rows[0].status, "passed", "{}", rows[0].reason);
     let received = std::fs::read_dir(empty.join("received")).unwrap().count();
     assert_eq!(received, 1, "installed inside the seat's exercise folder");
+    // The log on request: fetched from the seat, checked against the reported hash, and it
+    // replays bit-exact (the trial ran from the received files).
+    let log = instructor.fetch_log(&rows[0].id).unwrap();
+    assert!(log.starts_with(dir.path()), "{}", log.display());
+    let read = treadsim::record::Log::read(&log).unwrap();
+    let outcome = treadsim::record::replay(&read, true, |_| {}).unwrap();
+    assert!(outcome.divergence.is_none() && outcome.result_matches == Some(true));
+    // A second request is served from the instructor's copy.
+    assert_eq!(instructor.fetch_log(&rows[0].id).unwrap(), log);
+    let reply = instructor
+        .command(
+            "e1",
+            SeatCommand::SendLog {
+                attempt: "../../etc".into(),
+            },
+        )
+        .unwrap();
+    assert!(!reply.accepted && reply.log_base64.is_none());
     instructor.close();
 }

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
 use serde_json::Value;
 use zenoh::query::Query;
 use zenoh::sample::{Sample, SampleKind};
@@ -20,6 +21,7 @@ use super::protocol::{
     Keys, ResultAck, SeatEvent, SeatState, SeatStatus, PROTOCOL_VERSION,
 };
 use super::records::{Records, RecordsError};
+use crate::record::header::sha256_hex;
 
 /// How long the instructor waits for a seat to answer a command.
 pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(3);
@@ -276,6 +278,54 @@ impl Instructor {
             unix_now(),
         )?;
         Ok(answer)
+    }
+
+    /// The instructor's copy of attempt `attempt`'s log: the one it has, or the log fetched
+    /// from its seat now ([`Command::SendLog`]), checked against the SHA-256 the seat reported
+    /// and kept in `logs/` beside the records.
+    pub fn fetch_log(&self, attempt: &str) -> Result<std::path::PathBuf, InstructorError> {
+        let bad = |seat: &str, detail: String| InstructorError::BadAnswer {
+            seat: seat.to_owned(),
+            detail,
+        };
+        let (row, local, dir) = self.with_records(|r| {
+            let row = r.attempts(None)?.into_iter().find(|a| a.id == attempt);
+            let local = r.local_log(attempt)?;
+            let dir = r
+                .path()
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join("logs");
+            Ok::<_, RecordsError>((row, local, dir))
+        })?;
+        let row = row.ok_or_else(|| bad("-", format!("no attempt {attempt}")))?;
+        if let Some(path) = local.map(std::path::PathBuf::from).filter(|p| p.is_file()) {
+            return Ok(path);
+        }
+        let command = Command::SendLog {
+            attempt: attempt.to_owned(),
+        };
+        let reply = self.command(&row.seat, command)?;
+        if !reply.accepted {
+            return Err(bad(&row.seat, reply.reason));
+        }
+        let bytes = reply
+            .log_base64
+            .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok())
+            .ok_or_else(|| bad(&row.seat, "the reply holds no log".into()))?;
+        if row.log_sha256.as_deref() != Some(sha256_hex(&bytes).as_str()) {
+            return Err(bad(
+                &row.seat,
+                "the log is not the one reported (SHA-256 differs)".into(),
+            ));
+        }
+        let io = |e: std::io::Error| bad(&row.seat, format!("{}: {e}", dir.display()));
+        std::fs::create_dir_all(&dir).map_err(io)?;
+        let path = dir.join(format!("{attempt}.mcap"));
+        std::fs::write(&path, &bytes).map_err(io)?;
+        let text = path.display().to_string();
+        self.with_records(|r| r.set_local_log(attempt, &text))?;
+        Ok(path)
     }
 
     /// The issue time of a new command, ms since the Unix epoch: now, or one more than the last

@@ -269,6 +269,11 @@ pub enum Command {
     TakeOver,
     /// The trainee drives again.
     HandBack,
+    /// Send the log of a finished attempt of this seat (the reply carries it).
+    SendLog {
+        /// The attempt.
+        attempt: String,
+    },
 }
 
 /// A query to a seat's command queryable, signed by the instructor
@@ -301,6 +306,9 @@ pub struct CommandReply {
     pub accepted: bool,
     /// Why it was refused (empty when accepted).
     pub reason: String,
+    /// The log asked for by [`Command::SendLog`] (MCAP, base64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_base64: Option<String>,
 }
 
 /// How an attempt ended.

@@ -73,6 +73,8 @@ pub const MIGRATIONS: &[&str] = &[
         password_hash TEXT NOT NULL,
         set_unix_s REAL NOT NULL
     );",
+    // 3: the instructor's own copy of an attempt's log, fetched from its seat.
+    "ALTER TABLE attempts ADD COLUMN local_log TEXT;",
 ];
 
 /// The schema version this program writes.
@@ -404,6 +406,30 @@ impl Records {
                 "INSERT INTO instructor_accounts (name, password_hash, set_unix_s) VALUES (?1, ?2, ?3)
                  ON CONFLICT (name) DO UPDATE SET password_hash = ?2, set_unix_s = ?3",
                 params![name, hash, now],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sql(e))
+    }
+
+    /// The instructor's own copy of attempt `attempt`'s log, if it fetched one.
+    pub fn local_log(&self, attempt: &str) -> Result<Option<String>, RecordsError> {
+        self.db
+            .query_row(
+                "SELECT local_log FROM attempts WHERE id = ?1",
+                params![attempt],
+                |row| row.get(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Notes where the instructor keeps its copy of attempt `attempt`'s log.
+    pub fn set_local_log(&self, attempt: &str, path: &str) -> Result<(), RecordsError> {
+        self.db
+            .execute(
+                "UPDATE attempts SET local_log = ?2 WHERE id = ?1",
+                params![attempt, path],
             )
             .map(|_| ())
             .map_err(|e| self.sql(e))

@@ -272,6 +272,9 @@ impl Seat {
             };
             return self.load(exercise, &file, sha256.as_deref(), trainee.as_deref());
         }
+        if let Command::SendLog { attempt } = command {
+            return self.log_bytes(attempt).map(|_| ());
+        }
         let attempt = self
             .attempt
             .as_mut()
@@ -279,7 +282,7 @@ impl Seat {
         let state = attempt.state;
         let refuse = |why: &str| Err(format!("{why} (the seat is {state:?})").to_lowercase());
         match command {
-            Command::Assign { .. } => unreachable_assign(),
+            Command::Assign { .. } | Command::SendLog { .. } => unreachable_assign(),
             Command::Start if state == SeatState::Ready => {
                 attempt.state = SeatState::Running;
                 attempt.started_unix_s = Some(unix_now());
@@ -418,6 +421,27 @@ impl Seat {
         Ok(())
     }
 
+    /// The log of this seat's finished attempt `attempt` (only files of its logs folder, by
+    /// attempt id; not the attempt under way, whose log is still being written).
+    pub fn log_bytes(&self, attempt: &str) -> Result<Vec<u8>, String> {
+        check_name("attempt", attempt).map_err(|e| e.to_string())?;
+        let running = self
+            .attempt
+            .as_ref()
+            .is_some_and(|a| a.id == attempt && a.state != SeatState::Finished);
+        if running {
+            return Err(format!("attempt {attempt} is not finished"));
+        }
+        let path = self.options.logs.join(format!("{attempt}.mcap"));
+        let size = std::fs::metadata(&path)
+            .map_err(|e| format!("no log of attempt {attempt} here: {e}"))?
+            .len();
+        if size > MAX_LOG_SENT {
+            return Err(format!("the log is {size} bytes, more than {MAX_LOG_SENT}"));
+        }
+        std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// The seat's status now (each call counts one more in its sequence).
     pub fn status(&mut self, operator_input: bool) -> SeatStatus {
         self.status_seq += 1;
@@ -478,10 +502,13 @@ impl Seat {
     }
 }
 
-/// Never reached: an assignment is handled before the attempt is looked at.
+/// Never reached: an assignment or a log request is handled before the attempt is looked at.
 fn unreachable_assign() -> Result<(), String> {
-    Err("internal: assignment not handled".into())
+    Err("internal: command not handled".into())
 }
+
+/// Largest log a seat sends, bytes.
+pub const MAX_LOG_SENT: u64 = 64 * 1024 * 1024;
 
 /// The events of `attempt` not yet sent, as messages.
 fn new_events(seat: &str, attempt: &mut Attempt) -> Vec<SeatEvent> {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
 use zenoh::handlers::FifoChannelHandler;
 use zenoh::query::{Query, Reply};
 use zenoh::Wait;
@@ -14,8 +15,8 @@ use zenoh::Wait;
 use super::authority::{InstructorPublic, FRESH_FOR};
 use super::network::{ClassNetwork, NetworkError};
 use super::protocol::{
-    decode, encode, unix_now, AttemptReport, CommandReply, CommandRequest, Keys, ResultAck,
-    SeatState, PROTOCOL_VERSION,
+    decode, encode, unix_now, AttemptReport, Command, CommandReply, CommandRequest, Keys,
+    ResultAck, SeatState, PROTOCOL_VERSION,
 };
 use super::seat::{Seat, SeatError};
 
@@ -223,17 +224,25 @@ fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &
                 counters.unauthorised += 1;
                 eprintln!("seat {}: ignored a command: {why}", seat.name());
             }
-            let outcome = admitted.and_then(|()| seat.command(&request.command));
+            let outcome = admitted.and_then(|()| match &request.command {
+                Command::SendLog { attempt } => seat.log_bytes(attempt).map(Some),
+                command => seat.command(command).map(|()| None),
+            });
             if outcome.is_ok() {
                 counters.commands_accepted += 1;
             } else {
                 counters.commands_refused += 1;
             }
+            let (accepted, reason, log) = match outcome {
+                Ok(log) => (true, String::new(), log),
+                Err(why) => (false, why, None),
+            };
             CommandReply {
                 protocol: PROTOCOL_VERSION,
                 id: request.id,
-                accepted: outcome.is_ok(),
-                reason: outcome.err().unwrap_or_default(),
+                accepted,
+                reason,
+                log_base64: log.map(|b| base64::engine::general_purpose::STANDARD.encode(b)),
             }
         }
         Err(e) => {
@@ -244,6 +253,7 @@ fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &
                 id: 0,
                 accepted: false,
                 reason: e.to_string(),
+                log_base64: None,
             }
         }
     };

@@ -372,10 +372,8 @@ fn attempt(id: &str, state: &ConsoleState) -> Reply {
     });
     match found {
         Ok(Some((row, result))) => {
-            let has_report = row
-                .log_path
-                .as_deref()
-                .is_some_and(|p| Path::new(p).is_file());
+            // A log on this machine, or one its seat can send.
+            let has_report = row.log_path.is_some();
             json_reply(
                 200,
                 &json!({"attempt": row, "result": result.ok().flatten(), "report": has_report}),
