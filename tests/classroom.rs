@@ -849,3 +849,90 @@ fn an_exercise_the_seat_lacks_is_sent_with_its_files_and_a_name_leaving_its_fold
     assert!(!reply.accepted && reply.log_base64.is_none());
     instructor.close();
 }
+
+/// The writer the kill test runs in a child process (this test binary, re-run with
+/// `TREADSIM_RECORDS_WRITER` naming the records file): stores attempts as fast as it can until
+/// it is killed.
+#[test]
+#[ignore = "the child process of a_records_write_killed_mid_way_leaves_the_database_consistent"]
+fn records_writer_child() {
+    let Ok(db) = std::env::var("TREADSIM_RECORDS_WRITER") else {
+        return;
+    };
+    let mut records = Records::open(Path::new(&db)).unwrap();
+    for i in 0.. {
+        let report = protocol::AttemptReport {
+            protocol: protocol::PROTOCOL_VERSION,
+            attempt: format!("w-{i}"),
+            seat: "w".into(),
+            trainee: Some(format!("t{}", i % 7)),
+            exercise: format!("e{}", i % 5),
+            exercise_sha256: "ab".repeat(32),
+            robot: "scout".into(),
+            started_unix_s: f64::from(i),
+            duration_s: 10.0,
+            status: protocol::AttemptStatus::Passed,
+            score: 100.0,
+            completed: 1,
+            required: 1,
+            repetitions_per_minute: 6.0,
+            faults: 0,
+            penalty_points: 0.0,
+            reason: "done".into(),
+            // A sizeable result, so a write spans several pages.
+            result: serde_json::json!({"events": vec!["x".repeat(100); 40]}),
+            log: None,
+            log_sha256: None,
+        };
+        records.store_attempt(&report, f64::from(i)).unwrap();
+    }
+}
+
+#[test]
+fn a_records_write_killed_mid_way_leaves_the_database_consistent() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("records.sqlite");
+    for round in 0..3 {
+        let mut child = Proc(
+            Command::new(std::env::current_exe().unwrap())
+                .args([
+                    "--ignored",
+                    "--exact",
+                    "records_writer_child",
+                    "--nocapture",
+                ])
+                .env("TREADSIM_RECORDS_WRITER", &db)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+        std::thread::sleep(Duration::from_millis(700 + 300 * round));
+        child.0.kill().unwrap(); // SIGKILL: no chance to finish a transaction
+        child.0.wait().unwrap();
+        let records = Records::open(&db).unwrap();
+        let rows = records.attempts(None).unwrap();
+        assert!(
+            !rows.is_empty(),
+            "round {round}: the writer stored nothing before the kill"
+        );
+        // Every attempt there is whole (all of its row, its trainee and exercise), and the file
+        // passes SQLite's own check.
+        for row in &rows {
+            assert_eq!(row.status, "passed");
+            assert!(records.attempt_result(&row.id).unwrap().is_some());
+        }
+        let trainees = records.trainees().unwrap();
+        assert!(rows
+            .iter()
+            .all(|r| trainees.contains(r.trainee.as_ref().unwrap())));
+        let check = rusqlite_check(&db);
+        assert_eq!(check, "ok", "round {round}");
+        println!("round {round}: {} attempts whole after kill -9", rows.len());
+    }
+}
+
+/// `PRAGMA integrity_check` on the records file, through the sqlite3 the records use.
+fn rusqlite_check(db: &Path) -> String {
+    Records::open(db).unwrap().integrity_check().unwrap()
+}

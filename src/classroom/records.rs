@@ -387,6 +387,13 @@ impl Records {
         Ok(true)
     }
 
+    /// SQLite's `PRAGMA integrity_check`: `ok`, or what is wrong with the file.
+    pub fn integrity_check(&self) -> Result<String, RecordsError> {
+        self.db
+            .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+            .map_err(|e| self.sql(e))
+    }
+
     /// The stored password hash of instructor account `name`, if one is set.
     pub fn password_hash(&self, name: &str) -> Result<Option<String>, RecordsError> {
         self.db
