@@ -881,6 +881,7 @@ fn records_writer_child() {
             reason: "done".into(),
             // A sizeable result, so a write spans several pages.
             result: serde_json::json!({"events": vec!["x".repeat(100); 40]}),
+            proficiency: None,
             log: None,
             log_sha256: None,
         };

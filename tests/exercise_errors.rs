@@ -207,6 +207,27 @@ fn malformed_exercise_files_get_located_errors() {
             "unknown",
         ),
         case(
+            "pass rate over 1",
+            with("[proficiency]\npass_rate = 80\n"),
+            "pass_rate = 80",
+            "proficiency.pass_rate",
+            "",
+        ),
+        case(
+            "zero window",
+            with("[proficiency]\nwindow = 0\n"),
+            "window = 0",
+            "proficiency.window",
+            "",
+        ),
+        case(
+            "unknown proficiency key",
+            with("[proficiency]\nreps = 2\n"),
+            "reps = 2",
+            "proficiency.reps",
+            "unknown",
+        ),
+        case(
             "zero tilt limit",
             with("[rules]\nmax_tilt_deg = 0\n"),
             "max_tilt_deg = 0",

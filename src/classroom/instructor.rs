@@ -455,6 +455,7 @@ fn unfinished_report(status: &SeatStatus) -> Option<AttemptReport> {
         penalty_points: status.penalty_points,
         reason: "the seat went offline during the trial".into(),
         result: Value::Null,
+        proficiency: None,
         log: None,
         log_sha256: None,
     })

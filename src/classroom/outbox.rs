@@ -138,6 +138,7 @@ mod tests {
             penalty_points: 0.0,
             reason: String::new(),
             result: serde_json::Value::Null,
+            proficiency: None,
             log: None,
             log_sha256: None,
         }

@@ -373,10 +373,25 @@ pub struct AttemptReport {
     pub reason: String,
     /// The score file's JSON (score table and events).
     pub result: Value,
+    /// The exercise's proficiency standard (`[proficiency]` of its file).
+    #[serde(default)]
+    pub proficiency: Option<ProficiencyStandard>,
     /// The attempt's log file name, if one was written.
     pub log: Option<String>,
     /// SHA-256 of the log file (hex).
     pub log_sha256: Option<String>,
+}
+
+/// When a trainee counts as qualified on an exercise, as its file says: over the last `window`
+/// finished attempts, a `pass_rate` (0–1) passed and `reps_per_min` on average.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ProficiencyStandard {
+    /// Share passed, 0–1.
+    pub pass_rate: f64,
+    /// Mean repetitions per minute.
+    pub reps_per_min: f64,
+    /// Attempts looked at.
+    pub window: u32,
 }
 
 /// The instructor's answer to an [`AttemptReport`]: it is stored.

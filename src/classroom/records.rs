@@ -346,11 +346,21 @@ impl Records {
             )
             .map_err(sql)?;
         }
-        tx.execute(
-            "INSERT INTO exercises (name, sha256) VALUES (?1, ?2)
-             ON CONFLICT (name) DO UPDATE SET sha256 = ?2",
-            params![report.exercise, report.exercise_sha256],
-        )
+        // The exercise file's standard, as the latest attempt reports it (the file may have
+        // changed); an unfinished attempt, reported by the instructor itself, knows none.
+        match report.proficiency {
+            Some(p) => tx.execute(
+                "INSERT INTO exercises (name, sha256, threshold_pass_rate, threshold_reps_per_min,
+                    threshold_window) VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (name) DO UPDATE SET sha256 = ?2, threshold_pass_rate = ?3,
+                    threshold_reps_per_min = ?4, threshold_window = ?5",
+                params![report.exercise, report.exercise_sha256, p.pass_rate, p.reps_per_min, p.window],
+            ),
+            None => tx.execute(
+                "INSERT INTO exercises (name, sha256) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING",
+                params![report.exercise, report.exercise_sha256],
+            ),
+        }
         .map_err(sql)?;
         tx.execute(
             "INSERT OR REPLACE INTO attempts (id, trainee, seat, exercise, exercise_sha256, robot,
@@ -652,6 +662,7 @@ mod tests {
             penalty_points: 0.0,
             reason: "done".into(),
             result: serde_json::json!({"score": 100.0}),
+            proficiency: None,
             log: Some("logs/x.mcap".into()),
             log_sha256: Some("cd".repeat(32)),
         }
@@ -744,6 +755,27 @@ mod tests {
         std::fs::write(&path, b"this is not a database, just some text long enough").unwrap();
         let e = Records::open(&path).err().unwrap();
         assert!(e.to_string().contains("junk.sqlite"), "{e}");
+    }
+
+    #[test]
+    fn the_exercise_files_standard_is_the_one_applied() {
+        use crate::classroom::protocol::ProficiencyStandard;
+        let dir = tempfile::tempdir().unwrap();
+        let mut records = Records::open(&dir.path().join("r.sqlite")).unwrap();
+        let mut r = report("a1", "t1", AttemptStatus::Passed);
+        r.proficiency = Some(ProficiencyStandard {
+            pass_rate: 1.0,
+            reps_per_min: 2.0,
+            window: 1,
+        });
+        records.store_attempt(&r, 1.0).unwrap();
+        let standing = records.proficiency("t1").unwrap();
+        assert_eq!(
+            (standing[0].window, standing[0].threshold_reps_per_min),
+            (1, 2.0)
+        );
+        // One pass in a window of one, but 1.4 reps/min is under the 2.0 asked for.
+        assert!(!standing[0].qualified);
     }
 
     #[test]

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use super::bundle::Bundle;
 use super::outbox::{Outbox, OutboxError};
 use super::protocol::{
-    check_name, unix_now, AttemptReport, AttemptStatus, Command, PlanPose, SeatEvent, SeatState,
-    SeatStatus, PROTOCOL_VERSION,
+    check_name, unix_now, AttemptReport, AttemptStatus, Command, PlanPose, ProficiencyStandard,
+    SeatEvent, SeatState, SeatStatus, PROTOCOL_VERSION,
 };
 use crate::config::SourceFile;
 use crate::control::autopilot::{Autopilot, TrialPilot, DEMO_SPEED};
@@ -414,6 +414,14 @@ impl Seat {
             penalty_points: result.penalty_points,
             reason: result.reason.clone(),
             result: result_json(&result),
+            proficiency: attempt.session.trial().map(|t| {
+                let p = t.spec().proficiency;
+                ProficiencyStandard {
+                    pass_rate: p.pass_rate,
+                    reps_per_min: p.reps_per_min,
+                    window: p.window,
+                }
+            }),
             log,
             log_sha256,
         };

@@ -24,6 +24,11 @@
 //! min = [2.0, -1.0]         # world x, y, m
 //! max = [3.0, 1.0]
 //!
+//! [proficiency]             # when a trainee is qualified on it (the classroom's records)
+//! pass_rate = 0.8           # share of the last `window` attempts passed, default 0.8
+//! reps_per_min = 1.0        # mean repetitions per minute over them, default 0
+//! window = 5                # attempts looked at, default 5
+//!
 //! [penalties]               # points off the score; defaults in `Penalties::default`
 //! hull_collision = 2
 //! traffic_collision = 10    # the hull hits a moving agent
@@ -281,6 +286,8 @@ pub struct ExerciseSpec {
     pub rules: ExerciseRules,
     /// Penalty points.
     pub penalties: Penalties,
+    /// When a trainee counts as qualified on this exercise (`[proficiency]`).
+    pub proficiency: Proficiency,
     /// Link and sensor conditions (`[link]`; a perfect link by default).
     pub link: LinkConditions,
     /// Moving traffic of the exercise (`[[traffic]]`, see [`crate::scene::traffic`]), on top
@@ -342,6 +349,10 @@ impl ExerciseSpec {
             Some(t) => read_penalties(&t)?,
             None => Penalties::default(),
         };
+        let proficiency = match root.opt_table("proficiency")? {
+            Some(t) => read_proficiency(&t)?,
+            None => Proficiency::default(),
+        };
         let link = match root.opt_table("link")? {
             Some(t) => read_link(&t)?,
             None => LinkConditions::default(),
@@ -385,6 +396,7 @@ impl ExerciseSpec {
             pass_mark,
             rules,
             penalties,
+            proficiency,
             link,
             traffic,
             objects,
@@ -392,6 +404,43 @@ impl ExerciseSpec {
             goal_locations,
         })
     }
+}
+
+/// When a trainee counts as qualified on an exercise: over their last `window` finished
+/// attempts, at least `pass_rate` of them passed and `reps_per_min` repetitions per minute on
+/// average (the instructor's proficiency standard; the records apply it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Proficiency {
+    /// Share of the attempts passed, 0–1.
+    pub pass_rate: f64,
+    /// Mean repetitions per minute.
+    pub reps_per_min: f64,
+    /// Attempts looked at (the latest), 1–100.
+    pub window: u32,
+}
+
+impl Default for Proficiency {
+    /// 4 passes in the last 5 attempts, at any pace.
+    fn default() -> Self {
+        Self {
+            pass_rate: 0.8,
+            reps_per_min: 0.0,
+            window: 5,
+        }
+    }
+}
+
+fn read_proficiency(t: &TableReader<'_>) -> Result<Proficiency, ConfigError> {
+    let d = Proficiency::default();
+    let p = Proficiency {
+        pass_rate: t.opt_f64("pass_rate", 0.0, 1.0)?.unwrap_or(d.pass_rate),
+        reps_per_min: t
+            .opt_f64("reps_per_min", 0.0, 1000.0)?
+            .unwrap_or(d.reps_per_min),
+        window: t.opt_int("window", 1, 100)?.map_or(d.window, |w| w as u32),
+    };
+    t.finish()?;
+    Ok(p)
 }
 
 /// Stall time before a fault when the file does not say, s.
