@@ -450,8 +450,11 @@ impl Seat {
         std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    /// The seat's status now (each call counts one more in its sequence).
-    pub fn status(&mut self, operator_input: bool) -> SeatStatus {
+    /// The seat's status now (each call counts one more in its sequence). An operator's input
+    /// is present when the seat has a script to drive with or the autopilot has taken over.
+    pub fn status(&mut self) -> SeatStatus {
+        let operator_input = self.options.script.is_some()
+            || self.attempt.as_ref().is_some_and(|a| a.demo.is_some());
         self.status_seq += 1;
         let mut status = SeatStatus {
             protocol: PROTOCOL_VERSION,
@@ -610,16 +613,16 @@ mod tests {
         assert!(seat.command(&Command::Pause).unwrap_err().contains("ready"));
         seat.command(&Command::Start).unwrap();
         run_for(&mut seat, 1.0);
-        let clock = seat.status(true).clock_s;
+        let clock = seat.status().clock_s;
         assert!((clock - 1.0).abs() < 0.05, "{clock}");
         seat.command(&Command::Pause).unwrap();
         run_for(&mut seat, 0.5);
-        assert_eq!(seat.status(true).clock_s, clock, "paused: the clock stands");
+        assert_eq!(seat.status().clock_s, clock, "paused: the clock stands");
         let latency = serde_json::json!({"change": "command_latency", "seconds": 0.2});
         let link = seat.command(&Command::Link { change: latency });
         seat.command(&Command::Resume).unwrap();
         seat.command(&Command::TakeOver).unwrap();
-        assert!(seat.status(true).autopilot);
+        assert!(seat.status().autopilot);
         run_for(&mut seat, 1.0);
         seat.command(&Command::HandBack).unwrap();
         assert!(seat.command(&Command::HandBack).is_err());

@@ -182,7 +182,7 @@ pub fn run_seat(
             if next_status < now {
                 next_status = now + status_every;
             }
-            let message = seat.status(true);
+            let message = seat.status();
             if status.put(encode(&message)).wait().is_ok() {
                 counters.statuses += 1;
             }
@@ -200,7 +200,7 @@ pub fn run_seat(
             let pending = seat.outbox().pending().map_or(1, |p| p.len());
             if pending == 0 {
                 // One last status so the console sees the outbox empty.
-                let _ = status.put(encode(&seat.status(true))).wait();
+                let _ = status.put(encode(&seat.status())).wait();
                 break;
             }
         }
