@@ -299,6 +299,11 @@ fn results_finished_while_the_instructor_is_killed_are_delivered_once_after_its_
         })
         .collect();
     std::thread::sleep(Duration::from_secs(2));
+    let ended = first.0.try_wait().unwrap();
+    assert!(
+        ended.is_none(),
+        "the instructor ended at its start: {ended:?}"
+    );
     first.0.kill().unwrap();
     first.0.wait().unwrap();
     // Both trials end while no instructor is there: each result waits in its seat's outbox.
@@ -367,6 +372,10 @@ fn a_killed_seat_is_offline_within_two_seconds_and_its_attempt_is_unfinished() {
         instructor.seats().get("k1").is_some_and(|v| !v.online)
     }));
     let offline_after = killed.elapsed();
+    println!(
+        "killed seat shown offline after {:.0} ms",
+        offline_after.as_secs_f64() * 1e3
+    );
     assert!(offline_after < Duration::from_secs(2), "{offline_after:?}");
     assert!(wait_for(Duration::from_secs(2), || instructor
         .counters()

@@ -282,7 +282,7 @@ impl Seat {
         let state = attempt.state;
         let refuse = |why: &str| Err(format!("{why} (the seat is {state:?})").to_lowercase());
         match command {
-            Command::Assign { .. } | Command::SendLog { .. } => unreachable_assign(),
+            Command::Assign { .. } | Command::SendLog { .. } => handled_before_the_attempt(),
             Command::Start if state == SeatState::Ready => {
                 attempt.state = SeatState::Running;
                 attempt.started_unix_s = Some(unix_now());
@@ -514,7 +514,7 @@ impl Seat {
 }
 
 /// Never reached: an assignment or a log request is handled before the attempt is looked at.
-fn unreachable_assign() -> Result<(), String> {
+fn handled_before_the_attempt() -> Result<(), String> {
     Err("internal: command not handled".into())
 }
 
