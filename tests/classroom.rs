@@ -3,8 +3,11 @@
 //! stored once, a killed instructor or seat, the class key, and malformed messages.
 #![cfg(feature = "classroom")]
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+use common::class::{free_port, manifest, signing, wait_for, Proc};
+
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use treadsim::classroom::authority::InstructorKey;
@@ -14,26 +17,7 @@ use treadsim::classroom::protocol::{self, Command as SeatCommand, Keys, SeatStat
 use treadsim::classroom::records::Records;
 use zenoh::Wait;
 
-/// The instructor's signing key in these tests: a fixed seed, so the seat processes can be given
-/// its public key (`TREADSIM_INSTRUCTOR_KEY`) and an instructor process its key file.
-fn signing() -> InstructorKey {
-    InstructorKey::from_seed([7; 32])
-}
-
 const KEY: &str = "test-class-key-0123456789abcdef";
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// A free TCP port on loopback (bound and released: the OS does not hand it out again soon).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn network(class: &str, port: u16, listen: bool, key: &str) -> ClassNetwork {
     let endpoint = format!("tcp/127.0.0.1:{port}");
@@ -47,16 +31,6 @@ fn network(class: &str, port: u16, listen: bool, key: &str) -> ClassNetwork {
         connect: if listen { vec![] } else { vec![endpoint] },
         multicast: false,
         key: key.into(),
-    }
-}
-
-/// A child process killed when the test ends, however it ends.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }
 
@@ -110,18 +84,6 @@ fn instructor_process(class: &str, port: u16, db: &Path) -> Proc {
         .stdout(Stdio::null())
         .stderr(Stdio::null());
     Proc(command.spawn().unwrap())
-}
-
-/// Waits up to `limit` for `done`, polling; returns whether it came.
-fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    done()
 }
 
 fn script(name: &str) -> String {

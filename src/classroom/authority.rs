@@ -11,7 +11,7 @@ use std::path::Path;
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 use serde::Serialize;
 
-use super::network::{random_hex, write_private, NetworkError};
+use super::network::{random_bytes, write_private, NetworkError};
 
 /// How old (or how far in the future, clocks differing) a signed command may be, ms.
 pub const FRESH_FOR: u64 = 30_000;
@@ -46,10 +46,8 @@ fn to_hex(bytes: &[u8]) -> String {
 impl InstructorKey {
     /// A new random key.
     pub fn generate() -> std::io::Result<Self> {
-        let seed = from_hex::<32>(&random_hex(32)?)
-            .ok_or_else(|| std::io::Error::other("random source gave no hex"))?;
         Ok(Self {
-            signing: SigningKey::from_bytes(&seed),
+            signing: SigningKey::from_bytes(&random_bytes::<32>()?),
         })
     }
 

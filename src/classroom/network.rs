@@ -247,7 +247,7 @@ pub fn read_or_make_key(path: &Path, public: &InstructorPublic) -> Result<ClassK
     let secret = if std::env::var(KEY_ENV).is_ok() || path.exists() {
         read_key(path)?.secret
     } else {
-        random_hex(32).map_err(|e| err(format!("no randomness for a new key: {e}")))?
+        random_hex::<32>().map_err(|e| err(format!("no randomness for a new key: {e}")))?
     };
     if std::env::var(KEY_ENV).is_err() {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -261,12 +261,20 @@ pub fn read_or_make_key(path: &Path, public: &InstructorPublic) -> Result<ClassK
     })
 }
 
-/// `n` bytes from the system's random source, as hex (keys, session tokens, salts).
-pub fn random_hex(n: usize) -> std::io::Result<String> {
-    let mut bytes = vec![0u8; n];
+/// `N` bytes from the system's random source (keys, salts).
+pub fn random_bytes<const N: usize>() -> std::io::Result<[u8; N]> {
+    let mut bytes = [0u8; N];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(bytes)
+}
+
+/// `N` random bytes as hex (the class key, session tokens).
+pub fn random_hex<const N: usize>() -> std::io::Result<String> {
+    Ok(random_bytes::<N>()?
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 /// The class network's default for a program that names no class.

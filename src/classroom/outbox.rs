@@ -75,16 +75,7 @@ impl Outbox {
     /// error (named) and moved aside to `<name>.bad` (kept for a person to look at, never sent),
     /// the others still listed.
     pub fn pending(&self) -> Result<Vec<Result<AttemptReport, String>>, OutboxError> {
-        let entries = std::fs::read_dir(&self.dir).map_err(|source| OutboxError::Io {
-            path: self.dir.clone(),
-            source,
-        })?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        files.sort();
+        let files = self.files()?;
         Ok(files
             .into_iter()
             .map(|path| {
@@ -100,6 +91,26 @@ impl Outbox {
                 })
             })
             .collect())
+    }
+
+    /// How many reports are waiting (files counted, none read: for the 12 Hz status).
+    pub fn count(&self) -> Result<usize, OutboxError> {
+        self.files().map(|f| f.len())
+    }
+
+    /// The report files, sorted by name (attempt id).
+    fn files(&self) -> Result<Vec<PathBuf>, OutboxError> {
+        let entries = std::fs::read_dir(&self.dir).map_err(|source| OutboxError::Io {
+            path: self.dir.clone(),
+            source,
+        })?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        Ok(files)
     }
 
     /// Drops the report of `attempt` (acknowledged); nothing if it is not there.
@@ -161,6 +172,7 @@ mod tests {
         again.remove("s1-1-1").unwrap();
         again.remove("s1-1-1").unwrap();
         assert_eq!(again.pending().unwrap().len(), 1);
+        assert_eq!(again.count().unwrap(), 1);
         assert!(matches!(
             again.put(&report("../x")),
             Err(OutboxError::BadId(_))

@@ -478,8 +478,8 @@ impl Seat {
             autopilot: false,
             outbox: self
                 .outbox
-                .pending()
-                .map_or(0, |p| u32::try_from(p.len()).unwrap_or(u32::MAX)),
+                .count()
+                .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
             seq: self.status_seq,
             sent_unix_s: unix_now(),
         };

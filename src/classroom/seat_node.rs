@@ -30,6 +30,9 @@ pub const DELIVERY_TIMEOUT: Duration = Duration::from_secs(3);
 /// The seat loop's tick.
 const TICK: Duration = Duration::from_millis(5);
 
+/// How often the outbox is read for reports to send (answers are read every tick).
+const OUTBOX_SCAN: Duration = Duration::from_millis(250);
+
 /// Why a seat stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum SeatNodeError {
@@ -164,6 +167,7 @@ pub fn run_seat(
     let mut last_tick = Instant::now();
     let mut next_status = Instant::now();
     let mut had_trial = false;
+    let mut last_scan: Option<Instant> = None;
     while !stop.load(Ordering::Relaxed) {
         while let Ok(Some(query)) = commands.try_recv() {
             answer(&mut seat, &query, &mut obedience, &mut counters);
@@ -187,17 +191,15 @@ pub fn run_seat(
                 counters.statuses += 1;
             }
         }
-        deliver(
-            &session,
-            &keys,
-            &seat,
-            &obedience,
-            &mut deliveries,
-            &mut counters,
-        );
+        take_answers(&seat, &obedience, &mut deliveries, &mut counters);
+        // The outbox folder is read a few times a second, not every tick.
+        if last_scan.is_none_or(|t| now.duration_since(t) >= OUTBOX_SCAN) {
+            last_scan = Some(now);
+            send_pending(&session, &keys, &seat, &mut deliveries);
+        }
         had_trial |= seat.state() == SeatState::Finished;
         if stop_when == StopWhen::AfterTrial && had_trial && deliveries.is_empty() {
-            let pending = seat.outbox().pending().map_or(1, |p| p.len());
+            let pending = seat.outbox().count().unwrap_or(1);
             if pending == 0 {
                 // One last status so the console sees the outbox empty.
                 let _ = status.put(encode(&seat.status())).wait();
@@ -260,12 +262,10 @@ fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &
     let _ = query.reply(query.key_expr().clone(), encode(&reply)).wait();
 }
 
-/// Sends each report in the outbox that is not on its way, reads the instructor's answers, and
-/// drops each acknowledged report from the outbox. A report whose answer does not come within
-/// [`DELIVERY_TIMEOUT`] is sent again (the instructor stores it once).
-fn deliver(
-    session: &zenoh::Session,
-    keys: &Keys,
+/// Reads the instructor's answers to the reports on their way and drops each acknowledged
+/// report from the outbox; a report whose answer does not come within [`DELIVERY_TIMEOUT`] is
+/// no longer on its way, so [`send_pending`] sends it again (the instructor stores it once).
+fn take_answers(
     seat: &Seat,
     obedience: &Obedience,
     deliveries: &mut BTreeMap<String, Delivery>,
@@ -301,6 +301,15 @@ fn deliver(
     for attempt in done {
         deliveries.remove(&attempt);
     }
+}
+
+/// Sends each report in the outbox that is not on its way.
+fn send_pending(
+    session: &zenoh::Session,
+    keys: &Keys,
+    seat: &Seat,
+    deliveries: &mut BTreeMap<String, Delivery>,
+) {
     let Ok(pending) = seat.outbox().pending() else {
         return;
     };

@@ -2,6 +2,9 @@
 //! text, a simulation with one robot, tilted planes.
 #![allow(dead_code)] // each test binary uses its own subset
 
+#[cfg(feature = "classroom")]
+pub mod class;
+
 use std::path::Path;
 
 use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
 
-use crate::classroom::network::random_hex;
+use crate::classroom::network::{random_bytes, random_hex};
 
 /// The console's session cookie.
 pub const COOKIE: &str = "treadsim_session";
@@ -40,10 +40,7 @@ pub fn hash_password(password: &str) -> Result<String, AuthError> {
     if password.chars().count() < MIN_PASSWORD {
         return Err(AuthError::TooShort);
     }
-    let salt_hex = random_hex(16).map_err(|e| AuthError::Hash(e.to_string()))?;
-    let salt_bytes: Vec<u8> = (0..16)
-        .filter_map(|i| u8::from_str_radix(&salt_hex[2 * i..2 * i + 2], 16).ok())
-        .collect();
+    let salt_bytes = random_bytes::<16>().map_err(|e| AuthError::Hash(e.to_string()))?;
     let salt = SaltString::encode_b64(&salt_bytes).map_err(|e| AuthError::Hash(e.to_string()))?;
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
@@ -76,8 +73,8 @@ pub struct Sessions {
 impl Sessions {
     /// A new login: its session token and CSRF token.
     pub fn open(&self) -> Result<(String, String), AuthError> {
-        let token = random_hex(32).map_err(|e| AuthError::Hash(e.to_string()))?;
-        let csrf = random_hex(16).map_err(|e| AuthError::Hash(e.to_string()))?;
+        let token = random_hex::<32>().map_err(|e| AuthError::Hash(e.to_string()))?;
+        let csrf = random_hex::<16>().map_err(|e| AuthError::Hash(e.to_string()))?;
         let mut logins = self.lock();
         logins.retain(|_, l| l.last_used.elapsed() < SESSION_IDLE);
         logins.insert(
