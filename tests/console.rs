@@ -4,49 +4,24 @@
 //! clicks, seeing its result arrive and opening the trainee's progress chart.
 #![cfg(feature = "classroom")]
 
+mod common;
+use common::class::{free_port, manifest, signing, wait_for, Proc};
+
 use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use treadsim::classroom::authority::InstructorKey;
 use treadsim::classroom::console::auth::{hash_password, Sessions};
 use treadsim::classroom::console::{Console, ConsoleState};
 use treadsim::classroom::instructor::Instructor;
 use treadsim::classroom::network::ClassNetwork;
 use treadsim::classroom::records::Records;
 
-/// The instructor's signing key in these tests: a fixed seed, so the seat processes can be given
-/// its public key (`TREADSIM_INSTRUCTOR_KEY`) and an instructor process its key file.
-fn signing() -> InstructorKey {
-    InstructorKey::from_seed([7; 32])
-}
-
 const KEY: &str = "console-class-key-0123456789abcdef";
 const PASSWORD: &str = "instructor password 1";
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// An instructor with its console on a free loopback port, and its class's port.
 struct Class {
@@ -154,20 +129,9 @@ fn http(
     (status, headers, body.to_owned())
 }
 
-fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    done()
-}
-
 #[test]
 fn requests_without_a_login_or_without_the_csrf_token_are_refused_and_change_nothing() {
-    let class = class("console");
+    let class = class("console-http");
     let _s = seat(&class, "h1", &[]);
     assert!(wait_for(Duration::from_secs(30), || class
         .instructor
@@ -284,7 +248,7 @@ fn an_instructor_assigns_and_follows_an_exercise_in_a_real_browser() {
         "run `make test`: it installs chromium, chromium-driver and Selenium ({})",
         python.display()
     );
-    let class = class("console");
+    let class = class("console-browser");
     let script = manifest("scenes/exercises/scripts/dexterity_inspect_rack.pass.toml");
     let script = script.to_str().unwrap();
     let _seats: Vec<Proc> = (0..4)
