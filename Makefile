@@ -41,8 +41,9 @@ station-deps:
 
 # The console's browser test: Debian's Chromium and its WebDriver, and Selenium (the WebDriver
 # client) from PyPI in a virtual environment under target/ (pinned; nothing else downloaded:
-# Selenium is given the driver's path, so its manager fetches nothing).
-BROWSER_PACKAGES := chromium chromium-driver python3-venv
+# Selenium is given the driver's path, so its manager fetches nothing). The windowed class
+# seat's test runs the station on a virtual display: xvfb.
+BROWSER_PACKAGES := chromium chromium-driver python3-venv xvfb
 BROWSER_VENV := target/venv-browser
 SELENIUM := selenium==4.40.0
 
@@ -81,6 +82,7 @@ test: deps station-deps browser-deps
 	$(CARGO) test --bin treadsim class::
 	$(CARGO) test --test classroom
 	$(CARGO) test --test console -- --include-ignored
+	$(CARGO) test --test station_class
 
 bench: deps
 	$(CARGO) bench --no-default-features

@@ -85,7 +85,7 @@ enum Command {
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
-    Station(cli::station::StationArgs),
+    Station(Box<cli::station::StationArgs>),
     /// Render what a camera sees, headless (no display needed), after simulating up to
     /// --at seconds with an optional drive script; writes a PNG.
     #[cfg(feature = "viewer")]
@@ -116,7 +116,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "classroom")]
         Command::Records(args) => cli::class::records_command(&args),
         #[cfg(feature = "viewer")]
-        Command::Station(args) => cli::station::station_command(args),
+        Command::Station(args) => cli::station::station_command(*args),
         #[cfg(feature = "viewer")]
         Command::Shot(args) => cli::station::shot_command(args),
     };

@@ -27,7 +27,7 @@ use crate::session::pacing::Pacer;
 use crate::session::{AutopilotDriver, DriveScript, Driver, Input, ScriptDriver, Session};
 
 /// How a seat runs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SeatOptions {
     /// The seat's name (a key chunk: letters, digits, `_`, `-`, `.`).
     pub name: String,
@@ -82,6 +82,7 @@ pub struct Seat {
     attempt: Option<Attempt>,
     attempts_made: u32,
     status_seq: u64,
+    operator_input: Option<bool>,
 }
 
 /// SHA-256 of a file (hex), or the read error.
@@ -123,6 +124,7 @@ impl Seat {
             attempt: None,
             attempts_made: 0,
             status_seq: 0,
+            operator_input: None,
         })
     }
 
@@ -333,9 +335,11 @@ impl Seat {
         }
     }
 
-    /// Runs the trial for `wall` s of wall-clock time (times the seat's speed); returns the
+    /// Runs the trial for `wall` s of wall-clock time (times the seat's speed) with the seat's
+    /// own operator (its script, or the autopilot once the instructor took over); returns the
     /// exercise events that happened. When the trial ends its report goes into the outbox
-    /// (on disk before this returns) and its log is finished.
+    /// (on disk before this returns) and its log is finished. A windowed seat steps the
+    /// session itself ([`Seat::session_mut`]) and calls [`Seat::after_steps`].
     pub fn advance(&mut self, wall: f64) -> Result<Vec<SeatEvent>, SeatError> {
         let Some(attempt) = self.attempt.as_mut() else {
             return Ok(Vec::new());
@@ -350,13 +354,27 @@ impl Seat {
                 None => attempt.driver.before_step(&mut attempt.session),
             }
             attempt.session.step();
-            if let (Some(log), None) = (&mut attempt.log, &attempt.log_error) {
-                if let Err(e) = log.record(&mut attempt.session) {
-                    attempt.log_error = Some(e.to_string());
-                }
-            }
             if attempt.session.trial_finished() {
                 break;
+            }
+        }
+        self.after_steps()
+    }
+
+    /// After the attempt's session stepped: its log records what happened, the exercise events
+    /// not yet sent are returned, and a trial that has ended is finished (its report in the
+    /// outbox, on disk before this returns; its log closed).
+    pub fn after_steps(&mut self) -> Result<Vec<SeatEvent>, SeatError> {
+        let Some(attempt) = self.attempt.as_mut() else {
+            return Ok(Vec::new());
+        };
+        if attempt.state == SeatState::Finished {
+            return Ok(Vec::new());
+        }
+        if let (Some(log), None) = (&mut attempt.log, &attempt.log_error) {
+            if let Err(e) = log.record(&mut attempt.session) {
+                eprintln!("seat {}: the attempt's log stopped: {e}", self.options.name);
+                attempt.log_error = Some(e.to_string());
             }
         }
         let events = new_events(&self.options.name, attempt);
@@ -364,6 +382,35 @@ impl Seat {
             self.finish()?;
         }
         Ok(events)
+    }
+
+    /// The session of the exercise loaded (ready, under way or finished), if any: a windowed
+    /// seat shows it.
+    pub fn session(&self) -> Option<&Session> {
+        self.attempt.as_ref().map(|a| &a.session)
+    }
+
+    /// The session of the exercise loaded, to drive (a windowed seat's operator): its runner
+    /// steps it only while the seat's state is [`SeatState::Running`] (the instructor's start,
+    /// pause and resume decide that) and calls [`Seat::after_steps`] after.
+    pub fn session_mut(&mut self) -> Option<&mut Session> {
+        self.attempt.as_mut().map(|a| &mut a.session)
+    }
+
+    /// The attempt loaded (its id), if any: a new one means a new exercise to show.
+    pub fn attempt_id(&self) -> Option<&str> {
+        self.attempt.as_ref().map(|a| a.id.as_str())
+    }
+
+    /// Whether the instructor's autopilot demonstration has the robot.
+    pub fn autopilot(&self) -> bool {
+        self.attempt.as_ref().is_some_and(|a| a.demo.is_some())
+    }
+
+    /// Tells the seat whether its operator's input is present (a windowed seat: the pad armed
+    /// or the keys driving); `None`: judged from the script and the autopilot, as headless.
+    pub fn set_operator_input(&mut self, present: Option<bool>) {
+        self.operator_input = present;
     }
 
     /// The finished trial's report into the outbox, its log closed.
@@ -451,9 +498,10 @@ impl Seat {
     }
 
     /// The seat's status now (each call counts one more in its sequence). An operator's input
-    /// is present when the seat has a script to drive with or the autopilot has taken over.
+    /// is present when the window's operator is ([`Seat::set_operator_input`]), or headless
+    /// when the seat has a script to drive with; always while the autopilot has taken over.
     pub fn status(&mut self) -> SeatStatus {
-        let operator_input = self.options.script.is_some()
+        let operator_input = self.operator_input.unwrap_or(self.options.script.is_some())
             || self.attempt.as_ref().is_some_and(|a| a.demo.is_some());
         self.status_seq += 1;
         let mut status = SeatStatus {

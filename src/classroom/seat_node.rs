@@ -1,7 +1,8 @@
-//! A seat on the class network: its liveliness token, its status at 10 Hz, its events as they
+//! A seat on the class network: its liveliness token, its status at 12 Hz, its events as they
 //! happen, the instructor's commands answered, and its outbox delivered until each report is
-//! acknowledged. One thread: each tick takes the commands that came in, runs the trial for the
-//! wall time since the last tick, publishes, and delivers.
+//! acknowledged ([`SeatLink`]). One thread runs a seat: each tick (the headless loop,
+//! [`run_seat`]) or frame (the station's window) takes the commands that came in, runs the
+//! trial for the wall time since the last one, publishes, and delivers.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +17,7 @@ use super::authority::{InstructorPublic, FRESH_FOR};
 use super::network::{ClassNetwork, NetworkError};
 use super::protocol::{
     decode, encode, unix_now, AttemptReport, Command, CommandReply, CommandRequest, Keys,
-    ResultAck, SeatState, PROTOCOL_VERSION,
+    ResultAck, SeatEvent, SeatState, PROTOCOL_VERSION,
 };
 use super::seat::{Seat, SeatError};
 
@@ -129,6 +130,137 @@ impl Obedience {
     }
 }
 
+/// A seat's presence on the class network: its liveliness token, its status publisher (at
+/// [`STATUS_HZ`], on a fixed cadence), its events, the instructor's commands, and the delivery
+/// of its outbox. Whoever runs the seat's trial — the headless loop ([`run_seat`]) or the
+/// station's frame loop — calls [`SeatLink::take_commands`] before it steps and
+/// [`SeatLink::publish`] after.
+pub struct SeatLink {
+    session: zenoh::Session,
+    _token: zenoh::liveliness::LivelinessToken,
+    status: zenoh::pubsub::Publisher<'static>,
+    events: zenoh::pubsub::Publisher<'static>,
+    commands: zenoh::query::Queryable<FifoChannelHandler<Query>>,
+    keys: Keys,
+    obedience: Obedience,
+    deliveries: BTreeMap<String, Delivery>,
+    counters: SeatCounters,
+    status_every: Duration,
+    next_status: Instant,
+    last_scan: Option<Instant>,
+}
+
+impl SeatLink {
+    /// Joins `network` as seat `seat`, obeying `instructor`'s signed commands.
+    pub fn join(
+        network: &ClassNetwork,
+        seat: &str,
+        instructor: Option<InstructorPublic>,
+    ) -> Result<Self, SeatNodeError> {
+        let keys = network.keys()?;
+        let session = network.open()?;
+        let zerr = |e: zenoh::Error| SeatNodeError::Zenoh(e.to_string());
+        let token = session
+            .liveliness()
+            .declare_token(keys.alive(seat))
+            .wait()
+            .map_err(zerr)?;
+        let status = session
+            .declare_publisher(keys.status(seat))
+            .wait()
+            .map_err(zerr)?;
+        let events = session
+            .declare_publisher(keys.event(seat))
+            .wait()
+            .map_err(zerr)?;
+        let commands = session
+            .declare_queryable(keys.command(seat))
+            .wait()
+            .map_err(zerr)?;
+        Ok(Self {
+            session,
+            _token: token,
+            status,
+            events,
+            commands,
+            keys,
+            obedience: Obedience::new(instructor),
+            deliveries: BTreeMap::new(),
+            counters: SeatCounters::default(),
+            status_every: Duration::from_secs_f64(1.0 / STATUS_HZ),
+            next_status: Instant::now(),
+            last_scan: None,
+        })
+    }
+
+    /// Answers the commands that came in: each the instructor's is carried out on `seat` (or
+    /// refused with the reason), the rest refused and counted. Returns the commands carried
+    /// out, in order (a station follows some with its own controls: a reset, a take-over).
+    pub fn take_commands(&mut self, seat: &mut Seat) -> Vec<Command> {
+        let mut carried_out = Vec::new();
+        while let Ok(Some(query)) = self.commands.try_recv() {
+            if let Some(command) = answer(seat, &query, &mut self.obedience, &mut self.counters) {
+                carried_out.push(command);
+            }
+        }
+        carried_out
+    }
+
+    /// Publishes `events` and, when due, the seat's status; takes the instructor's answers to
+    /// reports on their way and (a few times a second) sends the outbox's others.
+    pub fn publish(&mut self, seat: &mut Seat, events: &[SeatEvent]) {
+        let now = Instant::now();
+        for event in events {
+            // A lost event is not a lost result: the report carries every event again.
+            let _ = self.events.put(encode(event)).wait();
+        }
+        if now >= self.next_status {
+            // The next one a period after this one was due, not after now: no drift; after a
+            // stall, back on the cadence from now.
+            self.next_status += self.status_every;
+            if self.next_status < now {
+                self.next_status = now + self.status_every;
+            }
+            if self.status.put(encode(&seat.status())).wait().is_ok() {
+                self.counters.statuses += 1;
+            }
+        }
+        take_answers(
+            seat,
+            &self.obedience,
+            &mut self.deliveries,
+            &mut self.counters,
+        );
+        // The outbox folder is read a few times a second, not every tick.
+        if self
+            .last_scan
+            .is_none_or(|t| now.duration_since(t) >= OUTBOX_SCAN)
+        {
+            self.last_scan = Some(now);
+            send_pending(&self.session, &self.keys, seat, &mut self.deliveries);
+        }
+    }
+
+    /// Whether every report of `seat` has been acknowledged (none on its way, the outbox
+    /// empty).
+    pub fn delivered_all(&self, seat: &Seat) -> bool {
+        self.deliveries.is_empty() && seat.outbox().count().is_ok_and(|n| n == 0)
+    }
+
+    /// What the seat has counted so far.
+    pub fn counters(&self) -> &SeatCounters {
+        &self.counters
+    }
+
+    /// Puts one last status (so the console sees the seat's end state), leaves the class, and
+    /// returns what the seat counted.
+    pub fn leave(self, seat: &mut Seat) -> SeatCounters {
+        let _ = self.status.put(encode(&seat.status())).wait();
+        let _ = self.session.close().wait();
+        self.counters
+    }
+}
+
 /// Runs `seat` on the class network until `stop` is set (or, with [`StopWhen::AfterTrial`],
 /// its trial is over and delivered), obeying `instructor`'s signed commands; returns what it
 /// counted.
@@ -139,86 +271,39 @@ pub fn run_seat(
     stop: &AtomicBool,
     stop_when: StopWhen,
 ) -> Result<SeatCounters, SeatNodeError> {
-    let mut obedience = Obedience::new(instructor);
-    let keys = network.keys()?;
-    let session = network.open()?;
-    let zerr = |e: zenoh::Error| SeatNodeError::Zenoh(e.to_string());
-    let name = seat.name().to_owned();
-    let _token = session
-        .liveliness()
-        .declare_token(keys.alive(&name))
-        .wait()
-        .map_err(zerr)?;
-    let status = session
-        .declare_publisher(keys.status(&name))
-        .wait()
-        .map_err(zerr)?;
-    let events = session
-        .declare_publisher(keys.event(&name))
-        .wait()
-        .map_err(zerr)?;
-    let commands = session
-        .declare_queryable(keys.command(&name))
-        .wait()
-        .map_err(zerr)?;
-    let mut counters = SeatCounters::default();
-    let mut deliveries: BTreeMap<String, Delivery> = BTreeMap::new();
-    let status_every = Duration::from_secs_f64(1.0 / STATUS_HZ);
+    let mut link = SeatLink::join(network, seat.name(), instructor)?;
     let mut last_tick = Instant::now();
-    let mut next_status = Instant::now();
     let mut had_trial = false;
-    let mut last_scan: Option<Instant> = None;
     while !stop.load(Ordering::Relaxed) {
-        while let Ok(Some(query)) = commands.try_recv() {
-            answer(&mut seat, &query, &mut obedience, &mut counters);
-        }
+        link.take_commands(&mut seat);
         let now = Instant::now();
         let wall = now.duration_since(last_tick).as_secs_f64();
         last_tick = now;
-        for event in seat.advance(wall)? {
-            // A lost event is not a lost result: the report carries every event again.
-            let _ = events.put(encode(&event)).wait();
-        }
-        if now >= next_status {
-            // The next one a period after this one was due, not after now: no drift; after a
-            // stall, back on the cadence from now.
-            next_status += status_every;
-            if next_status < now {
-                next_status = now + status_every;
-            }
-            let message = seat.status();
-            if status.put(encode(&message)).wait().is_ok() {
-                counters.statuses += 1;
-            }
-        }
-        take_answers(&seat, &obedience, &mut deliveries, &mut counters);
-        // The outbox folder is read a few times a second, not every tick.
-        if last_scan.is_none_or(|t| now.duration_since(t) >= OUTBOX_SCAN) {
-            last_scan = Some(now);
-            send_pending(&session, &keys, &seat, &mut deliveries);
-        }
+        let events = seat.advance(wall)?;
+        link.publish(&mut seat, &events);
         had_trial |= seat.state() == SeatState::Finished;
-        if stop_when == StopWhen::AfterTrial && had_trial && deliveries.is_empty() {
-            let pending = seat.outbox().count().unwrap_or(1);
-            if pending == 0 {
-                // One last status so the console sees the outbox empty.
-                let _ = status.put(encode(&seat.status())).wait();
-                break;
-            }
+        if stop_when == StopWhen::AfterTrial && had_trial && link.delivered_all(&seat) {
+            break;
         }
         std::thread::sleep(TICK);
     }
-    let _ = session.close().wait();
-    Ok(counters)
+    Ok(link.leave(&mut seat))
 }
 
 /// Answers one command query: carried out, or refused with the reason (a command that is not
-/// the instructor's is refused and counted, never carried out).
-fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &mut SeatCounters) {
+/// the instructor's is refused and counted, never carried out). Returns the command if it was
+/// carried out.
+fn answer(
+    seat: &mut Seat,
+    query: &Query,
+    obedience: &mut Obedience,
+    counters: &mut SeatCounters,
+) -> Option<Command> {
     let bytes = query
         .payload()
         .map(|p| p.to_bytes().into_owned())
         .unwrap_or_default();
+    let mut carried_out = None;
     let reply = match decode::<CommandRequest>("command", &bytes) {
         Ok(request) => {
             let admitted = obedience.admits(&request, seat.name());
@@ -232,6 +317,7 @@ fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &
             });
             if outcome.is_ok() {
                 counters.commands_accepted += 1;
+                carried_out = Some(without_files(&request.command));
             } else {
                 counters.commands_refused += 1;
             }
@@ -260,6 +346,26 @@ fn answer(seat: &mut Seat, query: &Query, obedience: &mut Obedience, counters: &
         }
     };
     let _ = query.reply(query.key_expr().clone(), encode(&reply)).wait();
+    carried_out
+}
+
+/// A command as the seat's runner needs to know it: an assignment without the files it
+/// carried (installed by then).
+fn without_files(command: &Command) -> Command {
+    match command {
+        Command::Assign {
+            exercise,
+            sha256,
+            trainee,
+            bundle: _,
+        } => Command::Assign {
+            exercise: exercise.clone(),
+            sha256: sha256.clone(),
+            trainee: trainee.clone(),
+            bundle: None,
+        },
+        other => other.clone(),
+    }
 }
 
 /// Reads the instructor's answers to the reports on their way and drops each acknowledged

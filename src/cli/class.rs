@@ -18,6 +18,8 @@ use treadsim::classroom::records::{AttemptRow, Records, DEFAULT_RECORDS};
 use treadsim::classroom::seat::{Seat, SeatOptions};
 use treadsim::classroom::seat_node::{run_seat, StopWhen};
 use treadsim::launch::EXERCISE_FOLDER;
+#[cfg(feature = "viewer")]
+use treadsim::viewer::station_seat::ClassJoin;
 
 /// Set by SIGINT or SIGTERM: the seat or instructor leaves the class and ends.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -42,6 +44,15 @@ pub struct NetworkArgs {
     /// The class's name (several classes can share a network).
     #[arg(long, default_value = DEFAULT_CLASS)]
     pub class: String,
+    /// Endpoints, multicast and the class key.
+    #[command(flatten)]
+    pub endpoints: EndpointArgs,
+}
+
+/// Where the class is found and the key that opens it (the station's `--class` takes the
+/// class's name itself).
+#[derive(clap::Args, Clone)]
+pub struct EndpointArgs {
     /// An endpoint to listen on (repeatable) [instructor default: tcp/0.0.0.0:7448; a seat:
     /// none].
     #[arg(long)]
@@ -69,10 +80,18 @@ pub const INSTRUCTOR_LISTEN: &str = "tcp/0.0.0.0:7448";
 pub const SEAT_CONNECT: &str = "tcp/127.0.0.1:7448";
 
 impl NetworkArgs {
-    /// The network to join as the instructor (`instructor`) or a seat: without endpoints, the
-    /// instructor listens on [`INSTRUCTOR_LISTEN`] and a seat connects to [`SEAT_CONNECT`]; a
-    /// seat listens on nothing unless told (it connects out).
+    /// The network to join as the instructor (`instructor`) or a seat (see
+    /// [`EndpointArgs::network`]).
     fn network(&self, key: String, instructor: bool) -> ClassNetwork {
+        self.endpoints.network(&self.class, key, instructor)
+    }
+}
+
+impl EndpointArgs {
+    /// Class `class`'s network, joined as the instructor (`instructor`) or a seat: without
+    /// endpoints, the instructor listens on [`INSTRUCTOR_LISTEN`] and a seat connects to
+    /// [`SEAT_CONNECT`]; a seat listens on nothing unless told (it connects out).
+    fn network(&self, class: &str, key: String, instructor: bool) -> ClassNetwork {
         let listen = match (instructor, self.listen.is_empty()) {
             (true, true) => vec![INSTRUCTOR_LISTEN.to_owned()],
             _ => self.listen.clone(),
@@ -82,11 +101,64 @@ impl NetworkArgs {
             _ => self.connect.clone(),
         };
         ClassNetwork {
-            class: self.class.clone(),
+            class: class.to_owned(),
             listen: Some(listen),
             connect,
             multicast: !self.no_multicast,
             key,
+        }
+    }
+
+    /// The class key file's keys, warning when it names no instructor (the seat would obey no
+    /// one).
+    fn seat_key(&self) -> anyhow::Result<treadsim::classroom::network::ClassKey> {
+        let key = read_key(&self.key_file)?;
+        if key.instructor.is_none() {
+            eprintln!(
+                "warning: {} names no instructor key: this seat will obey no command (the \
+                 instructor's class key file has an `instructor` line; or set \
+                 TREADSIM_INSTRUCTOR_KEY)",
+                self.key_file.display()
+            );
+        }
+        Ok(key)
+    }
+}
+
+/// A seat's folders: the exercises it may be assigned by name, its logs, its outbox.
+#[derive(clap::Args, Clone)]
+pub struct SeatFolders {
+    /// The exercises the instructor may assign by name.
+    #[arg(long, default_value = EXERCISE_FOLDER)]
+    pub exercises: PathBuf,
+    /// Where each attempt's log goes.
+    #[arg(long, default_value = "logs")]
+    pub logs: PathBuf,
+    /// The seat's outbox [default: records/outbox/<seat>].
+    #[arg(long)]
+    pub outbox: Option<PathBuf>,
+}
+
+impl SeatFolders {
+    /// The seat's options for seat `seat` with these folders.
+    fn seat_options(
+        &self,
+        seat: &str,
+        trainee: Option<String>,
+        script: Option<PathBuf>,
+        speed: f64,
+    ) -> SeatOptions {
+        SeatOptions {
+            name: seat.to_owned(),
+            trainee,
+            script,
+            exercises: self.exercises.clone(),
+            logs: self.logs.clone(),
+            outbox: self
+                .outbox
+                .clone()
+                .unwrap_or_else(|| Path::new("records/outbox").join(seat)),
+            speed,
         }
     }
 }
@@ -115,15 +187,9 @@ pub struct SeatArgs {
     /// Real-time factor (1: real time).
     #[arg(long, default_value_t = 1.0)]
     pub speed: f64,
-    /// The exercises the instructor may assign by name.
-    #[arg(long, default_value = EXERCISE_FOLDER)]
-    pub exercises: PathBuf,
-    /// Where each attempt's log goes.
-    #[arg(long, default_value = "logs")]
-    pub logs: PathBuf,
-    /// The seat's outbox [default: records/outbox/<seat>].
-    #[arg(long)]
-    pub outbox: Option<PathBuf>,
+    /// The seat's folders.
+    #[command(flatten)]
+    pub folders: SeatFolders,
     /// How to join the class.
     #[command(flatten)]
     pub network: NetworkArgs,
@@ -137,28 +203,12 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
             a.speed
         );
     }
-    let key = read_key(&a.network.key_file)?;
-    if key.instructor.is_none() {
-        eprintln!(
-            "warning: {} names no instructor key: this seat will obey no command (the \
-             instructor's class key file has an `instructor` line; or set TREADSIM_INSTRUCTOR_KEY)",
-            a.network.key_file.display()
-        );
-    }
+    let key = a.network.endpoints.seat_key()?;
     let network = a.network.network(key.secret, false);
-    let outbox = a
-        .outbox
-        .clone()
-        .unwrap_or_else(|| Path::new("records/outbox").join(&a.seat));
-    let mut seat = Seat::new(SeatOptions {
-        name: a.seat.clone(),
-        trainee: a.trainee.clone(),
-        script: a.script.clone(),
-        exercises: a.exercises.clone(),
-        logs: a.logs.clone(),
-        outbox,
-        speed: a.speed,
-    })?;
+    let options = a
+        .folders
+        .seat_options(&a.seat, a.trainee.clone(), a.script.clone(), a.speed);
+    let mut seat = Seat::new(options)?;
     if let Some(exercise) = &a.exercise {
         let name = exercise
             .file_stem()
@@ -189,6 +239,68 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         counters.delivered
     );
     Ok(())
+}
+
+/// The station's options for joining a class as a seat (`treadsim station --class`).
+#[derive(clap::Args)]
+pub struct StationClassArgs {
+    /// Join a class as a seat (the class's name [default: treadsim]): a locked trainee
+    /// station that drives what the instructor assigns and reports each result.
+    #[arg(long, num_args = 0..=1, default_missing_value = DEFAULT_CLASS, value_name = "NAME")]
+    pub class: Option<String>,
+    /// The seat's name in the class [default: this machine's name].
+    #[arg(long, requires = "class")]
+    pub seat: Option<String>,
+    /// The seat's folders.
+    #[command(flatten)]
+    pub folders: SeatFolders,
+    /// Where the class is found, and its key.
+    #[command(flatten)]
+    pub endpoints: EndpointArgs,
+}
+
+impl StationClassArgs {
+    /// How the station joins its class, if `--class` was given: seat `--seat` (or this
+    /// machine's name) for `trainee`, with `exercise` started at once if given.
+    pub fn join(
+        &self,
+        trainee: Option<String>,
+        exercise: Option<PathBuf>,
+    ) -> anyhow::Result<Option<ClassJoin>> {
+        let Some(class) = &self.class else {
+            return Ok(None);
+        };
+        let key = self.endpoints.seat_key()?;
+        let seat = self.seat.clone().unwrap_or_else(machine_name);
+        Ok(Some(ClassJoin {
+            network: self.endpoints.network(class, key.secret, false),
+            instructor: key.instructor,
+            seat: self.folders.seat_options(&seat, trainee, None, 1.0),
+            exercise,
+        }))
+    }
+}
+
+/// This machine's name as a seat name (letters, digits, `_`, `-`, `.`; others become `-`), or
+/// `station` if it has none.
+fn machine_name() -> String {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let name: String = name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        "station".to_owned()
+    } else {
+        name
+    }
 }
 
 /// Arguments of `treadsim instructor`.
@@ -346,7 +458,7 @@ pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
             .unwrap_or(Path::new("."))
             .join("instructor.key");
     let signing = InstructorKey::read_or_make(&signing_file)?;
-    let key = read_or_make_key(&a.network.key_file, &signing.public())?;
+    let key = read_or_make_key(&a.network.endpoints.key_file, &signing.public())?;
     let network = a.network.network(key.secret, true);
     let instructor = Arc::new(Instructor::start(&network, records, signing)?);
     stop_on_signals();
@@ -354,7 +466,7 @@ pub fn instructor_command(a: &InstructorArgs) -> anyhow::Result<()> {
         "instructor of class {}: records {}, class key {}",
         a.network.class,
         a.db.display(),
-        a.network.key_file.display()
+        a.network.endpoints.key_file.display()
     );
     let console = match password_hash {
         Some(hash) => Some(start_console(a, &instructor, hash)?),

@@ -62,9 +62,10 @@ pub struct StationArgs {
     /// Input mapping (TOML; default: scenes/input/default_mapping.toml, built in).
     #[arg(long)]
     mapping: Option<PathBuf>,
-    /// Trainee mode, locked: onboard cameras only, no instructor controls.
-    #[arg(long)]
-    trainee: bool,
+    /// Trainee mode, locked: onboard cameras only, no instructor controls; with --class, the
+    /// trainee's ID may follow (`--trainee ID`).
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ID")]
+    trainee: Option<String>,
     /// Drive from a script instead of the sticks (demonstrations).
     #[arg(long)]
     script: Option<PathBuf>,
@@ -94,6 +95,10 @@ pub struct StationArgs {
     /// Lambert shading, no shadows) [default: fast on a software renderer, full on a GPU].
     #[arg(long)]
     render_path: Option<RenderPath>,
+    /// A seat of a class.
+    #[cfg(feature = "classroom")]
+    #[command(flatten)]
+    class: super::class::StationClassArgs,
 }
 
 impl StationArgs {
@@ -112,7 +117,7 @@ impl StationArgs {
             no_log: self.no_log,
             replay: self.replay,
             mapping: self.mapping,
-            trainee: self.trainee,
+            trainee: self.trainee.is_some(),
             script: self.script,
             view: self.view,
             pip: self.pip,
@@ -178,9 +183,40 @@ impl ShotCommandArgs {
     }
 }
 
-/// Runs `treadsim station` and prints its frame statistics, result and log.
+/// Runs `treadsim station` (as a seat of a class with `--class`) and prints its frame
+/// statistics, result and log.
 pub fn station_command(a: StationArgs) -> anyhow::Result<()> {
+    let trainee = a.trainee.clone().filter(|t| !t.is_empty());
+    #[cfg(feature = "classroom")]
+    if let Some(join) = a.class.join(trainee.clone(), a.exercise.clone())? {
+        let o = a.into_options();
+        let r = treadsim::viewer::station::run_class_station(&o, &join)?;
+        print_station_report(&r);
+        if let Some(c) = &r.class {
+            println!(
+                "seat {}: {} statuses, {} commands carried out, {} refused ({} not the \
+                 instructor's), {} malformed, {} results delivered",
+                join.seat.name,
+                c.statuses,
+                c.commands_accepted,
+                c.commands_refused,
+                c.unauthorised,
+                c.malformed,
+                c.delivered
+            );
+        }
+        return Ok(());
+    }
+    if trainee.is_some() {
+        anyhow::bail!("--trainee ID names the trainee at a seat of a class: use it with --class");
+    }
     let r = run_station(&a.into_options())?;
+    print_station_report(&r);
+    Ok(())
+}
+
+/// Prints what a station session did: frames, phases, screenshot, result and log.
+fn print_station_report(r: &treadsim::viewer::station::StationReport) {
     println!(
         "station: {} frames in {:.1} s: mean {:.1} ms/frame ({:.1} fps), median {:.1} ms, \
          95th percentile {:.1} ms; simulated {:.2} s in {} steps ({:.2}x real time)",
@@ -218,16 +254,15 @@ pub fn station_command(a: StationArgs) -> anyhow::Result<()> {
             ""
         }
     );
-    if let Some(p) = r.screenshot {
+    if let Some(p) = &r.screenshot {
         println!("screenshot: {}", p.display());
     }
     if let Some(result) = &r.result {
         print!("{}", treadsim::exercise::report::score_table(result));
     }
-    if let Some(p) = r.log {
+    if let Some(p) = &r.log {
         println!("log: {}", p.display());
     }
-    Ok(())
 }
 
 /// Runs `treadsim shot` and prints what it rendered.

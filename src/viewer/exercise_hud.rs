@@ -97,6 +97,18 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
     }
 }
 
+/// A line along the bottom of the view: a class seat's name and what it waits for.
+pub fn draw_banner(ctx: &egui::Context, text: &str) {
+    egui::Area::new(egui::Id::new("class-banner"))
+        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            panel().show(ui, |ui| {
+                ui.label(egui::RichText::new(text).color(TEXT).size(16.0));
+            });
+        });
+}
+
 /// The goal's direction over the onboard view: an arrow in a ring (up: straight ahead), the
 /// goal's number and name, and its distance (m) and bearing (rad, positive to the left).
 fn draw_goal(

@@ -50,6 +50,7 @@ pub mod scene_mesh;
 pub mod shot;
 pub mod station;
 mod station_render;
+pub mod station_seat;
 mod station_setup;
 mod station_state;
 mod station_views;
@@ -125,6 +126,9 @@ pub enum ViewerError {
     /// A command-line value is out of range.
     #[error("{0}")]
     Argument(String),
+    /// The station could not join its class, or its seat failed (its outbox).
+    #[error("class: {0}")]
+    Class(String),
     /// Writing an image failed.
     #[error("cannot write {path}: {message}")]
     Image {

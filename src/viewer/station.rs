@@ -41,6 +41,9 @@ use super::keys::translate_event;
 use super::render_path::RenderPath;
 use super::replay::{self, TimelineRequest};
 use super::station_render::{Feeds, StationRender, PIP_SIZE};
+use super::station_seat::Driven;
+#[cfg(feature = "classroom")]
+use super::station_seat::{ClassJoin, ClassSeat};
 use super::station_setup::{setup, Setup};
 pub use super::station_setup::{StationOptions, SOFTWARE_RENDER_SCALE};
 use super::station_state::{FrameActions, StationKeys, StationState};
@@ -49,7 +52,7 @@ use super::{catch_quietly, conditions_panel, video, ViewerError};
 use crate::input::{ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
 use crate::link::LinkChange;
 use crate::record::{LogError, LogWriter};
-use crate::session::{Input, ScriptDriver, Session};
+use crate::session::{DriveScript, Input, ScriptDriver, Session};
 
 /// What a station session did, for the exit summary and measurements.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,8 +84,11 @@ pub struct StationReport {
     pub render_path: RenderPath,
     /// The log written, if any.
     pub log: Option<PathBuf>,
-    /// The trial's result, for an exercise.
+    /// The trial's result, for an exercise (a class seat: the last assignment's).
     pub result: Option<crate::exercise::TrialResult>,
+    /// What a class seat counted (commands, results delivered), if the station was one.
+    #[cfg(feature = "classroom")]
+    pub class: Option<crate::classroom::seat_node::SeatCounters>,
 }
 
 /// Whether a display server is configured (X11 or Wayland).
@@ -97,15 +103,63 @@ pub fn display_available() -> bool {
 /// Without a display this returns [`ViewerError::NoDisplay`] before touching any window
 /// code; a display that cannot be used gives [`ViewerError::Window`]. Neither panics.
 pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
+    open_station(o, |session, _| Ok(Driven::Alone(Box::new(session))))
+}
+
+/// Opens the station as a seat of a class (`treadsim station --class`) and runs it until the
+/// window closes: the trainee's station, locked, driving what the class's instructor assigns
+/// (`o`'s scene and robot are the lobby shown until then, driven unlogged). On closing, the
+/// results not yet acknowledged are delivered for a few seconds (and stay in the seat's
+/// outbox for its next start).
+#[cfg(feature = "classroom")]
+pub fn run_class_station(
+    o: &StationOptions,
+    class: &ClassJoin,
+) -> Result<StationReport, ViewerError> {
+    let lobby = StationOptions {
+        trainee: true,
+        no_log: true,
+        log: None,
+        exercise: None,
+        exercise_robot: None,
+        replay: None,
+        ..o.clone()
+    };
+    open_station(&lobby, |session, script| {
+        ClassSeat::join(class, session, script).map(|seat| Driven::Class(Box::new(seat)))
+    })
+}
+
+/// Loads what `o` asks for, makes the session to drive of it (`drive`: the station's own, or a
+/// class seat's lobby, given the drive script), opens the window and runs the frame loop.
+fn open_station(
+    o: &StationOptions,
+    drive: impl FnOnce(Session, Option<DriveScript>) -> Result<Driven, ViewerError>,
+) -> Result<StationReport, ViewerError> {
     let s = setup(o)?;
     if !display_available() {
         return Err(ViewerError::NoDisplay);
     }
-    let title = format!(
-        "treadsim — {} — {}",
-        s.session.sim().scene().name,
-        s.session.sim().robot(s.session.robot()).spec().name
-    );
+    let script = s.script.clone();
+    let (session, mut state, log) = start_state(s, o);
+    let driven = drive(session, script)?;
+    state.remote_pause = !matches!(driven, Driven::Alone(_));
+    let title = match driven.banner() {
+        Some(_) => format!(
+            "treadsim — class seat — {}",
+            driven.session().sim().scene().name
+        ),
+        None => format!(
+            "treadsim — {} — {}",
+            driven.session().sim().scene().name,
+            driven
+                .session()
+                .sim()
+                .robot(driven.session().robot())
+                .spec()
+                .name
+        ),
+    };
     // The window itself only shows the panel over the camera image (rendered off-screen),
     // so it needs no multisampling.
     let setup = CanvasSetup {
@@ -116,8 +170,16 @@ pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
         kiss3d::pollster::block_on(Window::new_with_setup(&title, o.width, o.height, setup))
     })
     .map_err(ViewerError::Window)?;
-    catch_quietly(|| kiss3d::pollster::block_on(station_loop(window, s, o)))
+    let opened = Opened { driven, state, log };
+    catch_quietly(|| kiss3d::pollster::block_on(station_loop(window, opened, o)))
         .map_err(ViewerError::WindowLost)?
+}
+
+/// What the frame loop starts from: the session to drive, the station's state, the log.
+struct Opened {
+    driven: Driven,
+    state: StationState,
+    log: SessionLog,
 }
 
 /// The operator's devices: the gamepad, the raw input snapshot the mapper reads, and the
@@ -252,6 +314,8 @@ struct PanelFrame<'a> {
     /// Simulated and wall time of the frame, s.
     sim_dt: f64,
     wall: f64,
+    /// What a class seat says about the class (its name, what it waits for).
+    banner: Option<&'a str>,
 }
 
 impl StationPanel {
@@ -286,7 +350,8 @@ impl StationPanel {
         let (sim, id) = (session.sim(), session.robot());
         self.hud.update(sim, id, shown.sim_dt);
         let readout = session.trial().map(|t| ExerciseReadout::of(t, sim, id));
-        self.hud.paused = state.pacer.is_paused();
+        // A class seat's banner says why its clock stands (ready, paused, finished).
+        self.hud.paused = state.pacer.is_paused() && shown.banner.is_none();
         self.hud.speed = state.pacer.speed();
         self.hud.fps = stats.frame_rate();
         self.hud.frame_ms = if self.hud.fps > 0.0 {
@@ -332,6 +397,9 @@ impl StationPanel {
             );
             if let Some(r) = &readout {
                 exercise_hud::draw(ctx, r);
+            }
+            if let Some(text) = shown.banner {
+                exercise_hud::draw_banner(ctx, text);
             }
             if !frame.trainee && !replaying {
                 conditions_panel::draw(
@@ -395,17 +463,21 @@ fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionL
     (session, state, log)
 }
 
-/// The station's frame loop, a stage a call: input, physics, actions (and the log), views,
-/// panel and present; then the report.
+/// The station's frame loop, a stage a call: input, (a class's instructor), physics, actions
+/// (and the logs), views, panel and present; then the report.
 async fn station_loop(
     mut window: Window,
-    s: Setup,
+    opened: Opened,
     o: &StationOptions,
 ) -> Result<StationReport, ViewerError> {
-    let (mut session, mut state, mut log) = start_state(s, o);
-    let mut render = StationRender::new(&mut window, &session, o).await;
+    let Opened {
+        mut driven,
+        mut state,
+        mut log,
+    } = opened;
+    let mut render = StationRender::new(&mut window, driven.session(), o).await;
     let mut input = OperatorInput::new();
-    let mut panel = StationPanel::new(&session, &mut state, &input.raw);
+    let mut panel = StationPanel::new(driven.session(), &mut state, &input.raw);
     let mut stats = FrameStats::default();
     let start = Instant::now();
     let mut last = start;
@@ -416,12 +488,17 @@ async fn station_loop(
         let wall = (now - last).as_secs_f64();
         last = now;
         stats.begin_frame(wall);
-        // 1. Input.
+        // 1. Input; 1b. a class's instructor: another exercise is shown at once.
         let keys = input.read(&window, &mut state.views);
+        if driven.follow_instructor(&mut state, &input.raw)? {
+            render.show(driven.session());
+            panel = StationPanel::new(driven.session(), &mut state, &input.raw);
+        }
         // 2. Physics: the input source runs before every step.
+        let session = driven.session_mut();
         let sim_before = session.sim().time();
         let started = Instant::now();
-        let physics = state.run_physics(&mut session, &input.raw, wall, physics_share);
+        let physics = state.run_physics(session, &input.raw, wall, physics_share);
         let seconds = started.elapsed().as_secs_f64();
         stats.add_phase(Phase::Physics, seconds);
         physics_share = if wall > 0.0 { seconds / wall } else { 0.0 };
@@ -429,7 +506,7 @@ async fn station_loop(
         if let Some(status) = physics.status {
             panel.hud.set_input(status);
         }
-        // 3. Actions, then the log.
+        // 3. Actions, then the logs (3b: a class seat's log, status and result).
         let actions = FrameActions {
             mapped: physics.actions,
             clicks: panel.clicks,
@@ -437,22 +514,32 @@ async fn station_loop(
             keys,
         };
         let effects = state.apply(&actions, session.view());
-        stats.steps += state.carry_out(effects, &mut session, &input.raw)?;
-        log.record(&mut session);
+        stats.steps += state.carry_out(effects, session, &input.raw)?;
+        log.record(session);
+        driven.after_frame(physics.status)?;
         // 4. Views.
-        let sim_dt = session.sim().time() - sim_before;
+        let sim_dt = driven.session().sim().time() - sim_before;
         let feeds = render
-            .draw_views(&mut window, &mut state, &session, sim_dt, wall, &mut stats)
+            .draw_views(
+                &mut window,
+                &mut state,
+                driven.session(),
+                sim_dt,
+                wall,
+                &mut stats,
+            )
             .await;
         // 5. Panel and the window's own pass.
         let started = Instant::now();
+        let banner = driven.banner();
         let shown = PanelFrame {
             render: &render,
             feeds,
             sim_dt,
             wall,
+            banner: banner.as_deref(),
         };
-        panel.draw(&mut window, &state, &mut session, shown, &mut stats);
+        panel.draw(&mut window, &state, driven.session_mut(), shown, &mut stats);
         let open = render.present(&mut window).await;
         stats.add_phase(Phase::Window, started.elapsed().as_secs_f64());
         stats.end_frame();
@@ -466,8 +553,10 @@ async fn station_loop(
             break;
         }
     }
-    let log = log.finish(&mut session)?;
-    Ok(report(&stats, start, &render, &session, screenshot, log))
+    let log = log.finish(driven.session_mut())?;
+    let mut report = report(&stats, start, &render, driven.session(), screenshot, log);
+    driven.leave(&mut report);
+    Ok(report)
 }
 
 /// Saves the window (3D view and panel) as the PNG `o` names, if any; returns its path.
@@ -504,5 +593,7 @@ fn report(
         render_path: render.path,
         log,
         result: session.trial().map(crate::exercise::Trial::result),
+        #[cfg(feature = "classroom")]
+        class: None,
     }
 }

@@ -138,6 +138,20 @@ impl StationRender {
         }
     }
 
+    /// Shows `session` from now on (a class's instructor assigned another exercise): its scene
+    /// and robot, in the light the surfaces are set to; the cameras, the delayed frames and the
+    /// last rendered frames of the one before are forgotten. The surfaces stay.
+    pub(super) fn show(&mut self, session: &Session) {
+        self.scene = ViewScene::new(session.sim(), session.robot(), self.path);
+        self.scene.set_light_level(self.light_level);
+        self.main_cam = StationCamera::new();
+        self.pip_cam = StationCamera::new();
+        self.pip_anchor = None;
+        self.last_frame = None;
+        self.last_pip_frame = None;
+        self.delay_line = DelayLine::default();
+    }
+
     /// Stage 4: moves the scene to the session's state (`sim_dt` s simulated this frame of
     /// `wall` s), poses both cameras and renders what the link delivers; returns the feeds.
     pub(super) async fn draw_views(

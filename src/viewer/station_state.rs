@@ -79,6 +79,9 @@ pub(super) struct StationState {
     pub(super) mapper: InputMapper,
     /// The robot's description (flipper sync after a reset, the autopilot).
     spec: RobotSpec,
+    /// Pause, resume and single steps are a class instructor's (the station is a seat of a
+    /// class): the operator's own requests for them are ignored.
+    pub(super) remote_pause: bool,
 }
 
 /// What the physics stage of a frame did.
@@ -105,44 +108,35 @@ impl StationState {
         view: Option<&str>,
         pip: Option<&str>,
     ) -> Self {
-        let id = session.robot();
-        let spec = session.sim().robot(id).spec().clone();
-        let all_views = views(&spec);
-        let mut station = Station {
-            view_names: all_views.iter().map(|v| v.name.clone()).collect(),
-            views: all_views,
-            main: 0,
-            pip: None,
-            trainee,
-            locked: trainee,
-            help: false,
-            chase_yaw: heading(&session.sim().body_state(id).pose),
-            free_anchor: None,
-        };
-        station.main = view
-            .and_then(|v| station.views.iter().position(|w| w.name == v))
-            .unwrap_or_else(|| station.first_onboard());
-        station.pip = match pip {
-            Some("off") => None,
-            Some(name) => station.views.iter().position(|v| v.name == name),
-            None => station
-                .views
-                .iter()
-                .position(|v| v.name == "rear")
-                .filter(|&i| i != station.main)
-                .or_else(|| {
-                    Some(cycle(&station.views, station.main, 1, station.trainee))
-                        .filter(|&i| i != station.main)
-                }),
-        };
-        station.enforce_mode();
+        let spec = session.sim().robot(session.robot()).spec().clone();
+        let station = station_views(session, trainee, view, pip);
         Self {
             views: station,
             pacer: Pacer::new(session.sim().config().dt),
             source,
             mapper,
             spec,
+            remote_pause: false,
         }
+    }
+
+    /// Shows another exercise's `session` (a class's instructor assigned it): the operator's
+    /// mapping kept, set for the new robot (flippers, steering) and the exercise's speed limit;
+    /// views chosen afresh under the same trainee lock; a fresh pacer; inputs from `source`.
+    #[cfg(feature = "classroom")]
+    pub(super) fn show_exercise(&mut self, session: &Session, source: InputSource) {
+        let spec = session.sim().robot(session.robot()).spec();
+        self.mapper.reset();
+        sync_flippers(&mut self.mapper, spec);
+        super::station_setup::sync_steering(&mut self.mapper, spec);
+        self.mapper
+            .set_speed_limit(session.trial().and_then(|t| t.spec().rules.speed_limit));
+        let locked = self.views.locked;
+        self.views = station_views(session, self.views.trainee || locked, None, None);
+        self.views.locked = locked;
+        self.pacer = Pacer::new(session.sim().config().dt);
+        self.source = source;
+        self.spec = spec.clone();
     }
 
     /// The input that tells the session which view the operator sees at the start (its log,
@@ -193,7 +187,7 @@ impl StationState {
             session.step();
             frame.steps += 1;
             let at_end = self.source.replay().is_some_and(|c| c.at_end(session));
-            if m.actions.toggle_pause || at_end {
+            if (m.actions.toggle_pause && !self.remote_pause) || at_end {
                 // Stop right where the operator asked (or where the log ends).
                 break;
             }
@@ -237,7 +231,8 @@ impl StationState {
         replaying: bool,
         out: &mut Vec<StationEffect>,
     ) {
-        if a.mapped.toggle_pause || a.clicks.toggle_pause || a.timeline.toggle_play {
+        let asked = a.mapped.toggle_pause || a.clicks.toggle_pause || a.timeline.toggle_play;
+        if asked && !self.remote_pause {
             self.pacer.set_paused(!self.pacer.is_paused());
             if !replaying {
                 out.push(StationEffect::Input(Input::Pause(self.pacer.is_paused())));
@@ -252,7 +247,10 @@ impl StationState {
             if a.mapped.reset || a.clicks.reset {
                 out.push(StationEffect::Seek(0.0));
             }
-        } else if (a.mapped.single_step || a.clicks.single_step) && self.pacer.is_paused() {
+        } else if (a.mapped.single_step || a.clicks.single_step)
+            && self.pacer.is_paused()
+            && !self.remote_pause
+        {
             out.push(StationEffect::SingleStep);
         }
     }
@@ -370,6 +368,49 @@ impl StationState {
             InputSource::Autopilot(Box::new(TrialPilot::new(&self.spec, DEMO_SPEED)))
         };
     }
+}
+
+/// The views of `session`'s robot, chosen by name (`view`; `pip`, or `off`) or by default —
+/// the first onboard camera, and the rear camera (what a real control unit shows when driving
+/// forward) or else the next allowed view in the picture-in-picture —, trainee mode applied.
+fn station_views(
+    session: &Session,
+    trainee: bool,
+    view: Option<&str>,
+    pip: Option<&str>,
+) -> Station {
+    let id = session.robot();
+    let spec = session.sim().robot(id).spec();
+    let all_views = views(spec);
+    let mut station = Station {
+        view_names: all_views.iter().map(|v| v.name.clone()).collect(),
+        views: all_views,
+        main: 0,
+        pip: None,
+        trainee,
+        locked: trainee,
+        help: false,
+        chase_yaw: heading(&session.sim().body_state(id).pose),
+        free_anchor: None,
+    };
+    station.main = view
+        .and_then(|v| station.views.iter().position(|w| w.name == v))
+        .unwrap_or_else(|| station.first_onboard());
+    station.pip = match pip {
+        Some("off") => None,
+        Some(name) => station.views.iter().position(|v| v.name == name),
+        None => station
+            .views
+            .iter()
+            .position(|v| v.name == "rear")
+            .filter(|&i| i != station.main)
+            .or_else(|| {
+                Some(cycle(&station.views, station.main, 1, station.trainee))
+                    .filter(|&i| i != station.main)
+            }),
+    };
+    station.enforce_mode();
+    station
 }
 
 #[cfg(test)]

@@ -353,3 +353,50 @@ fn replaying_a_trainee_trial_from_the_chase_view_keeps_the_recorded_result() {
     assert_eq!(result.faults, 0, "{result:?}");
     assert!(result.reason.is_empty(), "{}", result.reason);
 }
+
+#[test]
+fn a_class_seats_trainee_cannot_pause_or_single_step_the_instructors_clock() {
+    let (mut state, mut session) = station(InputSource::Operator, true);
+    state.remote_pause = true;
+    let effects = act(&mut state, &mut session, &mapped(|m| m.toggle_pause = true));
+    assert!(!state.pacer.is_paused(), "the trainee's pause is ignored");
+    assert!(
+        !effects.contains(&StationEffect::Input(Input::Pause(true))),
+        "{effects:?}"
+    );
+    // Paused by the instructor (the seat pauses the pacer): no single step from the trainee.
+    state.pacer.set_paused(true);
+    let t = session.sim().time();
+    let effects = act(&mut state, &mut session, &mapped(|m| m.single_step = true));
+    assert!(!effects.contains(&StationEffect::SingleStep), "{effects:?}");
+    assert_eq!(session.sim().time(), t);
+    // The station's own instructor still pauses a station of its own.
+    state.remote_pause = false;
+    state.pacer.set_paused(false);
+    act(&mut state, &mut session, &mapped(|m| m.toggle_pause = true));
+    assert!(state.pacer.is_paused());
+}
+
+#[cfg(feature = "classroom")]
+#[test]
+fn another_exercise_keeps_the_trainee_lock_and_takes_the_new_robots_views() {
+    let (mut state, session) = station(InputSource::Operator, true);
+    state.remote_pause = true;
+    state.views.main = REAR;
+    let scene = crate::session::testing::floor();
+    let spawn = scene.spawns[0].clone();
+    let robot = crate::vehicle::robot_file::test_preset("scout_eod");
+    let other =
+        Session::free(scene, robot, spawn, crate::sim::SimConfig::default()).expect("session");
+    state.show_exercise(&other, InputSource::Operator);
+    assert!(state.views.locked && state.views.trainee);
+    assert!(state.remote_pause);
+    // The armed robot's views, its gripper camera among them; the first onboard one shown.
+    let names = &state.views.view_names;
+    assert_eq!(
+        names,
+        &["front", "rear", "mast", "gripper", "chase", "free"]
+    );
+    assert_eq!(state.views.main, FRONT);
+    drop(session);
+}
