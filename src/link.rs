@@ -163,6 +163,9 @@ impl LinkConditions {
             LinkChange::CommandLatency(s) => self.command_latency = s.max(0.0),
             LinkChange::VideoLatency(s) => self.video_latency = s.max(0.0),
             LinkChange::VideoFps(fps) => self.video_fps = fps.filter(|f| *f > 0.0),
+            LinkChange::AmbientLight(level) => {
+                self.ambient_light = level.filter(|l| l.is_finite()).map(|l| l.clamp(0.0, 1.0));
+            }
         }
     }
 }
@@ -189,6 +192,9 @@ pub enum LinkChange {
     VideoLatency(f64),
     /// The video frame-rate cap from now on (`None`: none), frames/s.
     VideoFps(Option<f64>),
+    /// The light from now on, a fraction of daylight 0..1 (`None`: daylight): the instructor
+    /// turns the lights off (the robot's own lamps come on in the dark).
+    AmbientLight(Option<f64>),
 }
 
 /// What the operator's screen shows of one onboard camera at one time.

@@ -908,3 +908,37 @@ fn a_records_write_killed_mid_way_leaves_the_database_consistent() {
 fn rusqlite_check(db: &Path) -> String {
     Records::open(db).unwrap().integrity_check().unwrap()
 }
+
+#[test]
+fn a_second_instructor_on_the_same_endpoint_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let first = Instructor::start(
+        &network("twice", port, true, KEY),
+        Records::open(&dir.path().join("a.sqlite")).unwrap(),
+        signing(),
+    )
+    .unwrap();
+    // Zenoh alone would let the second listen on the same port and take half the seats.
+    let second = Instructor::start(
+        &network("twice", port, true, KEY),
+        Records::open(&dir.path().join("b.sqlite")).unwrap(),
+        signing(),
+    );
+    let why = second
+        .err()
+        .expect("a second instructor is refused")
+        .to_string();
+    assert!(
+        why.contains(&format!("tcp/127.0.0.1:{port} is in use")),
+        "{why}"
+    );
+    // Once the first has gone, the endpoint is free again (a restart after a crash works).
+    first.close();
+    let again = Instructor::start(
+        &network("twice", port, true, KEY),
+        Records::open(&dir.path().join("b.sqlite")).unwrap(),
+        signing(),
+    );
+    assert!(again.is_ok(), "{:?}", again.err());
+}

@@ -160,6 +160,7 @@ impl Instructor {
         signing: InstructorKey,
     ) -> Result<Self, InstructorError> {
         let keys = network.keys()?;
+        network.check_listeners_free()?;
         let session = network.open()?;
         let zerr = |e: zenoh::Error| InstructorError::Zenoh(e.to_string());
         let shared = Arc::new(Shared {

@@ -56,6 +56,16 @@ pub enum NetworkError {
     /// Zenoh refused the configuration or could not open the session.
     #[error("class network: {0}")]
     Zenoh(String),
+    /// Something already listens on an endpoint this program is to listen on: most likely
+    /// the class's instructor started a second time (two instructors would split the seats).
+    #[error(
+        "{endpoint} is in use: another program listens there (an instructor already running?); \
+         stop it, or give this one another --listen endpoint"
+    )]
+    InUse {
+        /// The endpoint.
+        endpoint: String,
+    },
 }
 
 /// How to join the class network.
@@ -79,6 +89,28 @@ impl ClassNetwork {
     /// The class's key expressions.
     pub fn keys(&self) -> Result<Keys, NetworkError> {
         Ok(Keys::new(&self.class)?)
+    }
+
+    /// Checks that nothing listens on this network's TCP listen endpoints yet. Zenoh's
+    /// listener lets a second process bind a port already listened on, so a second instructor
+    /// started on the same machine would take half the seats' connections; a plain bind (no
+    /// port sharing) finds the first.
+    pub fn check_listeners_free(&self) -> Result<(), NetworkError> {
+        for endpoint in self.listen.iter().flatten() {
+            let Some(address) = endpoint.strip_prefix("tcp/") else {
+                continue;
+            };
+            // Zenoh's endpoint may carry `?config` or `#metadata` after the address.
+            let address = address.split(['?', '#']).next().unwrap_or(address);
+            if let Err(e) = std::net::TcpListener::bind(address) {
+                if e.kind() == std::io::ErrorKind::AddrInUse {
+                    return Err(NetworkError::InUse {
+                        endpoint: endpoint.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Opens a Zenoh session joined to the class (blocking until Zenoh is up; connecting to

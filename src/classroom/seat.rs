@@ -73,6 +73,53 @@ struct Attempt {
     state: SeatState,
     events_sent: usize,
     pacer: Pacer,
+    /// The trial clock when the trial under way was last noted in the outbox, s.
+    noted_at: f64,
+}
+
+impl Attempt {
+    /// The attempt's report as it stands, with `status` (no log: that is added when it is
+    /// finished).
+    fn report(&self, seat: &str, status: AttemptStatus) -> AttemptReport {
+        let result = self
+            .session
+            .trial()
+            .map(crate::exercise::Trial::result)
+            .unwrap_or_default();
+        AttemptReport {
+            protocol: PROTOCOL_VERSION,
+            attempt: self.id.clone(),
+            seat: seat.to_owned(),
+            trainee: self.trainee.clone(),
+            exercise: self.exercise.clone(),
+            exercise_sha256: self.sha256.clone(),
+            robot: self.robot.clone(),
+            started_unix_s: self.started_unix_s.unwrap_or_else(unix_now),
+            duration_s: result.elapsed,
+            status,
+            score: result.score,
+            completed: result.completed,
+            required: result.required,
+            repetitions_per_minute: result.repetitions_per_minute,
+            faults: result.faults,
+            penalty_points: result.penalty_points,
+            reason: match status {
+                AttemptStatus::Unfinished => super::outbox::INTERRUPTED.to_owned(),
+                _ => result.reason.clone(),
+            },
+            result: result_json(&result),
+            proficiency: self.session.trial().map(|t| {
+                let p = t.spec().proficiency;
+                ProficiencyStandard {
+                    pass_rate: p.pass_rate,
+                    reps_per_min: p.reps_per_min,
+                    window: p.window,
+                }
+            }),
+            log: None,
+            log_sha256: None,
+        }
+    }
 }
 
 /// One seat: what it has loaded and runs, and its outbox.
@@ -111,13 +158,21 @@ fn operator_driver(script: Option<&Path>, session: &Session) -> Result<Box<dyn D
 }
 
 impl Seat {
-    /// A seat with nothing loaded; its outbox opened (made if missing).
+    /// A seat with nothing loaded; its outbox opened (made if missing), a trial it left under
+    /// way when it last stopped filed there as unfinished.
     pub fn new(options: SeatOptions) -> Result<Self, SeatError> {
         check_name("seat", &options.name)?;
         if let Some(trainee) = &options.trainee {
             check_name("trainee", trainee)?;
         }
         let outbox = Outbox::open(&options.outbox)?;
+        if let Some(attempt) = outbox.file_interrupted()? {
+            eprintln!(
+                "seat {}: attempt {attempt} was under way when the seat stopped: it is sent to \
+                 the instructor as unfinished",
+                options.name
+            );
+        }
         Ok(Self {
             options,
             outbox,
@@ -255,6 +310,7 @@ impl Seat {
             state: SeatState::Ready,
             events_sent: 0,
             pacer,
+            noted_at: 0.0,
         });
         Ok(())
     }
@@ -288,6 +344,10 @@ impl Seat {
             Command::Start if state == SeatState::Ready => {
                 attempt.state = SeatState::Running;
                 attempt.started_unix_s = Some(unix_now());
+                let running = attempt.report(&self.options.name, AttemptStatus::Unfinished);
+                self.outbox
+                    .mark_running(&running)
+                    .map_err(|e| format!("the seat cannot note the trial: {e}"))?;
                 Ok(())
             }
             Command::Pause if state == SeatState::Running => {
@@ -380,6 +440,14 @@ impl Seat {
         let events = new_events(&self.options.name, attempt);
         if attempt.session.trial_finished() {
             self.finish()?;
+        } else if let Some(clock) = attempt.session.trial().map(crate::exercise::Trial::clock) {
+            // The note of the trial under way keeps up, so an interrupted one is filed with
+            // about the clock it reached.
+            if clock - attempt.noted_at >= NOTE_EVERY {
+                attempt.noted_at = clock;
+                let running = attempt.report(&self.options.name, AttemptStatus::Unfinished);
+                self.outbox.mark_running(&running)?;
+            }
         }
         Ok(events)
     }
@@ -432,47 +500,17 @@ impl Seat {
             }
             None => (None, None),
         };
-        let result = attempt
-            .session
-            .trial()
-            .map(crate::exercise::Trial::result)
-            .unwrap_or_default();
-        let status = if result.passed {
+        let passed = attempt.session.trial().is_some_and(|t| t.result().passed);
+        let status = if passed {
             AttemptStatus::Passed
         } else {
             AttemptStatus::Failed
         };
-        let report = AttemptReport {
-            protocol: PROTOCOL_VERSION,
-            attempt: attempt.id.clone(),
-            seat: self.options.name.clone(),
-            trainee: attempt.trainee.clone(),
-            exercise: attempt.exercise.clone(),
-            exercise_sha256: attempt.sha256.clone(),
-            robot: attempt.robot.clone(),
-            started_unix_s: attempt.started_unix_s.unwrap_or_else(unix_now),
-            duration_s: result.elapsed,
-            status,
-            score: result.score,
-            completed: result.completed,
-            required: result.required,
-            repetitions_per_minute: result.repetitions_per_minute,
-            faults: result.faults,
-            penalty_points: result.penalty_points,
-            reason: result.reason.clone(),
-            result: result_json(&result),
-            proficiency: attempt.session.trial().map(|t| {
-                let p = t.spec().proficiency;
-                ProficiencyStandard {
-                    pass_rate: p.pass_rate,
-                    reps_per_min: p.reps_per_min,
-                    window: p.window,
-                }
-            }),
-            log,
-            log_sha256,
-        };
+        let mut report = attempt.report(&self.options.name, status);
+        report.log = log;
+        report.log_sha256 = log_sha256;
         self.outbox.put(&report)?;
+        self.outbox.clear_running()?;
         Ok(())
     }
 
@@ -565,6 +603,9 @@ impl Seat {
 fn handled_before_the_attempt() -> Result<(), String> {
     Err("internal: command not handled".into())
 }
+
+/// How often the note of the trial under way is brought up to date, s of trial clock.
+const NOTE_EVERY: f64 = 5.0;
 
 /// Largest log a seat sends, bytes.
 pub const MAX_LOG_SENT: u64 = 64 * 1024 * 1024;
@@ -668,6 +709,17 @@ mod tests {
         assert_eq!(seat.status().clock_s, clock, "paused: the clock stands");
         let latency = serde_json::json!({"change": "command_latency", "seconds": 0.2});
         let link = seat.command(&Command::Link { change: latency });
+        // Darkness: the instructor turns the lights off, and on again.
+        let dark = serde_json::json!({"change": "light", "level": 0.02});
+        seat.command(&Command::Link { change: dark }).unwrap();
+        let light = |seat: &Seat| seat.session().unwrap().link().ambient_light;
+        assert_eq!(light(&seat), Some(0.02));
+        let too_bright = serde_json::json!({"change": "light", "level": 2.0});
+        let refused = seat.command(&Command::Link { change: too_bright });
+        assert!(refused.unwrap_err().contains("0 to 1"));
+        let day = serde_json::json!({"change": "light", "level": null});
+        seat.command(&Command::Link { change: day }).unwrap();
+        assert_eq!(light(&seat), None);
         seat.command(&Command::Resume).unwrap();
         seat.command(&Command::TakeOver).unwrap();
         assert!(seat.status().autopilot);
@@ -700,6 +752,47 @@ mod tests {
         if let Err(why) = link {
             panic!("link change refused: {why}");
         }
+    }
+
+    #[test]
+    fn a_seat_that_stops_mid_trial_files_the_attempt_unfinished_at_its_next_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut first = seat(
+            dir.path(),
+            Some("scenes/exercises/scripts/curb_climb.pass.toml"),
+        );
+        let assign = Command::Assign {
+            exercise: "curb_climb".into(),
+            sha256: None,
+            trainee: None,
+            bundle: None,
+        };
+        first.command(&assign).unwrap();
+        first.command(&Command::Start).unwrap();
+        run_for(&mut first, 6.0);
+        let attempt = first.attempt_id().unwrap().to_owned();
+        // The seat's program ends here (killed: nothing more is written).
+        drop(first);
+        assert_eq!(
+            Outbox::open(&dir.path().join("outbox"))
+                .unwrap()
+                .count()
+                .unwrap(),
+            0
+        );
+        let again = seat(dir.path(), None);
+        let pending = again.outbox().pending().unwrap();
+        assert_eq!(pending.len(), 1);
+        let report = pending[0].as_ref().unwrap();
+        assert_eq!(report.attempt, attempt);
+        assert_eq!(report.status, AttemptStatus::Unfinished);
+        assert_eq!(report.reason, super::super::outbox::INTERRUPTED);
+        // Noted every 5 s of trial clock: it reached 5 s at least.
+        assert!(report.duration_s >= 5.0, "{}", report.duration_s);
+        assert_eq!(report.trainee.as_deref(), Some("t1"));
+        // Once filed, a third start files nothing more.
+        drop(again);
+        assert_eq!(seat(dir.path(), None).outbox().count().unwrap(), 1);
     }
 
     #[test]

@@ -239,6 +239,9 @@ fn link_json(change: &LinkChange) -> Value {
         LinkChange::VideoFps(fps) => {
             json!({"kind": "link", "change": "video_fps", "fps": fps.map(json_f64)})
         }
+        LinkChange::AmbientLight(level) => {
+            json!({"kind": "link", "change": "light", "level": level.map(json_f64)})
+        }
     }
 }
 
@@ -273,6 +276,16 @@ fn link_of_json(v: &Value) -> Result<LinkChange, InputError> {
         "video_fps" => LinkChange::VideoFps(match v.get("fps") {
             None | Some(Value::Null) => None,
             Some(_) => Some(num("fps")?),
+        }),
+        "light" => LinkChange::AmbientLight(match v.get("level") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(
+                Some(num("level")?)
+                    .filter(|l| (0.0..=1.0).contains(l))
+                    .ok_or_else(|| {
+                        InputError("'level' must be a fraction of daylight, 0 to 1".into())
+                    })?,
+            ),
         }),
         other => return Err(InputError(format!("unknown link change '{other}'"))),
     })
@@ -323,6 +336,8 @@ mod tests {
                 kind: CameraFaultKind::Clear,
             }),
             Input::Link(LinkChange::CommandLatency(0.25)),
+            Input::Link(LinkChange::AmbientLight(Some(0.05))),
+            Input::Link(LinkChange::AmbientLight(None)),
             Input::Link(LinkChange::VideoLatency(0.1)),
             Input::Link(LinkChange::VideoFps(Some(5.0))),
             Input::Link(LinkChange::VideoFps(None)),

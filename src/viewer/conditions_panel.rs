@@ -1,5 +1,5 @@
 //! The instructor's link panel: drop the link, kill or degrade a camera, set the command
-//! latency and the video frame rate, live. Each click becomes a session input, so the log
+//! latency, the video frame rate and the light (darkness), live. Each click becomes a session input, so the log
 //! holds it and a replay makes it at the same step.
 
 use kiss3d::egui::{self, Align2, Vec2};
@@ -12,6 +12,10 @@ use crate::link::{CameraFaultKind, LinkChange, LinkConditions};
 const LATENCIES: [f64; 4] = [0.0, 0.25, 0.5, 1.0];
 /// Video frame-rate caps offered, frames/s (`None`: no cap).
 const FRAME_RATES: [Option<f64>; 4] = [None, Some(15.0), Some(5.0), Some(2.0)];
+/// Light levels offered, fractions of daylight (`None`: daylight): dusk, and dark enough that
+/// only the robot's lamps show the scene.
+const LIGHTS: [(&str, Option<f64>); 3] =
+    [("day", None), ("dusk", Some(0.25)), ("dark", Some(0.02))];
 /// Dropout lengths offered, s.
 const DROPOUTS: [f64; 2] = [3.0, 10.0];
 /// Noise and dirt levels an instructor sets.
@@ -64,6 +68,15 @@ pub fn draw(
                         let label = f.map_or("full".to_owned(), |f| format!("{f:.0} fps"));
                         if ui.selectable_label(on, label).clicked() && !on {
                             out.push(LinkChange::VideoFps(f));
+                        }
+                    }
+                });
+                ui.horizontal(|ui| {
+                    ui.label(egui::RichText::new("light").color(DIM));
+                    for (name, level) in LIGHTS {
+                        let on = link.ambient_light == level;
+                        if ui.selectable_label(on, name).clicked() && !on {
+                            out.push(LinkChange::AmbientLight(level));
                         }
                     }
                 });
