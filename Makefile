@@ -3,8 +3,9 @@
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Build needs: a C toolchain, pkg-config and libudev for gilrs (gamepads).
-APT_PACKAGES := build-essential pkg-config libudev-dev
+# Build needs: a C toolchain, pkg-config, libudev for gilrs (gamepads) and OpenSSL's headers
+# for the instructor console's TLS.
+APT_PACKAGES := build-essential pkg-config libudev-dev libssl-dev
 CARGO ?= cargo
 
 .PHONY: run test deps station-deps browser-deps build check-scenes bench clean

@@ -57,6 +57,7 @@ fn class(name: &str) -> Class {
             class: name.into(),
             tls: false,
         },
+        None,
     )
     .unwrap();
     Class {
@@ -294,4 +295,74 @@ fn an_instructor_assigns_and_follows_an_exercise_in_a_real_browser() {
     assert_eq!(rows[0].status, "passed", "{}", rows[0].reason);
     assert_eq!(rows[0].seat, "b2");
     class.instructor.close();
+}
+
+#[test]
+fn the_console_over_tls_is_reached_by_pythons_https_client_and_its_cookie_is_secure() {
+    let dir = tempfile::tempdir().unwrap();
+    let (http_port, class_port) = (free_port(), free_port());
+    let password_file = dir.path().join("password");
+    std::fs::write(&password_file, format!("{PASSWORD}\n")).unwrap();
+    let tls = manifest("tests/data/console_tls");
+    let _instructor = Proc(
+        Command::new(env!("CARGO_BIN_EXE_treadsim"))
+            .current_dir(dir.path())
+            .env("TREADSIM_CLASS_KEY", KEY)
+            .args(["instructor", "--class", "console-tls", "--no-multicast"])
+            .args(["--every", "0", "--http", &format!("127.0.0.1:{http_port}")])
+            .args(["--listen", &format!("tcp/127.0.0.1:{class_port}")])
+            .arg("--tls-cert")
+            .arg(tls.join("cert.pem"))
+            .arg("--tls-key")
+            .arg(tls.join("key.pem"))
+            .arg("--password-file")
+            .arg(&password_file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let addr: SocketAddr = format!("127.0.0.1:{http_port}").parse().unwrap();
+    assert!(wait_for(Duration::from_secs(30), || {
+        std::net::TcpStream::connect(addr).is_ok()
+    }));
+    let out = Command::new("python3")
+        .arg(manifest("tests/browser/tls_client.py"))
+        .arg(http_port.to_string())
+        .arg(tls.join("cert.pem"))
+        .arg(PASSWORD)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
+    assert!(seen["tls"].as_str().unwrap().starts_with("TLS"), "{seen}");
+    assert_eq!(seen["page_status"], 200, "{seen}");
+    assert_eq!(seen["page_has_login"], true, "{seen}");
+    assert_eq!(seen["login_status"], 200, "{seen}");
+    let cookie = seen["cookie"].as_str().unwrap();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    assert!(
+        cookie.contains("; Secure"),
+        "over TLS the cookie is Secure: {cookie}"
+    );
+    // Plain HTTP on the TLS port gets no page.
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    assert!(
+        !String::from_utf8_lossy(&answer).contains("HTTP/1.1 200"),
+        "plain HTTP served"
+    );
 }

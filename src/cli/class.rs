@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use treadsim::classroom::authority::InstructorKey;
 use treadsim::classroom::console::auth::{hash_password, Sessions};
-use treadsim::classroom::console::{Console, ConsoleState};
+use treadsim::classroom::console::{Console, ConsoleState, TlsFiles};
 use treadsim::classroom::instructor::{Instructor, SeatView};
 use treadsim::classroom::network::{read_key, read_or_make_key, ClassNetwork, DEFAULT_KEY_FILE};
 use treadsim::classroom::protocol::{unix_now, DEFAULT_CLASS};
@@ -316,6 +316,13 @@ pub struct InstructorArgs {
     /// Serve no console.
     #[arg(long, conflicts_with = "http")]
     pub no_http: bool,
+    /// Serve the console over HTTPS with this certificate (PEM; with --tls-key): for a console
+    /// open to the network.
+    #[arg(long, requires = "tls_key", conflicts_with = "no_http")]
+    pub tls_cert: Option<PathBuf>,
+    /// The TLS certificate's private key (PEM).
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// The exercises the console offers to assign.
     #[arg(long, default_value = EXERCISE_FOLDER)]
     pub exercises: PathBuf,
@@ -421,6 +428,11 @@ fn start_console(
     instructor: &Arc<Instructor>,
     password_hash: String,
 ) -> anyhow::Result<Console> {
+    let tls = a
+        .tls_cert
+        .clone()
+        .zip(a.tls_key.clone())
+        .map(|(cert, key)| TlsFiles { cert, key });
     let console = Console::serve(
         &a.http,
         ConsoleState {
@@ -432,16 +444,18 @@ fn start_console(
             class: a.network.class.clone(),
             tls: false,
         },
+        tls.as_ref(),
     )?;
-    if !console.addr().ip().is_loopback() {
+    if !console.addr().ip().is_loopback() && tls.is_none() {
         eprintln!(
             "warning: the console at {} is open to the network without TLS: the password and \
-             session cookie cross it in clear text; serve it on 127.0.0.1 and reach it through an \
-             SSH tunnel or a TLS proxy",
+             session cookie cross it in clear text; give it --tls-cert and --tls-key, or serve it \
+             on 127.0.0.1 and reach it through an SSH tunnel",
             console.addr()
         );
     }
-    println!("console: http://{}/", console.addr());
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    println!("console: {scheme}://{}/", console.addr());
     Ok(console)
 }
 

@@ -37,6 +37,14 @@ pub const MAX_BODY: u64 = 64 * 1024;
 /// Why the console could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ConsoleError {
+    /// A TLS certificate or key file cannot be read.
+    #[error("{path}: {detail}")]
+    Tls {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        detail: String,
+    },
     /// The address cannot be bound.
     #[error("console at {addr}: {detail}")]
     Bind {
@@ -61,8 +69,34 @@ pub struct ConsoleState {
     pub reports: PathBuf,
     /// The class's name.
     pub class: String,
-    /// Whether the console is served over TLS (cookies are then `Secure`).
+    /// Whether the console is served over TLS (cookies are then `Secure`); [`Console::serve`]
+    /// sets it.
     pub tls: bool,
+}
+
+/// The console's TLS certificate and private key (PEM files).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// The certificate (chain), PEM.
+    pub cert: PathBuf,
+    /// Its private key, PEM.
+    pub key: PathBuf,
+}
+
+impl TlsFiles {
+    /// The files' contents, for the server.
+    fn read(&self) -> Result<tiny_http::SslConfig, ConsoleError> {
+        let read = |path: &PathBuf| {
+            std::fs::read(path).map_err(|e| ConsoleError::Tls {
+                path: path.clone(),
+                detail: e.to_string(),
+            })
+        };
+        Ok(tiny_http::SslConfig {
+            certificate: read(&self.cert)?,
+            private_key: read(&self.key)?,
+        })
+    }
 }
 
 /// The running console: stops when dropped or told.
@@ -74,12 +108,22 @@ pub struct Console {
 }
 
 impl Console {
-    /// Serves the console on `addr` (`HOST:PORT`; port 0 picks a free one).
-    pub fn serve(addr: &str, state: ConsoleState) -> Result<Self, ConsoleError> {
-        let server = tiny_http::Server::http(addr).map_err(|e| ConsoleError::Bind {
+    /// Serves the console on `addr` (`HOST:PORT`; port 0 picks a free one), over TLS with
+    /// `tls`'s certificate and key if given (HTTPS only then).
+    pub fn serve(
+        addr: &str,
+        mut state: ConsoleState,
+        tls: Option<&TlsFiles>,
+    ) -> Result<Self, ConsoleError> {
+        let bind = |e: Box<dyn std::error::Error + Send + Sync>| ConsoleError::Bind {
             addr: addr.to_owned(),
             detail: e.to_string(),
-        })?;
+        };
+        state.tls = tls.is_some();
+        let server = match tls {
+            Some(files) => tiny_http::Server::https(addr, files.read()?).map_err(bind)?,
+            None => tiny_http::Server::http(addr).map_err(bind)?,
+        };
         let bound = server
             .server_addr()
             .to_ip()
