@@ -81,7 +81,7 @@ enum Command {
     /// The class's records from the command line: list, one trainee's history and standing,
     /// export (CSV, JSON), delete a trainee's data.
     #[cfg(feature = "classroom")]
-    Records(cli::class::RecordsArgs),
+    Records(cli::records::RecordsArgs),
     /// Open the operator station: drive the robot with a gamepad or the keyboard through its
     /// onboard cameras, with an instrument panel (needs a display; see `shot` without one).
     #[cfg(feature = "viewer")]
@@ -114,7 +114,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "classroom")]
         Command::Instructor(args) => cli::class::instructor_command(&args),
         #[cfg(feature = "classroom")]
-        Command::Records(args) => cli::class::records_command(&args),
+        Command::Records(args) => cli::records::records_command(&args),
         #[cfg(feature = "viewer")]
         Command::Station(args) => cli::station::station_command(*args),
         #[cfg(feature = "viewer")]

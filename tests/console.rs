@@ -232,7 +232,39 @@ fn requests_without_a_login_or_without_the_csrf_token_are_refused_and_change_not
         let (status, _, body) = http(addr, "GET", "/api/class", &[("Cookie", token.as_str())], "");
         status == 200 && body.contains("\"state\":\"ready\"")
     }));
+
+    thresholds_need_the_login_and_refuse_bad_values(addr, &token, &csrf);
     class.instructor.close();
+}
+
+/// The console's threshold route: no login 401, no CSRF 403, out of range 400 with the reason,
+/// then set, and listed as the instructor's.
+fn thresholds_need_the_login_and_refuse_bad_values(addr: SocketAddr, token: &str, csrf: &str) {
+    let json = [("Content-Type", "application/json")];
+    let h = [
+        ("Cookie", token),
+        ("X-Treadsim-Csrf", csrf),
+        ("Content-Type", "application/json"),
+    ];
+    let threshold = r#"{"pass_rate":0.6,"reps_per_min":1.5,"window":3}"#;
+    let path = "/api/exercise/curb_climb/threshold";
+    let (status, _, _) = http(addr, "POST", path, &json, threshold);
+    assert_eq!(status, 401);
+    let (status, _, _) = http(addr, "POST", path, &[("Cookie", token)], threshold);
+    assert_eq!(status, 403);
+    let (status, _, body) = http(addr, "POST", path, &h, r#"{"pass_rate":1.6}"#);
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("0 to 1"), "{body}");
+    let (status, _, body) = http(addr, "POST", path, &h, threshold);
+    assert_eq!(status, 200, "{body}");
+    let (_, _, body) = http(addr, "GET", "/api/thresholds", &[("Cookie", token)], "");
+    let listed: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        listed["thresholds"][0],
+        serde_json::json!({"exercise": "curb_climb", "pass_rate": 0.6, "reps_per_min": 1.5,
+            "window": 3, "by_instructor": true}),
+        "{body}"
+    );
 }
 
 /// The browser test's Python (a virtual environment with Selenium, made by `make test`).
@@ -294,6 +326,17 @@ fn an_instructor_assigns_and_follows_an_exercise_in_a_real_browser() {
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0].status, "passed", "{}", rows[0].reason);
     assert_eq!(rows[0].seat, "b2");
+    // The threshold set with the page's form is the records'.
+    let thresholds = class.instructor.with_records(|r| r.thresholds().unwrap());
+    let set = thresholds
+        .iter()
+        .find(|t| t.exercise == "dexterity_inspect_rack")
+        .unwrap();
+    assert_eq!(
+        (set.reps_per_min, set.by_instructor),
+        (0.5, true),
+        "{set:?}"
+    );
     class.instructor.close();
 }
 

@@ -75,6 +75,12 @@ pub const MIGRATIONS: &[&str] = &[
     );",
     // 3: the instructor's own copy of an attempt's log, fetched from its seat.
     "ALTER TABLE attempts ADD COLUMN local_log TEXT;",
+    // 4: a threshold the instructor set, which the exercise file's no longer replaces; the
+    // file's kept beside it (as last reported), to go back to.
+    "ALTER TABLE exercises ADD COLUMN threshold_by_instructor INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE exercises ADD COLUMN file_pass_rate REAL;
+    ALTER TABLE exercises ADD COLUMN file_reps_per_min REAL;
+    ALTER TABLE exercises ADD COLUMN file_window INTEGER;",
 ];
 
 /// The schema version this program writes.
@@ -110,6 +116,14 @@ pub enum RecordsError {
         found: u32,
         /// This program's.
         known: u32,
+    },
+    /// A proficiency threshold out of range.
+    #[error("threshold for {exercise}: {detail}")]
+    Threshold {
+        /// The exercise.
+        exercise: String,
+        /// What is out of range.
+        detail: String,
     },
     /// A stored value that does not parse (a hand-edited file).
     #[error("{path}: attempt {attempt}: {detail}")]
@@ -160,27 +174,6 @@ pub struct AttemptRow {
     pub log_path: Option<String>,
     /// The log's SHA-256 (hex).
     pub log_sha256: Option<String>,
-}
-
-/// A trainee's standing on one exercise: the last attempts against its proficiency threshold.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Proficiency {
-    /// The exercise.
-    pub exercise: String,
-    /// Attempts counted (the last `window`, or fewer).
-    pub attempts: u32,
-    /// The window the threshold looks at.
-    pub window: u32,
-    /// Passed share of the counted attempts, 0–1.
-    pub pass_rate: f64,
-    /// Mean repetitions per minute of the counted attempts.
-    pub reps_per_min: f64,
-    /// Required pass rate, 0–1.
-    pub threshold_pass_rate: f64,
-    /// Required repetitions per minute.
-    pub threshold_reps_per_min: f64,
-    /// Whether a full window meets both thresholds.
-    pub qualified: bool,
 }
 
 /// The open records file.
@@ -347,13 +340,21 @@ impl Records {
             .map_err(sql)?;
         }
         // The exercise file's standard, as the latest attempt reports it (the file may have
-        // changed); an unfinished attempt, reported by the instructor itself, knows none.
+        // changed), unless the instructor set one; an unfinished attempt, reported by the
+        // instructor itself, knows none.
         match report.proficiency {
             Some(p) => tx.execute(
                 "INSERT INTO exercises (name, sha256, threshold_pass_rate, threshold_reps_per_min,
-                    threshold_window) VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (name) DO UPDATE SET sha256 = ?2, threshold_pass_rate = ?3,
-                    threshold_reps_per_min = ?4, threshold_window = ?5",
+                    threshold_window, file_pass_rate, file_reps_per_min, file_window)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?3, ?4, ?5)
+                 ON CONFLICT (name) DO UPDATE SET sha256 = ?2, file_pass_rate = ?3,
+                    file_reps_per_min = ?4, file_window = ?5,
+                    threshold_pass_rate = CASE WHEN threshold_by_instructor
+                        THEN threshold_pass_rate ELSE ?3 END,
+                    threshold_reps_per_min = CASE WHEN threshold_by_instructor
+                        THEN threshold_reps_per_min ELSE ?4 END,
+                    threshold_window = CASE WHEN threshold_by_instructor
+                        THEN threshold_window ELSE ?5 END",
                 params![report.exercise, report.exercise_sha256, p.pass_rate, p.reps_per_min, p.window],
             ),
             None => tx.execute(
@@ -542,79 +543,6 @@ impl Records {
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.sql(e))
     }
 
-    /// Trainee `trainee`'s standing on each exercise they attempted: their last `window`
-    /// finished attempts against the exercise's thresholds (an unfinished attempt is not
-    /// counted: the trainee did not get to finish it).
-    pub fn proficiency(&self, trainee: &str) -> Result<Vec<Proficiency>, RecordsError> {
-        let mut statement = self
-            .db
-            .prepare(
-                "SELECT e.name, e.threshold_pass_rate, e.threshold_reps_per_min, e.threshold_window
-                 FROM exercises e WHERE e.name IN
-                    (SELECT exercise FROM attempts WHERE trainee = ?1) ORDER BY e.name",
-            )
-            .map_err(|e| self.sql(e))?;
-        let exercises = statement
-            .query_map(params![trainee], |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, f64>(1)?,
-                    row.get::<_, f64>(2)?,
-                    row.get::<_, u32>(3)?,
-                ))
-            })
-            .map_err(|e| self.sql(e))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.sql(e))?;
-        exercises
-            .into_iter()
-            .map(|(exercise, pass, reps, window)| {
-                self.standing(trainee, exercise, pass, reps, window)
-            })
-            .collect()
-    }
-
-    fn standing(
-        &self,
-        trainee: &str,
-        exercise: String,
-        threshold_pass_rate: f64,
-        threshold_reps_per_min: f64,
-        window: u32,
-    ) -> Result<Proficiency, RecordsError> {
-        let mut statement = self
-            .db
-            .prepare(
-                "SELECT status, reps_per_min FROM attempts
-                 WHERE trainee = ?1 AND exercise = ?2 AND status != 'unfinished'
-                 ORDER BY started_unix_s DESC, id DESC LIMIT ?3",
-            )
-            .map_err(|e| self.sql(e))?;
-        let last = statement
-            .query_map(params![trainee, exercise, window], |row| {
-                Ok((row.get::<_, String>(0)?, row.get::<_, f64>(1)?))
-            })
-            .map_err(|e| self.sql(e))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.sql(e))?;
-        let attempts = last.len() as u32;
-        let count = f64::from(attempts.max(1));
-        let pass_rate = last.iter().filter(|(s, _)| s == "passed").count() as f64 / count;
-        let reps_per_min = last.iter().map(|(_, r)| r).sum::<f64>() / count;
-        Ok(Proficiency {
-            exercise,
-            attempts,
-            window,
-            pass_rate,
-            reps_per_min,
-            threshold_pass_rate,
-            threshold_reps_per_min,
-            qualified: attempts >= window
-                && pass_rate >= threshold_pass_rate
-                && reps_per_min >= threshold_reps_per_min,
-        })
-    }
-
     /// Deletes trainee `trainee` and all their attempts; returns the attempts deleted.
     pub fn delete_trainee(&mut self, trainee: &str) -> Result<usize, RecordsError> {
         let path = self.path.clone();
@@ -632,6 +560,9 @@ impl Records {
         Ok(attempts)
     }
 }
+
+mod proficiency;
+pub use proficiency::{ExerciseThreshold, Proficiency};
 
 #[cfg(test)]
 mod tests;

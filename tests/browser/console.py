@@ -1,8 +1,9 @@
 """Drives the instructor console in a real headless Chromium (Debian's chromium and
 chromium-driver, through Selenium's WebDriver client), as an instructor would: log in, see the
 live seats, assign an exercise to one with clicks, start it, watch it run and its result
-arrive, and open the trainee's progress chart. Called by tests/console.rs with the console's
-URL; exits non-zero naming the step that failed. Screenshots go to --shots."""
+arrive, open the trainee's progress chart, and set the exercise's proficiency threshold. Called
+by tests/console.rs with the console's URL; exits non-zero naming the step that failed.
+Screenshots go to --shots."""
 
 import argparse
 import sys
@@ -89,6 +90,15 @@ def main():
         wait.until(lambda b: "After-action" in b.find_element(By.ID, "attempt").text)
         result = browser.find_element(By.ID, "attempt").text
         browser.save_screenshot(f"{a.shots}/console-trainee.png")
+        step = "set the exercise's proficiency threshold"
+        row = f'#threshold-table tr[data-exercise="{a.exercise}"]'
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, row))
+        reps = browser.find_element(By.CSS_SELECTOR, f"{row} .t-reps")
+        reps.clear()
+        reps.send_keys("0.5")
+        browser.find_element(By.CSS_SELECTOR, f"{row} .t-save").click()
+        wait.until(lambda b: b.find_element(By.ID, "threshold-reply").text == f"{a.exercise}: saved")
+        wait.until(lambda b: "instructor" in b.find_element(By.CSS_SELECTOR, row).text)
         print(f"browser: ok; attempt view: {result.splitlines()[1] if len(result.splitlines()) > 1 else result}")
     except Exception as e:  # noqa: BLE001 - any failure is the step's
         browser.save_screenshot(f"{a.shots}/console-failed.png")

@@ -13,7 +13,8 @@ use super::auth::{self, form_field, same_token, session_cookie, verify_password,
 use super::{body_text, ConsoleState};
 use crate::classroom::bundle::Bundle;
 use crate::classroom::instructor::{InstructorError, SeatView};
-use crate::classroom::protocol::{check_name, unix_now, Command};
+use crate::classroom::protocol::{check_name, unix_now, Command, ProficiencyStandard};
+use crate::classroom::records::RecordsError;
 use crate::record::header::sha256_hex;
 
 /// Events per seat sent to the page (the latest).
@@ -167,6 +168,11 @@ fn authorised(request: &mut Request, method: &Method, path: &str, state: &Consol
             command(request, &seat, state)
         }
         (Method::Get, ["api", "trainees"]) => trainees(state),
+        (Method::Get, ["api", "thresholds"]) => thresholds(state),
+        (Method::Post, ["api", "exercise", exercise, "threshold"]) => {
+            let exercise = (*exercise).to_owned();
+            set_threshold(request, &exercise, state)
+        }
         (Method::Get, ["api", "trainee", id]) => trainee(id, state),
         (Method::Get, ["api", "attempt", id]) => attempt(id, state),
         (Method::Get, ["report", attempt, file]) => report_file(attempt, file, state),
@@ -361,6 +367,52 @@ fn trainee(id: &str, state: &ConsoleState) -> Reply {
             200,
             &json!({"trainee": id, "attempts": attempts, "proficiency": proficiency}),
         ),
+        Err(e) => error(500, &e.to_string()),
+    }
+}
+
+/// `GET /api/thresholds`: every exercise's proficiency threshold.
+fn thresholds(state: &ConsoleState) -> Reply {
+    match state.instructor.with_records(|r| r.thresholds()) {
+        Ok(rows) => json_reply(200, &json!({"thresholds": rows})),
+        Err(e) => error(500, &e.to_string()),
+    }
+}
+
+/// `POST /api/exercise/NAME/threshold`: `{"pass_rate": R, "reps_per_min": X, "window": N}` sets
+/// the instructor's threshold; `{"file": true}` gives it back to the exercise file.
+fn set_threshold(request: &mut Request, exercise: &str, state: &ConsoleState) -> Reply {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Asked {
+        pass_rate: Option<f64>,
+        reps_per_min: Option<f64>,
+        window: Option<u32>,
+        #[serde(default)]
+        file: bool,
+    }
+    let Some(body) = body_text(request) else {
+        return error(400, "the body is too long or not text");
+    };
+    let asked: Asked = match serde_json::from_str(&body) {
+        Ok(a) => a,
+        Err(e) => return error(400, &format!("not a threshold: {e}")),
+    };
+    let threshold = match (asked.file, asked.pass_rate) {
+        (true, _) => None,
+        (false, Some(pass_rate)) => Some(ProficiencyStandard {
+            pass_rate,
+            reps_per_min: asked.reps_per_min.unwrap_or(0.0),
+            window: asked.window.unwrap_or(5),
+        }),
+        (false, None) => return error(400, "give pass_rate (and reps_per_min, window), or file"),
+    };
+    match state
+        .instructor
+        .with_records(|r| r.set_threshold(exercise, threshold, unix_now()))
+    {
+        Ok(()) => json_reply(200, &json!({"set": true})),
+        Err(e @ RecordsError::Threshold { .. }) => error(400, &e.to_string()),
         Err(e) => error(500, &e.to_string()),
     }
 }

@@ -143,6 +143,79 @@ fn the_exercise_files_standard_is_the_one_applied() {
 }
 
 #[test]
+fn a_threshold_the_instructor_sets_outlasts_the_files_until_given_back() {
+    use crate::classroom::protocol::ProficiencyStandard;
+    let dir = tempfile::tempdir().unwrap();
+    let mut records = Records::open(&dir.path().join("r.sqlite")).unwrap();
+    let file = ProficiencyStandard {
+        pass_rate: 1.0,
+        reps_per_min: 2.0,
+        window: 1,
+    };
+    let mut r = report("a1", "t1", AttemptStatus::Passed);
+    r.proficiency = Some(file);
+    records.store_attempt(&r, 1.0).unwrap();
+    let exercise = r.exercise.clone();
+    let easier = ProficiencyStandard {
+        pass_rate: 1.0,
+        reps_per_min: 1.0,
+        window: 1,
+    };
+    records.set_threshold(&exercise, Some(easier), 2.0).unwrap();
+    // 1.4 reps/min now meets the 1.0 the instructor asks for.
+    assert!(records.proficiency("t1").unwrap()[0].qualified);
+    // A later attempt reports the file's standard again: the instructor's stays.
+    let mut later = report("a2", "t1", AttemptStatus::Passed);
+    later.proficiency = Some(file);
+    records.store_attempt(&later, 3.0).unwrap();
+    let listed = records.thresholds().unwrap();
+    assert_eq!(
+        (listed[0].reps_per_min, listed[0].by_instructor),
+        (1.0, true)
+    );
+    // Given back to the file: its standard, as last reported, applies at once.
+    records.set_threshold(&exercise, None, 4.0).unwrap();
+    let listed = records.thresholds().unwrap();
+    assert_eq!(
+        (listed[0].reps_per_min, listed[0].by_instructor),
+        (2.0, false)
+    );
+    assert!(!records.proficiency("t1").unwrap()[0].qualified);
+    // Out of range, or an exercise the records do not know: refused, nothing changed.
+    for (exercise, pass_rate, reps_per_min, window, says) in [
+        (exercise.as_str(), 1.5, 1.0, 5, "0 to 1"),
+        (exercise.as_str(), 0.8, -1.0, 5, "0 or more"),
+        (exercise.as_str(), 0.8, f64::NAN, 5, "0 or more"),
+        (exercise.as_str(), 0.8, 1.0, 0, "1 to 100"),
+        ("../x", 0.8, 1.0, 5, "exercise"),
+    ] {
+        let t = ProficiencyStandard {
+            pass_rate,
+            reps_per_min,
+            window,
+        };
+        let e = records.set_threshold(exercise, Some(t), 6.0).unwrap_err();
+        assert!(e.to_string().contains(says), "{e}");
+    }
+    assert_eq!(records.thresholds().unwrap()[0].reps_per_min, 2.0);
+    // A threshold may be set before anyone attempted the exercise; giving back one never set
+    // names the exercise the records lack.
+    let before = ProficiencyStandard {
+        pass_rate: 0.6,
+        reps_per_min: 0.5,
+        window: 3,
+    };
+    records.set_threshold("new_one", Some(before), 7.0).unwrap();
+    assert!(records
+        .thresholds()
+        .unwrap()
+        .iter()
+        .any(|t| t.exercise == "new_one"));
+    let e = records.set_threshold("nowhere", None, 8.0).unwrap_err();
+    assert!(e.to_string().contains("no such exercise"), "{e}");
+}
+
+#[test]
 fn proficiency_counts_the_last_window_and_deleting_a_trainee_removes_their_attempts() {
     let dir = tempfile::tempdir().unwrap();
     let mut records = Records::open(&dir.path().join("r.sqlite")).unwrap();
