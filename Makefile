@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := build-essential pkg-config libudev-dev libssl-dev
 CARGO ?= cargo
 
-.PHONY: run test deps station-deps browser-deps build check-scenes bench clean
+.PHONY: run test deps station-deps browser-deps ros2-deps build check-scenes bench clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -59,6 +59,19 @@ browser-deps:
 	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c "import selenium" 2>/dev/null || { \
 	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(SELENIUM); }
 
+# The ROS 2 test's client, one we did not write: Eclipse Zenoh's Python API and rosbags (CDR
+# and RIHS01 type hashes), pinned, from PyPI into a virtual environment under target/. Where
+# PyPI cannot be reached the test is skipped and says so (target/venv-ros2.unavailable).
+ROS2_VENV := target/venv-ros2
+ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9
+
+ros2-deps: browser-deps
+	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags" 2>/dev/null || { \
+	  rm -rf $(ROS2_VENV) $(ROS2_VENV).unavailable; python3 -m venv $(ROS2_VENV) && \
+	  $(ROS2_VENV)/bin/pip install -q $(ROS2_CLIENT) || { \
+	    echo "pip could not install $(ROS2_CLIENT) (PyPI unreachable?)" > $(ROS2_VENV).unavailable; \
+	    rm -rf $(ROS2_VENV); }; }
+
 # Without a display the station says so (once) and exits with status 3; `make run` then
 # renders what the front camera sees headless (target/make-run-front.png, so the tree stays
 # clean), prints the picture's path and succeeds: the simulator and renderer work. With a
@@ -70,7 +83,7 @@ run: build station-deps
 # own and its API docs' links, all core tests and benches (as tests), the scene library, the
 # viewer's tests (headless rendering through Mesa, no display needed) and the classroom's
 # (instructor and seat processes over Zenoh on loopback, records in SQLite).
-test: deps station-deps browser-deps
+test: deps station-deps browser-deps ros2-deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) build --no-default-features
@@ -84,6 +97,8 @@ test: deps station-deps browser-deps
 	$(CARGO) test --test classroom
 	$(CARGO) test --test console -- --include-ignored
 	$(CARGO) test --test station_class
+	$(CARGO) test --lib interop::
+	$(CARGO) test --test ros2
 
 bench: deps
 	$(CARGO) bench --no-default-features

@@ -27,11 +27,13 @@ pub mod record; // MCAP logs, replay, the after-action report
 pub mod session; // one robot stepped by inputs; the driver loop
 
 // Front ends: input mapping, measuring tools, the capability envelope, the station, the
-// classroom.
+// classroom, ROS 2.
 #[cfg(feature = "classroom")]
 pub mod classroom; // seats and the instructor over Zenoh, records in SQLite
 pub mod envelope; // a robot's capability envelope and spec sheet
 pub mod input; // gamepad and keyboard mapped to drive commands
+#[cfg(feature = "ros2")]
+pub mod interop; // ROS 2 over Zenoh (rmw_zenoh's conventions)
 pub mod tools; // bench and soak: measuring the simulator
 #[cfg(feature = "viewer")]
 pub mod viewer; // the operator station and headless shots

@@ -21,7 +21,14 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ("session", &["session", "record", "launch"]),
     (
         "front end",
-        &["input", "envelope", "tools", "viewer", "classroom"],
+        &[
+            "input",
+            "envelope",
+            "tools",
+            "viewer",
+            "classroom",
+            "interop",
+        ],
     ),
 ];
 

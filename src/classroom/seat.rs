@@ -130,7 +130,12 @@ pub struct Seat {
     attempts_made: u32,
     status_seq: u64,
     operator_input: Option<bool>,
+    operator: Option<OperatorFactory>,
 }
+
+/// Makes the operator of each trial for its robot (a ROS 2 control unit, say) instead of the
+/// seat's script.
+pub type OperatorFactory = Box<dyn Fn(&crate::vehicle::RobotSpec) -> Box<dyn Driver> + Send>;
 
 /// SHA-256 of a file (hex), or the read error.
 fn file_sha256(path: &Path) -> Result<String, String> {
@@ -180,6 +185,7 @@ impl Seat {
             attempts_made: 0,
             status_seq: 0,
             operator_input: None,
+            operator: None,
         })
     }
 
@@ -274,7 +280,10 @@ impl Seat {
             robot: None,
         };
         let mut launched = open(&what).map_err(|e| e.to_string())?;
-        let driver = operator_driver(self.options.script.as_deref(), &launched.session)?;
+        let driver = match &self.operator {
+            Some(make) => make(launched.robot()),
+            None => operator_driver(self.options.script.as_deref(), &launched.session)?,
+        };
         self.attempts_made += 1;
         let id = format!(
             "{}-{}-{}",
@@ -473,6 +482,13 @@ impl Seat {
     /// Whether the instructor's autopilot demonstration has the robot.
     pub fn autopilot(&self) -> bool {
         self.attempt.as_ref().is_some_and(|a| a.demo.is_some())
+    }
+
+    /// Has `make` make the operator of every trial from now on, instead of the seat's script
+    /// (its input counts as present).
+    pub fn operate_with(&mut self, make: OperatorFactory) {
+        self.operator = Some(make);
+        self.operator_input = Some(true);
     }
 
     /// Tells the seat whether its operator's input is present (a windowed seat: the pad armed

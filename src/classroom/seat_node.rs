@@ -271,23 +271,37 @@ pub fn run_seat(
     stop: &AtomicBool,
     stop_when: StopWhen,
 ) -> Result<SeatCounters, SeatNodeError> {
+    run_seat_with(network, &mut seat, instructor, stop, stop_when, &mut |_| {})
+}
+
+/// [`run_seat`] with `after_tick` called with the seat after each tick (a ROS 2 node
+/// publishes the robot's state there).
+pub fn run_seat_with(
+    network: &ClassNetwork,
+    seat: &mut Seat,
+    instructor: Option<InstructorPublic>,
+    stop: &AtomicBool,
+    stop_when: StopWhen,
+    after_tick: &mut dyn FnMut(&Seat),
+) -> Result<SeatCounters, SeatNodeError> {
     let mut link = SeatLink::join(network, seat.name(), instructor)?;
     let mut last_tick = Instant::now();
     let mut had_trial = false;
     while !stop.load(Ordering::Relaxed) {
-        link.take_commands(&mut seat);
+        link.take_commands(seat);
         let now = Instant::now();
         let wall = now.duration_since(last_tick).as_secs_f64();
         last_tick = now;
         let events = seat.advance(wall)?;
-        link.publish(&mut seat, &events);
+        link.publish(seat, &events);
+        after_tick(seat);
         had_trial |= seat.state() == SeatState::Finished;
-        if stop_when == StopWhen::AfterTrial && had_trial && link.delivered_all(&seat) {
+        if stop_when == StopWhen::AfterTrial && had_trial && link.delivered_all(seat) {
             break;
         }
         std::thread::sleep(TICK);
     }
-    Ok(link.leave(&mut seat))
+    Ok(link.leave(seat))
 }
 
 /// Answers one command query: carried out, or refused with the reason (a command that is not

@@ -16,6 +16,8 @@ use treadsim::classroom::network::{read_key, read_or_make_key, ClassNetwork, DEF
 use treadsim::classroom::protocol::{unix_now, DEFAULT_CLASS};
 use treadsim::classroom::records::{Records, DEFAULT_RECORDS};
 use treadsim::classroom::seat::{Seat, SeatOptions};
+#[cfg(feature = "ros2")]
+use treadsim::classroom::seat_node::run_seat_with;
 use treadsim::classroom::seat_node::{run_seat, StopWhen};
 use treadsim::launch::EXERCISE_FOLDER;
 #[cfg(feature = "viewer")]
@@ -193,6 +195,10 @@ pub struct SeatArgs {
     /// How to join the class.
     #[command(flatten)]
     pub network: NetworkArgs,
+    /// A ROS 2 control unit as the seat's operator.
+    #[cfg(feature = "ros2")]
+    #[command(flatten)]
+    pub ros: super::ros2::RosArgs,
 }
 
 /// `treadsim seat --headless`.
@@ -209,6 +215,12 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         .folders
         .seat_options(&a.seat, a.trainee.clone(), a.script.clone(), a.speed);
     let mut seat = Seat::new(options)?;
+    // The operator first: an exercise started at once is driven by it too.
+    #[cfg(feature = "ros2")]
+    let ros = match a.ros.options()? {
+        Some(options) => Some((ros_operator(&mut seat, &options)?, options)),
+        None => None,
+    };
     if let Some(exercise) = &a.exercise {
         let name = exercise
             .file_stem()
@@ -227,6 +239,10 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         StopWhen::Told
     };
     println!("seat {} joined class {}", a.seat, a.network.class);
+    #[cfg(feature = "ros2")]
+    if let Some((node, options)) = ros {
+        return seat_with_ros(&network, seat, key.instructor, stop_when, (node, &options));
+    }
     let counters = run_seat(&network, seat, key.instructor, &STOP, stop_when)?;
     println!(
         "seat {}: {} statuses, {} commands carried out, {} refused ({} not the instructor's), {} malformed, {} results delivered",
@@ -242,6 +258,7 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
 }
 
 /// The station's options for joining a class as a seat (`treadsim station --class`).
+#[cfg(feature = "viewer")]
 #[derive(clap::Args)]
 pub struct StationClassArgs {
     /// Join a class as a seat (the class's name [default: treadsim]): a locked trainee
@@ -259,6 +276,7 @@ pub struct StationClassArgs {
     pub endpoints: EndpointArgs,
 }
 
+#[cfg(feature = "viewer")]
 impl StationClassArgs {
     /// How the station joins its class, if `--class` was given: seat `--seat` (or this
     /// machine's name) for `trainee`, with `exercise` started at once if given.
@@ -283,6 +301,7 @@ impl StationClassArgs {
 
 /// This machine's name as a seat name (letters, digits, `_`, `-`, `.`; others become `-`), or
 /// `station` if it has none.
+#[cfg(feature = "viewer")]
 fn machine_name() -> String {
     let name = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     let name: String = name
@@ -301,6 +320,87 @@ fn machine_name() -> String {
     } else {
         name
     }
+}
+
+/// A ROS 2 node made the operator of `seat`'s trials: each trial's driver is the node's.
+#[cfg(feature = "ros2")]
+fn ros_operator(
+    seat: &mut Seat,
+    options: &treadsim::interop::ros2::RosOptions,
+) -> anyhow::Result<std::sync::Arc<std::sync::Mutex<treadsim::interop::ros2::RosNode>>> {
+    let node = Arc::new(std::sync::Mutex::new(
+        treadsim::interop::ros2::RosNode::start(options)?,
+    ));
+    let maker = Arc::clone(&node);
+    seat.operate_with(Box::new(move |robot| {
+        let node = maker
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Box::new(node.driver(robot))
+    }));
+    Ok(node)
+}
+
+/// The seat run with its ROS 2 node: the node publishes the robot's state after each tick.
+#[cfg(feature = "ros2")]
+fn seat_with_ros(
+    network: &ClassNetwork,
+    mut seat: Seat,
+    instructor: Option<treadsim::classroom::authority::InstructorPublic>,
+    stop_when: StopWhen,
+    (node, options): (
+        std::sync::Arc<std::sync::Mutex<treadsim::interop::ros2::RosNode>>,
+        &treadsim::interop::ros2::RosOptions,
+    ),
+) -> anyhow::Result<()> {
+    println!(
+        "seat {}: ROS 2 node /treadsim, domain {}, {}",
+        seat.name(),
+        options.domain,
+        if options.router {
+            format!("Zenoh router on {}", options.listen.join(", "))
+        } else {
+            format!("router {}", options.connect.join(", "))
+        }
+    );
+    let publisher = Arc::clone(&node);
+    let counters = run_seat_with(
+        network,
+        &mut seat,
+        instructor,
+        &STOP,
+        stop_when,
+        &mut |seat| {
+            if let Some(session) = seat.session() {
+                publisher
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .publish(session);
+            }
+        },
+    )?;
+    let ros = node
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .counters();
+    println!(
+        "seat {}: {} statuses, {} results delivered; ROS 2: {} commands taken, {} refused, {} \
+         timeouts, {} messages published, command to step {:.1} ms mean, {:.1} ms max",
+        seat.name(),
+        counters.statuses,
+        counters.delivered,
+        ros.received,
+        ros.rejected,
+        ros.timeouts,
+        ros.published,
+        if ros.applied > 0 {
+            1e3 * ros.latency_sum / ros.applied as f64
+        } else {
+            0.0
+        },
+        1e3 * ros.latency_max
+    );
+    Ok(())
 }
 
 /// Arguments of `treadsim instructor`.

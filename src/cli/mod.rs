@@ -16,6 +16,8 @@ pub mod list;
 pub mod log;
 #[cfg(feature = "classroom")]
 pub mod records;
+#[cfg(all(feature = "ros2", feature = "classroom"))]
+pub mod ros2;
 pub mod run;
 pub mod runtime_dir;
 pub mod soak;

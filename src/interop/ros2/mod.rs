@@ -1,0 +1,11 @@
+//! ROS 2 through Zenoh, speaking rmw_zenoh's conventions (ROS 2 Jazzy and later): CDR messages
+//! ([`cdr`], [`msgs`]), their type descriptions and RIHS01 hashes ([`types`]), rmw_zenoh's key
+//! expressions, liveliness tokens and attachments ([`names`]), and the node itself ([`node`]).
+
+pub mod cdr;
+pub mod msgs;
+pub mod names;
+pub mod node;
+pub mod types;
+
+pub use node::{RosCounters, RosDriver, RosError, RosNode, RosOptions, DEFAULT_ROUTER};

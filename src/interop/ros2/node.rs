@@ -1,0 +1,635 @@
+//! treadsim as a ROS 2 node over Zenoh, as rmw_zenoh nodes see one: its session joins the ROS
+//! graph (a Zenoh router, `tcp/127.0.0.1:7447` by default, or one it runs itself), declares
+//! the liveliness tokens of the node and of each topic, publishes the robot's state, and
+//! subscribes the operator's commands.
+//!
+//! Subscribed (the operator's control unit, or any ROS tool):
+//! - `/cmd_vel` (`geometry_msgs/msg/Twist`): `linear.x` (m/s) and `angular.z` (rad/s) become
+//!   belt speeds by the tracks' kinematics, `v ∓ ω·B/2` (B the track gauge; an Ackermann robot
+//!   steers to the same curvature), scaled down together to the slowest motor's top speed;
+//! - `/flippers/target` (`std_msgs/msg/Float64`): the flippers' target angle, rad;
+//! - `/enable` (`std_msgs/msg/Bool`): `false` stops the robot until `true` comes.
+//!
+//! A command older than the timeout (0.5 s by default) stops the robot, as a lost pad does; a
+//! message that does not decode, or with a NaN or an absurd speed, is refused, counted, and
+//! stops the robot too. Every command reaches the session as an `Input` through the one driver
+//! path ([`RosDriver`], a [`Driver`]), so the session's log replays it bit-exact.
+//!
+//! Published at `rate` Hz of simulated time, stamped with the wall clock at the start plus the
+//! simulated time (so they are both wall-clock-like and exact in simulated time; `/clock`
+//! carries the same for `use_sim_time`): `/odom` (`nav_msgs/msg/Odometry`: frame `odom`, child
+//! `base_link`, twist in `base_link`, REP-105), `/imu` (`sensor_msgs/msg/Imu`: orientation,
+//! body rates, specific force in `base_link`), `/joint_states` (flippers: angle and torque;
+//! each track's or wheel's surface speed), `/tf` (`odom` → `base_link`), `/clock`.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use nalgebra::{UnitQuaternion, Vector3};
+use zenoh::Wait;
+
+use super::msgs::{
+    decode_bool, decode_float64, encode_clock, encode_tf, Header, Imu, JointState, Odometry, Stamp,
+    TransformStamped, Twist,
+};
+use super::names::{attachment, topic_key, EntityKind, NodeName, Qos, GID_LEN};
+use super::types::{self, dds_name, type_hash};
+use crate::record::header::sha256_hex;
+use crate::session::{Driver, Input, Session};
+use crate::vehicle::{DriveCommand, RobotSpec};
+
+/// The router rmw_zenoh nodes expect on their own machine.
+pub const DEFAULT_ROUTER: &str = "tcp/127.0.0.1:7447";
+
+/// How treadsim joins the ROS graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RosOptions {
+    /// ROS domain id (`ROS_DOMAIN_ID`).
+    pub domain: u32,
+    /// The node's name.
+    pub node: String,
+    /// The node's namespace (`/` for the root).
+    pub namespace: String,
+    /// Routers (or peers) to connect to.
+    pub connect: Vec<String>,
+    /// Endpoints to listen on.
+    pub listen: Vec<String>,
+    /// Run as a Zenoh router (for a machine without `zenohd`): ROS nodes connect to it.
+    pub router: bool,
+    /// A command older than this stops the robot, s.
+    pub command_timeout: f64,
+    /// Publishing rate, Hz of simulated time.
+    pub rate: f64,
+}
+
+impl Default for RosOptions {
+    fn default() -> Self {
+        Self {
+            domain: 0,
+            node: "treadsim".into(),
+            namespace: "/".into(),
+            connect: vec![DEFAULT_ROUTER.into()],
+            listen: Vec::new(),
+            router: false,
+            command_timeout: 0.5,
+            rate: 50.0,
+        }
+    }
+}
+
+/// Why the node could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RosError {
+    /// Zenoh refused the configuration, the session or a declaration.
+    #[error("ROS 2 over Zenoh: {0}")]
+    Zenoh(String),
+    /// A bad option.
+    #[error("ROS 2: {0}")]
+    Option(String),
+}
+
+/// What the node has counted.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct RosCounters {
+    /// Commands taken (all topics).
+    pub received: u64,
+    /// Messages refused: malformed, NaN or absurd values.
+    pub rejected: u64,
+    /// Times a stale command stopped the robot.
+    pub timeouts: u64,
+    /// Messages published.
+    pub published: u64,
+    /// Commands that reached the session, and the time from each one's arrival to the step
+    /// it entered: sum and largest, s (wall clock).
+    pub applied: u64,
+    /// Sum of those latencies, s.
+    pub latency_sum: f64,
+    /// The largest, s.
+    pub latency_max: f64,
+}
+
+/// The operator's latest commands, as the subscriptions leave them.
+#[derive(Debug, Default)]
+struct Inbox {
+    /// The latest velocity command and when it came.
+    twist: Option<(Twist, Instant)>,
+    /// The latest flipper target, rad.
+    flipper: Option<f64>,
+    /// `false` after `/enable` said so.
+    disabled: bool,
+    counters: RosCounters,
+}
+
+type Shared = Arc<Mutex<Inbox>>;
+
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Inbox> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Largest speed a command may ask for, m/s, and turn rate, rad/s: beyond them it is not a
+/// command but garbage.
+const ABSURD_SPEED: f64 = 20.0;
+const ABSURD_TURN: f64 = 50.0;
+
+/// One published topic: its Zenoh publisher, its token, its GID and sequence.
+struct Topic {
+    publisher: zenoh::pubsub::Publisher<'static>,
+    _token: zenoh::liveliness::LivelinessToken,
+    gid: [u8; GID_LEN],
+    sequence: i64,
+}
+
+impl Topic {
+    fn put(&mut self, payload: Vec<u8>) -> bool {
+        self.sequence += 1;
+        let now_ns = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+        self.publisher
+            .put(payload)
+            .attachment(attachment(self.sequence, now_ns, &self.gid))
+            .wait()
+            .is_ok()
+    }
+}
+
+/// The robot's state between publications (the IMU's acceleration needs the last velocity).
+#[derive(Debug, Clone, Copy)]
+struct LastState {
+    sim_time: f64,
+    velocity: Vector3<f64>,
+}
+
+/// treadsim's ROS 2 node.
+pub struct RosNode {
+    session: zenoh::Session,
+    _node_token: zenoh::liveliness::LivelinessToken,
+    _subscriptions: Vec<(
+        zenoh::pubsub::Subscriber<()>,
+        zenoh::liveliness::LivelinessToken,
+    )>,
+    odom: Topic,
+    imu: Topic,
+    joints: Topic,
+    tf: Topic,
+    clock: Topic,
+    inbox: Shared,
+    options: RosOptions,
+    /// Wall time (s since the Unix epoch) at simulated time 0 of the session published.
+    epoch: Option<f64>,
+    next_publish: f64,
+    last: Option<LastState>,
+}
+
+/// Which topic a subscription takes.
+#[derive(Debug, Clone, Copy)]
+enum Command {
+    Velocity,
+    Flipper,
+    Enable,
+}
+
+impl RosNode {
+    /// Joins the ROS graph as `options` says: the session, the node's token, its publishers
+    /// and subscriptions (each with its token).
+    pub fn start(options: &RosOptions) -> Result<Self, RosError> {
+        let zerr = |e: zenoh::Error| RosError::Zenoh(e.to_string());
+        let session = zenoh::open(config(options)?).wait().map_err(zerr)?;
+        let name = NodeName {
+            domain: options.domain,
+            session: session.zid().to_string(),
+            node_id: 0,
+            namespace: options.namespace.clone(),
+            name: options.node.clone(),
+        };
+        let node_token = session
+            .liveliness()
+            .declare_token(name.node_token())
+            .wait()
+            .map_err(zerr)?;
+        let mut next_id = 0;
+        let mut topic = |topic: &str, type_name: &str| {
+            next_id += 1;
+            declare_topic(&session, options, &name, next_id, topic, type_name)
+        };
+        let odom = topic("/odom", types::ODOMETRY)?;
+        let imu = topic("/imu", types::IMU)?;
+        let joints = topic("/joint_states", types::JOINT_STATE)?;
+        let tf = topic("/tf", types::TF_MESSAGE)?;
+        let clock = topic("/clock", types::CLOCK)?;
+        let inbox: Shared = Arc::default();
+        let mut subscriptions = Vec::new();
+        for (id, (topic, type_name, what)) in [
+            ("/cmd_vel", types::TWIST, Command::Velocity),
+            ("/flippers/target", types::FLOAT64, Command::Flipper),
+            ("/enable", types::BOOL, Command::Enable),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            subscriptions.push(declare_subscription(
+                &session,
+                options,
+                &name,
+                (10 + id) as u32,
+                (topic, type_name),
+                what,
+                Arc::clone(&inbox),
+            )?);
+        }
+        Ok(Self {
+            session,
+            _node_token: node_token,
+            _subscriptions: subscriptions,
+            odom,
+            imu,
+            joints,
+            tf,
+            clock,
+            inbox,
+            options: options.clone(),
+            epoch: None,
+            next_publish: 0.0,
+            last: None,
+        })
+    }
+
+    /// The driver that gives the operator's ROS commands to a session of `robot` (one per
+    /// session; they share this node's inbox).
+    pub fn driver(&self, robot: &RobotSpec) -> RosDriver {
+        RosDriver {
+            inbox: Arc::clone(&self.inbox),
+            gauge: robot.track_gauge().max(0.05),
+            speed_max: robot.slowest_motor(|m| m.max_speed).clamp(0.01, 10.0),
+            timeout: self.options.command_timeout,
+            stale: false,
+        }
+    }
+
+    /// What the node has counted.
+    pub fn counters(&self) -> RosCounters {
+        lock(&self.inbox).counters
+    }
+
+    /// Publishes the robot's state if a publication is due at `session`'s simulated time.
+    pub fn publish(&mut self, session: &Session) {
+        let t = session.sim().time();
+        if self.last.is_some_and(|l| t < l.sim_time) {
+            // Another session (or a reset of the clock): stamps start again from now.
+            self.epoch = None;
+            self.next_publish = 0.0;
+            self.last = None;
+        }
+        if t < self.next_publish {
+            return;
+        }
+        let period = 1.0 / self.options.rate.max(1.0);
+        self.next_publish = (t / period).floor() * period + period;
+        let epoch = *self.epoch.get_or_insert_with(|| unix_now() - t);
+        let stamp = Stamp::of_seconds(epoch + t);
+        let published = self.publish_state(session, stamp);
+        lock(&self.inbox).counters.published += published;
+    }
+
+    /// Puts every topic's message of this moment; returns how many went out.
+    fn publish_state(&mut self, session: &Session, stamp: Stamp) -> u64 {
+        let sim = session.sim();
+        let id = session.robot();
+        let body = sim.body_state(id);
+        let t = sim.time();
+        let header = |frame: &str| Header {
+            stamp,
+            frame_id: frame.into(),
+        };
+        let rotation = body.pose.rotation;
+        let q = quaternion(&rotation);
+        let position = body.pose.translation.vector;
+        let origin_velocity = body.point_velocity(&body.pose.translation.vector.into());
+        let to_body = |v: &Vector3<f64>| rotation.inverse_transform_vector(v);
+        let odometry = Odometry {
+            header: header("odom"),
+            child_frame_id: "base_link".into(),
+            position: [position.x, position.y, position.z],
+            orientation: q,
+            pose_covariance: diagonal::<36, 6>(1e-6),
+            linear: to_body(&origin_velocity).into(),
+            angular: to_body(&body.angvel).into(),
+            twist_covariance: diagonal::<36, 6>(1e-6),
+        };
+        // Specific force: the acceleration since the last publication less gravity.
+        let acceleration = match self.last {
+            Some(l) if t > l.sim_time => (body.linvel - l.velocity) / (t - l.sim_time),
+            _ => Vector3::zeros(),
+        };
+        self.last = Some(LastState {
+            sim_time: t,
+            velocity: body.linvel,
+        });
+        let imu = Imu {
+            header: header("base_link"),
+            orientation: q,
+            orientation_covariance: diagonal::<9, 3>(1e-6),
+            angular_velocity: to_body(&body.angvel).into(),
+            angular_velocity_covariance: diagonal::<9, 3>(1e-6),
+            linear_acceleration: to_body(&(acceleration - sim.gravity())).into(),
+            linear_acceleration_covariance: diagonal::<9, 3>(1e-4),
+        };
+        let joints = joint_state(session, header(""));
+        let tf = [TransformStamped {
+            header: header("odom"),
+            child_frame_id: "base_link".into(),
+            translation: [position.x, position.y, position.z],
+            rotation: q,
+        }];
+        let sent = [
+            self.odom.put(odometry.encode()),
+            self.imu.put(imu.encode()),
+            self.joints.put(joints.encode()),
+            self.tf.put(encode_tf(&tf)),
+            self.clock.put(encode_clock(stamp)),
+        ];
+        sent.iter().filter(|s| **s).count() as u64
+    }
+
+    /// Leaves the ROS graph.
+    pub fn close(self) {
+        let _ = self.session.close().wait();
+    }
+}
+
+/// Now, s since the Unix epoch.
+fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// A quaternion as ROS orders it: `x, y, z, w`.
+fn quaternion(q: &UnitQuaternion<f64>) -> [f64; 4] {
+    [q.i, q.j, q.k, q.w]
+}
+
+/// An `N`-element row-major covariance of a `D`×`D` matrix with `v` on its diagonal.
+fn diagonal<const N: usize, const D: usize>(v: f64) -> [f64; N] {
+    let mut out = [0.0; N];
+    for i in 0..D {
+        out[i * D + i] = v;
+    }
+    out
+}
+
+/// The robot's joints: each flipper's angle and torque, each track's or wheel's surface
+/// speed.
+fn joint_state(session: &Session, header: Header) -> JointState {
+    let sim = session.sim();
+    let id = session.robot();
+    let robot = sim.robot(id);
+    let row = crate::sim::TelemetryRow::capture(sim.time(), &sim.body_state(id), robot);
+    let spec = robot.spec();
+    let mut out = JointState {
+        header,
+        ..JointState::default()
+    };
+    for (i, flipper) in spec.flippers.iter().enumerate() {
+        out.name.push(format!("{}_flipper", flipper.name));
+        out.position
+            .push(row.flippers.get(i).copied().unwrap_or(0.0));
+        out.velocity.push(0.0);
+        out.effort
+            .push(row.flipper_torques.get(i).copied().unwrap_or(0.0));
+    }
+    let drive_names: Vec<String> = if spec.tracks.len() == row.tracks.len() {
+        spec.tracks
+            .iter()
+            .map(|t| format!("{}_track", t.name))
+            .collect()
+    } else if spec.wheels.len() == row.tracks.len() {
+        spec.wheels
+            .iter()
+            .map(|w| format!("{}_wheel", w.name))
+            .collect()
+    } else {
+        (0..row.tracks.len())
+            .map(|i| format!("drive_{i}"))
+            .collect()
+    };
+    for (name, drive) in drive_names.into_iter().zip(&row.tracks) {
+        out.name.push(name);
+        out.position.push(0.0);
+        out.velocity.push(drive[0]);
+        out.effort.push(drive[1]);
+    }
+    out
+}
+
+/// The Zenoh configuration for `options`: a peer that connects to the router (or a router
+/// itself), TCP, no multicast scouting (rmw_zenoh's sessions find each other through the
+/// router).
+fn config(options: &RosOptions) -> Result<zenoh::Config, RosError> {
+    let zerr = |e: Box<dyn std::error::Error + Send + Sync>| RosError::Zenoh(e.to_string());
+    let list = |l: &[String]| -> Result<String, RosError> {
+        for endpoint in l {
+            endpoint
+                .parse::<zenoh::config::EndPoint>()
+                .map_err(|e| RosError::Option(format!("endpoint '{endpoint}': {e}")))?;
+        }
+        serde_json::to_string(l).map_err(|e| RosError::Option(e.to_string()))
+    };
+    let mut config = zenoh::Config::default();
+    let mode = if options.router {
+        "\"router\""
+    } else {
+        "\"peer\""
+    };
+    config.insert_json5("mode", mode).map_err(zerr)?;
+    config
+        .insert_json5("connect/endpoints", &list(&options.connect)?)
+        .map_err(zerr)?;
+    config
+        .insert_json5("listen/endpoints", &list(&options.listen)?)
+        .map_err(zerr)?;
+    config
+        .insert_json5("connect/timeout_ms", "-1")
+        .map_err(zerr)?;
+    config
+        .insert_json5("scouting/multicast/enabled", "false")
+        .map_err(zerr)?;
+    Ok(config)
+}
+
+/// A 16-byte GID for an entity: the first bytes of its token's SHA-256 (rmw_zenoh hashes the
+/// token too, with XXH3; a GID is opaque to its readers).
+fn gid_of(token: &str) -> [u8; GID_LEN] {
+    let hex = sha256_hex(token.as_bytes());
+    let mut gid = [0; GID_LEN];
+    for (i, byte) in gid.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0);
+    }
+    gid
+}
+
+fn declare_topic(
+    session: &zenoh::Session,
+    options: &RosOptions,
+    name: &NodeName,
+    entity_id: u32,
+    topic: &str,
+    type_name: &str,
+) -> Result<Topic, RosError> {
+    let zerr = |e: zenoh::Error| RosError::Zenoh(e.to_string());
+    let hash = type_hash(type_name)
+        .ok_or_else(|| RosError::Option(format!("no description of {type_name}")))?;
+    let key = topic_key(options.domain, topic, &dds_name(type_name), &hash);
+    let token_key = name.endpoint_token(
+        entity_id,
+        EntityKind::Publisher,
+        topic,
+        type_name,
+        &hash,
+        Qos::DEFAULT,
+    );
+    let publisher = session.declare_publisher(key).wait().map_err(zerr)?;
+    let token = session
+        .liveliness()
+        .declare_token(token_key.clone())
+        .wait()
+        .map_err(zerr)?;
+    Ok(Topic {
+        publisher,
+        _token: token,
+        gid: gid_of(&token_key),
+        sequence: 0,
+    })
+}
+
+fn declare_subscription(
+    session: &zenoh::Session,
+    options: &RosOptions,
+    name: &NodeName,
+    entity_id: u32,
+    (topic, type_name): (&str, &str),
+    what: Command,
+    inbox: Shared,
+) -> Result<
+    (
+        zenoh::pubsub::Subscriber<()>,
+        zenoh::liveliness::LivelinessToken,
+    ),
+    RosError,
+> {
+    let zerr = |e: zenoh::Error| RosError::Zenoh(e.to_string());
+    let hash = type_hash(type_name)
+        .ok_or_else(|| RosError::Option(format!("no description of {type_name}")))?;
+    let key = topic_key(options.domain, topic, &dds_name(type_name), &hash);
+    let subscriber = session
+        .declare_subscriber(key)
+        .callback(move |sample| {
+            let bytes = sample.payload().to_bytes();
+            take(&inbox, what, &bytes);
+        })
+        .wait()
+        .map_err(zerr)?;
+    let token = session
+        .liveliness()
+        .declare_token(name.endpoint_token(
+            entity_id,
+            EntityKind::Subscription,
+            topic,
+            type_name,
+            &hash,
+            Qos::DEFAULT,
+        ))
+        .wait()
+        .map_err(zerr)?;
+    Ok((subscriber, token))
+}
+
+/// Takes one command message into the inbox, or refuses and counts it (a refused velocity
+/// command also stops the robot: the operator's last word was garbage).
+fn take(inbox: &Shared, what: Command, bytes: &[u8]) {
+    let mut inbox = lock(inbox);
+    let now = Instant::now();
+    let taken = match what {
+        Command::Velocity => super::msgs::Twist::decode(bytes)
+            .ok()
+            .filter(|t| {
+                let (v, w) = (t.linear[0], t.angular[2]);
+                v.is_finite() && w.is_finite() && v.abs() <= ABSURD_SPEED && w.abs() <= ABSURD_TURN
+            })
+            .map(|t| inbox.twist = Some((t, now))),
+        Command::Flipper => decode_float64(bytes)
+            .ok()
+            .filter(|a| a.is_finite() && a.abs() <= 2.0 * std::f64::consts::PI)
+            .map(|a| inbox.flipper = Some(a)),
+        Command::Enable => decode_bool(bytes).ok().map(|on| inbox.disabled = !on),
+    };
+    match taken {
+        Some(()) => inbox.counters.received += 1,
+        None => {
+            inbox.counters.rejected += 1;
+            if matches!(what, Command::Velocity) {
+                inbox.twist = Some((Twist::default(), now));
+            }
+        }
+    }
+}
+
+/// Gives the operator's ROS commands to a session before each step.
+pub struct RosDriver {
+    inbox: Shared,
+    gauge: f64,
+    speed_max: f64,
+    timeout: f64,
+    stale: bool,
+}
+
+impl RosDriver {
+    /// Belt speeds for forward speed `v` (m/s) and turn rate `w` (rad/s, counter-clockwise):
+    /// `v ∓ w·B/2`, both scaled down together to the top speed (the turn's curvature kept).
+    pub fn belts(&self, v: f64, w: f64) -> (f64, f64) {
+        let half = w * self.gauge / 2.0;
+        let (left, right) = (v - half, v + half);
+        let peak = left.abs().max(right.abs());
+        let k = if peak > self.speed_max {
+            self.speed_max / peak
+        } else {
+            1.0
+        };
+        (left * k, right * k)
+    }
+}
+
+impl Driver for RosDriver {
+    fn before_step(&mut self, session: &mut Session) {
+        let now = Instant::now();
+        let mut inbox = lock(&self.inbox);
+        let fresh = inbox
+            .twist
+            .filter(|(_, at)| now.duration_since(*at).as_secs_f64() <= self.timeout);
+        if inbox.twist.is_some() && fresh.is_none() && !self.stale {
+            inbox.counters.timeouts += 1;
+        }
+        self.stale = inbox.twist.is_some() && fresh.is_none();
+        let (left, right) = match fresh {
+            Some((t, _)) if !inbox.disabled => self.belts(t.linear[0], t.angular[2]),
+            _ => (0.0, 0.0),
+        };
+        let command = DriveCommand {
+            left,
+            right,
+            flipper: inbox.flipper.or(session.operator_command().flipper),
+            steer: None,
+        };
+        if command != session.operator_command() {
+            if let Some((_, at)) = fresh {
+                let latency = now.duration_since(at).as_secs_f64();
+                let c = &mut inbox.counters;
+                c.applied += 1;
+                c.latency_sum += latency;
+                c.latency_max = c.latency_max.max(latency);
+            }
+            drop(inbox);
+            session.apply(Input::Drive(command));
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! treadsim as a ROS 2 node, tested with a client we did not write: Eclipse Zenoh's Python API
+//! and the `rosbags` package (its CDR serializer and RIHS01 type hashes), speaking rmw_zenoh's
+//! conventions (`tests/ros2/ros2_client.py`). A headless seat runs the figure-8 exercise with
+//! `--ros2` and its own Zenoh router on loopback; the client lists the ROS graph from the
+//! liveliness tokens, drives /cmd_vel at 0.3 m/s for 4 s, reads /odom, lets the command go
+//! stale, and sends garbage. `make test` installs the client's packages from PyPI into
+//! `target/venv-ros2` (pinned); where PyPI cannot be reached the test says so and is skipped.
+#![cfg(all(feature = "classroom", feature = "ros2"))]
+
+mod common;
+use common::class::{free_port, manifest, Proc};
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The client's Python, with eclipse-zenoh and rosbags (made by `make test`).
+fn python() -> std::path::PathBuf {
+    manifest("target/venv-ros2/bin/python")
+}
+
+#[test]
+fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_odometry() {
+    if !python().is_file() {
+        let unavailable = manifest("target/venv-ros2.unavailable");
+        assert!(
+            unavailable.is_file(),
+            "run `make test`: it installs eclipse-zenoh and rosbags into target/venv-ros2"
+        );
+        eprintln!(
+            "SKIPPED: PyPI could not be reached to install the ROS 2 client ({})",
+            std::fs::read_to_string(unavailable)
+                .unwrap_or_default()
+                .trim()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let endpoint = format!("tcp/127.0.0.1:{port}");
+    let out = dir.path().join("seat.out");
+    let mut seat = Command::new(env!("CARGO_BIN_EXE_treadsim"));
+    seat.current_dir(manifest(""))
+        .env("TREADSIM_CLASS_KEY", "ros2-test-class-key-0123456789")
+        .args([
+            "seat",
+            "--headless",
+            "--seat",
+            "ros1",
+            "--class",
+            "ros2-test",
+        ])
+        .args(["--no-multicast", "--connect"])
+        .arg(format!("tcp/127.0.0.1:{}", free_port()))
+        .args(["--exercise", "figure8", "--ros2", "--ros-router", &endpoint])
+        .arg("--logs")
+        .arg(dir.path().join("logs"))
+        .arg("--outbox")
+        .arg(dir.path().join("outbox"))
+        .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
+        .stderr(Stdio::null());
+    let seat = Proc(seat.spawn().unwrap());
+    let client = Command::new(python())
+        .arg(manifest("tests/ros2/ros2_client.py"))
+        .args([endpoint.as_str(), "0.3", "4"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&client.stdout);
+    assert!(
+        client.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&client.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
+    check_graph(&seen);
+    check_driving(&seen);
+    // The seat's own count: the junk refused, the stale command a timeout.
+    stop(&seat);
+    let report = std::fs::read_to_string(&out).unwrap();
+    println!("{report}");
+    assert!(report.contains("3 refused"), "{report}");
+    let timeouts: u32 = report
+        .split(" timeouts")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(timeouts >= 1, "{report}");
+}
+
+/// The graph as `ros2 node list` and `ros2 topic list -t` would show it.
+fn check_graph(seen: &serde_json::Value) {
+    assert_eq!(seen["nodes"], serde_json::json!(["/treadsim"]), "{seen}");
+    let topics = seen["topics"].as_array().unwrap();
+    let mut listed: Vec<String> = topics
+        .iter()
+        .map(|t| format!("{} {} {}", t["kind"], t["topic"], t["type"]).replace('"', ""))
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "MP /clock rosgraph_msgs::msg::dds_::Clock_",
+            "MP /imu sensor_msgs::msg::dds_::Imu_",
+            "MP /joint_states sensor_msgs::msg::dds_::JointState_",
+            "MP /odom nav_msgs::msg::dds_::Odometry_",
+            "MP /tf tf2_msgs::msg::dds_::TFMessage_",
+            "MS /cmd_vel geometry_msgs::msg::dds_::Twist_",
+            "MS /enable std_msgs::msg::dds_::Bool_",
+            "MS /flippers/target std_msgs::msg::dds_::Float64_",
+        ]
+    );
+}
+
+/// The robot drove at the commanded speed, stopped once the command went stale, and the
+/// odometry read with rosbags carried rmw_zenoh's attachment.
+fn check_driving(seen: &serde_json::Value) {
+    let odom = seen["odom"].as_array().unwrap();
+    assert!(odom.len() > 100, "{} odometry messages", odom.len());
+    assert_eq!(
+        seen["attachments_bad"], 0,
+        "every sample's attachment decodes"
+    );
+    let (start, end) = (
+        seen["drive_started"].as_f64().unwrap(),
+        seen["drive_ended"].as_f64().unwrap(),
+    );
+    let mean = |from: f64, to: f64| {
+        let v: Vec<f64> = odom
+            .iter()
+            .filter(|o| (from..to).contains(&o["t"].as_f64().unwrap()))
+            .map(|o| o["vx"].as_f64().unwrap())
+            .collect();
+        assert!(!v.is_empty(), "no odometry between {from} and {to}");
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    // Steady driving (after 2 s to get up to speed): within 5 % of 0.3 m/s.
+    let cruise = mean(start + 2.0, end);
+    println!("cruise {cruise:.4} m/s for 0.3 commanded");
+    assert!((cruise - 0.3).abs() < 0.015, "cruise {cruise} m/s");
+    // The command stale (timeout 0.5 s): stopped 1 s after the last one.
+    let after = mean(end + 1.0, end + 1.5);
+    assert!(after.abs() < 0.01, "still moving at {after} m/s");
+    assert!(seen["still_after_junk"].as_f64().unwrap().abs() < 0.01);
+    let first = &odom[0];
+    assert_eq!(
+        (first["frame"].as_str(), first["child"].as_str()),
+        (Some("odom"), Some("base_link"))
+    );
+}
+
+/// Ends the seat as Ctrl-C would and waits for its summary.
+fn stop(seat: &Proc) {
+    // SAFETY: kill(2) on our own child.
+    unsafe {
+        libc::kill(seat.0.id() as i32, libc::SIGTERM);
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if Path::new(&format!("/proc/{}", seat.0.id())).exists() {
+            let stat =
+                std::fs::read_to_string(format!("/proc/{}/stat", seat.0.id())).unwrap_or_default();
+            if stat.contains(") Z ") {
+                return;
+            }
+        } else {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}

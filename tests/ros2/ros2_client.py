@@ -1,0 +1,103 @@
+"""A ROS 2 client that treadsim did not write: Eclipse Zenoh's Python API and the `rosbags`
+package (its CDR serializer and its RIHS01 type hashes for the standard messages), speaking
+rmw_zenoh's conventions as a ROS 2 node with RMW_IMPLEMENTATION=rmw_zenoh_cpp would.
+
+It connects to treadsim's Zenoh router, lists the ROS graph from the liveliness tokens as
+`ros2 node list` and `ros2 topic list -t` would, subscribes to /odom, drives the robot with
+/cmd_vel (Twist) for a few seconds, and prints what it saw as JSON.
+
+Usage: ros2_client.py ENDPOINT SPEED SECONDS
+"""
+import json
+import sys
+import time
+
+import zenoh
+from zenoh.ext import Int64, UInt8, z_deserialize, z_serialize
+from rosbags.typesys import Stores, get_typestore
+
+endpoint, speed, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+store = get_typestore(Stores.ROS2_JAZZY)
+
+
+def dds(typename):
+    package, kind, name = typename.split("/")
+    return f"{package}::{kind}::dds_::{name}_"
+
+
+def key(topic, typename, domain=0):
+    return f"{domain}/{topic.strip('/')}/{dds(typename)}/{store.hash_rihs01(typename)}"
+
+
+def attachment(sequence):
+    # rmw_zenoh's AttachmentData: sequence number, source timestamp (ns), source GID (16).
+    return z_serialize((Int64(sequence), Int64(time.time_ns()), [UInt8(7)] * 16))
+
+
+config = zenoh.Config()
+config.insert_json5("mode", '"client"')
+config.insert_json5("connect/endpoints", json.dumps([endpoint]))
+config.insert_json5("scouting/multicast/enabled", "false")
+out = {"nodes": [], "topics": [], "odom": [], "attachments_ok": 0, "attachments_bad": 0}
+with zenoh.open(config) as session:
+    # The graph, as `ros2 node list` and `ros2 topic list -t` read it.
+    deadline = time.time() + 20
+    while time.time() < deadline and not out["topics"]:
+        for reply in session.liveliness().get("@ros2_lv/0/**", timeout=2.0):
+            if reply.ok is None:
+                continue
+            parts = str(reply.ok.key_expr).split("/")
+            kind, namespace, node = parts[5], parts[7], parts[8]
+            name = namespace.replace("%", "/").rstrip("/") + "/" + node
+            if kind == "NN":
+                out["nodes"].append(name)
+            elif kind in ("MP", "MS"):
+                topic = parts[9].replace("%", "/")
+                type_dds, type_hash = parts[10], parts[11]
+                out["topics"].append(
+                    {"node": name, "kind": kind, "topic": topic, "type": type_dds,
+                     "hash": type_hash, "qos": parts[12]}
+                )
+        if not out["topics"]:
+            time.sleep(0.5)
+
+    def on_odom(sample):
+        msg = store.deserialize_cdr(bytes(sample.payload.to_bytes()), "nav_msgs/msg/Odometry")
+        out["odom"].append(
+            {"t": time.time(), "frame": msg.header.frame_id, "child": msg.child_frame_id,
+             "stamp": msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec,
+             "x": msg.pose.pose.position.x, "y": msg.pose.pose.position.y,
+             "vx": msg.twist.twist.linear.x, "wz": msg.twist.twist.angular.z}
+        )
+        try:
+            seq, stamp, gid = z_deserialize(tuple[Int64, Int64, list[UInt8]], sample.attachment)
+            ok = int(seq) > 0 and len(gid) == 16 and abs(int(stamp) - time.time_ns()) < 5e9
+        except Exception:  # noqa: BLE001 - a bad attachment is counted
+            ok = False
+        out["attachments_ok" if ok else "attachments_bad"] += 1
+
+    subscriber = session.declare_subscriber(key("/odom", "nav_msgs/msg/Odometry"), on_odom)
+    publisher = session.declare_publisher(key("/cmd_vel", "geometry_msgs/msg/Twist"))
+    Twist = store.types["geometry_msgs/msg/Twist"]
+    Vector3 = store.types["geometry_msgs/msg/Vector3"]
+    command = Twist(linear=Vector3(x=speed, y=0.0, z=0.0), angular=Vector3(x=0.0, y=0.0, z=0.0))
+    payload = bytes(store.serialize_cdr(command, "geometry_msgs/msg/Twist"))
+    started = time.time()
+    out["drive_started"] = started
+    sequence = 0
+    while time.time() - started < seconds:
+        sequence += 1
+        publisher.put(payload, attachment=attachment(sequence))
+        time.sleep(0.05)
+    out["drive_ended"] = time.time()
+    # Then nothing: the robot must stop by itself once the command is stale.
+    time.sleep(1.5)
+    # Garbage the robot must refuse (and count): not CDR, cut short, a NaN speed.
+    nan = Twist(linear=Vector3(x=float("nan"), y=0.0, z=0.0), angular=Vector3(x=0.0, y=0.0, z=0.0))
+    for junk in (b"junk", payload[:20], bytes(store.serialize_cdr(nan, "geometry_msgs/msg/Twist"))):
+        sequence += 1
+        publisher.put(junk, attachment=attachment(sequence))
+    time.sleep(0.5)
+    out["still_after_junk"] = out["odom"][-1]["vx"] if out["odom"] else None
+    subscriber.undeclare()
+print(json.dumps(out))
