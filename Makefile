@@ -63,10 +63,10 @@ browser-deps:
 # and RIHS01 type hashes), pinned, from PyPI into a virtual environment under target/. Where
 # PyPI cannot be reached the test is skipped and says so (target/venv-ros2.unavailable).
 ROS2_VENV := target/venv-ros2
-ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9
+ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9 pillow==13.0.0
 
 ros2-deps: browser-deps
-	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags" 2>/dev/null || { \
+	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags, PIL" 2>/dev/null || { \
 	  rm -rf $(ROS2_VENV) $(ROS2_VENV).unavailable; python3 -m venv $(ROS2_VENV) && \
 	  $(ROS2_VENV)/bin/pip install -q $(ROS2_CLIENT) || { \
 	    echo "pip could not install $(ROS2_CLIENT) (PyPI unreachable?)" > $(ROS2_VENV).unavailable; \

@@ -2,8 +2,8 @@
 //! and the `rosbags` package (its CDR serializer and RIHS01 type hashes), speaking rmw_zenoh's
 //! conventions (`tests/ros2/ros2_client.py`). A headless seat runs the figure-8 exercise with
 //! `--ros2` and its own Zenoh router on loopback; the client lists the ROS graph from the
-//! liveliness tokens, drives /cmd_vel at 0.3 m/s for 4 s, reads /odom, lets the command go
-//! stale, and sends garbage. `make test` installs the client's packages from PyPI into
+//! liveliness tokens, drives /cmd_vel at 0.3 m/s for 4 s, reads /odom and the front camera's
+//! JPEG frames (decoded with Pillow), lets the command go stale, and sends garbage. `make test` installs the client's packages from PyPI into
 //! `target/venv-ros2` (pinned); where PyPI cannot be reached the test says so and is skipped.
 #![cfg(all(feature = "classroom", feature = "ros2"))]
 
@@ -73,6 +73,7 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
     let seen: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
     check_graph(&seen);
     check_driving(&seen);
+    check_camera(&seen);
     // The seat's own count: the junk refused, the stale command a timeout.
     stop(&seat);
     let report = std::fs::read_to_string(&out).unwrap();
@@ -100,9 +101,12 @@ fn check_graph(seen: &serde_json::Value) {
         listed,
         [
             "MP /clock rosgraph_msgs::msg::dds_::Clock_",
+            "MP /front/image_raw/compressed sensor_msgs::msg::dds_::CompressedImage_",
             "MP /imu sensor_msgs::msg::dds_::Imu_",
             "MP /joint_states sensor_msgs::msg::dds_::JointState_",
+            "MP /mast/image_raw/compressed sensor_msgs::msg::dds_::CompressedImage_",
             "MP /odom nav_msgs::msg::dds_::Odometry_",
+            "MP /rear/image_raw/compressed sensor_msgs::msg::dds_::CompressedImage_",
             "MP /tf tf2_msgs::msg::dds_::TFMessage_",
             "MS /cmd_vel geometry_msgs::msg::dds_::Twist_",
             "MS /enable std_msgs::msg::dds_::Bool_",
@@ -145,6 +149,35 @@ fn check_driving(seen: &serde_json::Value) {
     assert_eq!(
         (first["frame"].as_str(), first["child"].as_str()),
         (Some("odom"), Some("base_link"))
+    );
+}
+
+/// The front camera's JPEG frames decoded (Pillow) to the feed's size, about 10 a second,
+/// stamped with their capture time, not black.
+fn check_camera(seen: &serde_json::Value) {
+    let images = seen["images"].as_array().unwrap();
+    let (start, end) = (
+        seen["drive_started"].as_f64().unwrap(),
+        seen["drive_ended"].as_f64().unwrap(),
+    );
+    let during = images
+        .iter()
+        .filter(|i| (start..end).contains(&i["t"].as_f64().unwrap()))
+        .count() as f64;
+    println!("{during} front camera frames in {:.1} s", end - start);
+    assert!(during >= 0.6 * 10.0 * (end - start), "{during} frames");
+    let first = &images[0];
+    assert_eq!(first["format"], "jpeg");
+    assert_eq!(first["frame"], "front_optical");
+    assert_eq!(first["size"], serde_json::json!([320, 240]));
+    assert!(
+        first["mean"].as_f64().unwrap() > 20.0,
+        "a black picture: {first}"
+    );
+    let late = first["t"].as_f64().unwrap() - first["stamp"].as_f64().unwrap();
+    assert!(
+        (-0.5..1.0).contains(&late),
+        "stamped {late} s before arrival"
     );
 }
 

@@ -241,7 +241,13 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
     println!("seat {} joined class {}", a.seat, a.network.class);
     #[cfg(feature = "ros2")]
     if let Some((node, options)) = ros {
-        return seat_with_ros(&network, seat, key.instructor, stop_when, (node, &options));
+        return seat_with_ros(
+            &network,
+            seat,
+            key.instructor,
+            stop_when,
+            (node, &options, a.ros.ros_camera_fps),
+        );
     }
     let counters = run_seat(&network, seat, key.instructor, &STOP, stop_when)?;
     println!(
@@ -333,7 +339,7 @@ fn ros_operator(
     ));
     let maker = Arc::clone(&node);
     seat.operate_with(Box::new(move |robot| {
-        let node = maker
+        let mut node = maker
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         Box::new(node.driver(robot))
@@ -348,11 +354,13 @@ fn seat_with_ros(
     mut seat: Seat,
     instructor: Option<treadsim::classroom::authority::InstructorPublic>,
     stop_when: StopWhen,
-    (node, options): (
+    (node, options, camera_fps): (
         std::sync::Arc<std::sync::Mutex<treadsim::interop::ros2::RosNode>>,
         &treadsim::interop::ros2::RosOptions,
+        f64,
     ),
 ) -> anyhow::Result<()> {
+    let mut cameras = Cameras::new(camera_fps);
     println!(
         "seat {}: ROS 2 node /treadsim, domain {}, {}",
         seat.name(),
@@ -372,10 +380,11 @@ fn seat_with_ros(
         stop_when,
         &mut |seat| {
             if let Some(session) = seat.session() {
-                publisher
+                let mut node = publisher
                     .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .publish(session);
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                node.publish(session);
+                cameras.publish(&mut node, session);
             }
         },
     )?;
@@ -400,7 +409,79 @@ fn seat_with_ros(
         },
         1e3 * ros.latency_max
     );
+    cameras.report(seat.name());
     Ok(())
+}
+
+/// The seat's cameras for ROS 2 (with the viewer's renderer), and what they cost.
+#[cfg(feature = "ros2")]
+struct Cameras {
+    #[cfg(feature = "viewer")]
+    feeds: Option<treadsim::interop::ros2::cameras::CameraFeeds>,
+    frames: u64,
+    work: f64,
+    work_max: f64,
+    size: (u32, u32),
+}
+
+#[cfg(feature = "ros2")]
+impl Cameras {
+    /// Frames at `fps` (0: none; without the viewer feature: none).
+    fn new(fps: f64) -> Self {
+        let _ = fps;
+        Self {
+            #[cfg(feature = "viewer")]
+            feeds: (fps > 0.0)
+                .then(|| treadsim::interop::ros2::cameras::CameraFeeds::new(320, 240, fps)),
+            frames: 0,
+            work: 0.0,
+            work_max: 0.0,
+            size: (0, 0),
+        }
+    }
+
+    /// The frames the link delivers now, published by `node`.
+    fn publish(
+        &mut self,
+        node: &mut treadsim::interop::ros2::RosNode,
+        session: &treadsim::session::Session,
+    ) {
+        #[cfg(feature = "viewer")]
+        if let Some(feeds) = self.feeds.as_mut() {
+            let frames = feeds.frames(session);
+            for f in &frames {
+                self.frames += 1;
+                self.work += f.work;
+                self.work_max = self.work_max.max(f.work);
+                self.size = f.size;
+            }
+            let list: Vec<(String, f64, &[u8])> = frames
+                .iter()
+                .map(|f| (f.camera.clone(), f.captured, f.jpeg.as_slice()))
+                .collect();
+            node.publish_images(&list);
+        }
+        let _ = (node, session);
+    }
+
+    /// Prints what the cameras did.
+    fn report(&self, seat: &str) {
+        #[cfg(feature = "viewer")]
+        if let Some(why) = self.feeds.as_ref().and_then(|f| f.failed()) {
+            println!("seat {seat}: no camera frames: {why}");
+        }
+        if self.frames > 0 {
+            println!(
+                "seat {seat}: {} camera frames ({}x{} JPEG), rendered and encoded in {:.1} ms \
+                 mean, {:.1} ms max before publication",
+                self.frames,
+                self.size.0,
+                self.size.1,
+                1e3 * self.work / self.frames as f64,
+                1e3 * self.work_max
+            );
+        }
+    }
 }
 
 /// Arguments of `treadsim instructor`.

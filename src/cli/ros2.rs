@@ -25,6 +25,10 @@ pub struct RosArgs {
     /// A velocity command older than this stops the robot, s.
     #[arg(long, default_value_t = 0.5, requires = "ros2")]
     pub ros_timeout: f64,
+    /// Onboard camera frames per second as /<camera>/image_raw/compressed (JPEG, 320×240,
+    /// through the link's rate cap, latency and faults); 0: none.
+    #[arg(long, default_value_t = 10.0, requires = "ros2")]
+    pub ros_camera_fps: f64,
 }
 
 impl RosArgs {
@@ -39,12 +43,20 @@ impl RosArgs {
                 self.ros_timeout
             );
         }
+        if !(self.ros_camera_fps.is_finite() && (0.0..=60.0).contains(&self.ros_camera_fps)) {
+            anyhow::bail!(
+                "--ros-camera-fps must be 0 to 60, got {}",
+                self.ros_camera_fps
+            );
+        }
         if self.ros_domain > 232 {
             anyhow::bail!("--ros-domain must be 0 to 232, got {}", self.ros_domain);
         }
         let mut options = RosOptions {
             domain: self.ros_domain,
             command_timeout: self.ros_timeout,
+            // Frames need the viewer's renderer.
+            cameras: cfg!(feature = "viewer") && self.ros_camera_fps > 0.0,
             ..RosOptions::default()
         };
         match &self.ros_router {

@@ -82,6 +82,13 @@ impl HeadlessRenderer {
         &mut self.surface
     }
 
+    /// Sets the scene's light: `None` daylight, else a fraction of it (the robot's lamps come
+    /// on in the dark), as the station follows the link's `ambient_light`.
+    pub fn set_light_level(&mut self, level: Option<f64>) {
+        self.scene.set_light_level(level);
+        super::view_scene::configure_light(self.surface.window_mut(), level);
+    }
+
     /// The views this renderer accepts: the robot's cameras, `chase`, `free`.
     pub fn views(&self) -> &[View] {
         &self.views

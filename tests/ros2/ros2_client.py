@@ -3,14 +3,18 @@ package (its CDR serializer and its RIHS01 type hashes for the standard messages
 rmw_zenoh's conventions as a ROS 2 node with RMW_IMPLEMENTATION=rmw_zenoh_cpp would.
 
 It connects to treadsim's Zenoh router, lists the ROS graph from the liveliness tokens as
-`ros2 node list` and `ros2 topic list -t` would, subscribes to /odom, drives the robot with
-/cmd_vel (Twist) for a few seconds, and prints what it saw as JSON.
+`ros2 node list` and `ros2 topic list -t` would, subscribes to /odom and the front camera's
+JPEG stream (decoded with Pillow), drives the robot with /cmd_vel (Twist) for a few seconds,
+and prints what it saw as JSON.
 
 Usage: ros2_client.py ENDPOINT SPEED SECONDS
 """
+import io
 import json
 import sys
 import time
+
+from PIL import Image
 
 import zenoh
 from zenoh.ext import Int64, UInt8, z_deserialize, z_serialize
@@ -38,7 +42,8 @@ config = zenoh.Config()
 config.insert_json5("mode", '"client"')
 config.insert_json5("connect/endpoints", json.dumps([endpoint]))
 config.insert_json5("scouting/multicast/enabled", "false")
-out = {"nodes": [], "topics": [], "odom": [], "attachments_ok": 0, "attachments_bad": 0}
+out = {"nodes": [], "topics": [], "odom": [], "attachments_ok": 0, "attachments_bad": 0,
+       "images": []}
 with zenoh.open(config) as session:
     # The graph, as `ros2 node list` and `ros2 topic list -t` read it.
     deadline = time.time() + 20
@@ -76,7 +81,21 @@ with zenoh.open(config) as session:
             ok = False
         out["attachments_ok" if ok else "attachments_bad"] += 1
 
+    def on_image(sample):
+        msg = store.deserialize_cdr(
+            bytes(sample.payload.to_bytes()), "sensor_msgs/msg/CompressedImage")
+        picture = Image.open(io.BytesIO(bytes(msg.data)))
+        picture.load()
+        out["images"].append(
+            {"t": time.time(), "format": msg.format, "frame": msg.header.frame_id,
+             "stamp": msg.header.stamp.sec + 1e-9 * msg.header.stamp.nanosec,
+             "size": list(picture.size), "mode": picture.mode,
+             "mean": sum(picture.convert("L").getdata()) / (picture.size[0] * picture.size[1])}
+        )
+
     subscriber = session.declare_subscriber(key("/odom", "nav_msgs/msg/Odometry"), on_odom)
+    images = session.declare_subscriber(
+        key("/front/image_raw/compressed", "sensor_msgs/msg/CompressedImage"), on_image)
     publisher = session.declare_publisher(key("/cmd_vel", "geometry_msgs/msg/Twist"))
     Twist = store.types["geometry_msgs/msg/Twist"]
     Vector3 = store.types["geometry_msgs/msg/Vector3"]
@@ -100,4 +119,5 @@ with zenoh.open(config) as session:
     time.sleep(0.5)
     out["still_after_junk"] = out["odom"][-1]["vx"] if out["odom"] else None
     subscriber.undeclare()
+    images.undeclare()
 print(json.dumps(out))

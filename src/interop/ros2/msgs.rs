@@ -263,6 +263,28 @@ pub fn encode_tf(transforms: &[TransformStamped]) -> Vec<u8> {
     w.finish()
 }
 
+/// A `sensor_msgs/msg/CompressedImage`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressedImage<'a> {
+    /// Capture stamp and the camera's optical frame.
+    pub header: Header,
+    /// `jpeg` or `png`.
+    pub format: String,
+    /// The compressed picture.
+    pub data: &'a [u8],
+}
+
+impl CompressedImage<'_> {
+    /// As a CDR message.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = CdrWriter::new();
+        self.header.write(&mut w);
+        w.string(&self.format);
+        w.bytes(self.data);
+        w.finish()
+    }
+}
+
 /// A `rosgraph_msgs/msg/Clock` message.
 pub fn encode_clock(clock: Stamp) -> Vec<u8> {
     let mut w = CdrWriter::new();

@@ -60,6 +60,9 @@ pub struct RosOptions {
     pub command_timeout: f64,
     /// Publishing rate, Hz of simulated time.
     pub rate: f64,
+    /// Whether the robot's cameras are published (their topics are declared with each
+    /// robot: a ROS graph read before the first frame lists them).
+    pub cameras: bool,
 }
 
 impl Default for RosOptions {
@@ -73,6 +76,7 @@ impl Default for RosOptions {
             router: false,
             command_timeout: 0.5,
             rate: 50.0,
+            cameras: false,
         }
     }
 }
@@ -99,8 +103,8 @@ pub struct RosCounters {
     pub timeouts: u64,
     /// Messages published.
     pub published: u64,
-    /// Commands that reached the session, and the time from each one's arrival to the step
-    /// it entered: sum and largest, s (wall clock).
+    /// Velocity messages that reached a simulation step (the time from each one's arrival to
+    /// the step it drove: sum and largest below, s of wall clock).
     pub applied: u64,
     /// Sum of those latencies, s.
     pub latency_sum: f64,
@@ -175,6 +179,10 @@ pub struct RosNode {
     clock: Topic,
     inbox: Shared,
     options: RosOptions,
+    name: NodeName,
+    next_entity: u32,
+    /// Each camera's `CompressedImage` topic, declared at its first frame.
+    images: std::collections::BTreeMap<String, Topic>,
     /// Wall time (s since the Unix epoch) at simulated time 0 of the session published.
     epoch: Option<f64>,
     next_publish: f64,
@@ -248,6 +256,9 @@ impl RosNode {
             clock,
             inbox,
             options: options.clone(),
+            name,
+            next_entity: 100,
+            images: std::collections::BTreeMap::new(),
             epoch: None,
             next_publish: 0.0,
             last: None,
@@ -255,14 +266,21 @@ impl RosNode {
     }
 
     /// The driver that gives the operator's ROS commands to a session of `robot` (one per
-    /// session; they share this node's inbox).
-    pub fn driver(&self, robot: &RobotSpec) -> RosDriver {
+    /// session; they share this node's inbox); the robot's camera topics are declared now if
+    /// cameras are published.
+    pub fn driver(&mut self, robot: &RobotSpec) -> RosDriver {
+        if self.options.cameras {
+            for camera in &robot.cameras {
+                self.image_topic(&camera.name);
+            }
+        }
         RosDriver {
             inbox: Arc::clone(&self.inbox),
             gauge: robot.track_gauge().max(0.05),
             speed_max: robot.slowest_motor(|m| m.max_speed).clamp(0.01, 10.0),
             timeout: self.options.command_timeout,
             stale: false,
+            last_taken: None,
         }
     }
 
@@ -349,6 +367,61 @@ impl RosNode {
             self.clock.put(encode_clock(stamp)),
         ];
         sent.iter().filter(|s| **s).count() as u64
+    }
+
+    /// Publishes camera frames (JPEG) as `/<camera>/image_raw/compressed`
+    /// (`sensor_msgs/msg/CompressedImage`, frame `<camera>_optical`), stamped with their capture
+    /// time; a camera's topic is declared (and its token) at its first frame.
+    pub fn publish_images(&mut self, frames: &[(String, f64, &[u8])]) {
+        let Some(epoch) = self.epoch else {
+            return;
+        };
+        let mut published = 0;
+        for (camera, captured, jpeg) in frames {
+            if !self.image_topic(camera) {
+                continue;
+            }
+            let message = super::msgs::CompressedImage {
+                header: Header {
+                    stamp: Stamp::of_seconds(epoch + captured),
+                    frame_id: format!("{camera}_optical"),
+                },
+                format: "jpeg".into(),
+                data: jpeg,
+            };
+            if let Some(topic) = self.images.get_mut(camera) {
+                if topic.put(message.encode()) {
+                    published += 1;
+                }
+            }
+        }
+        lock(&self.inbox).counters.published += published;
+    }
+
+    /// Declares camera `camera`'s image topic if it is not yet; whether it is.
+    fn image_topic(&mut self, camera: &str) -> bool {
+        if self.images.contains_key(camera) {
+            return true;
+        }
+        self.next_entity += 1;
+        let topic = format!("/{camera}/image_raw/compressed");
+        match declare_topic(
+            &self.session,
+            &self.options,
+            &self.name,
+            self.next_entity,
+            &topic,
+            types::COMPRESSED_IMAGE,
+        ) {
+            Ok(t) => {
+                self.images.insert(camera.to_owned(), t);
+                true
+            }
+            Err(e) => {
+                eprintln!("ROS 2: camera {camera}: {e}");
+                false
+            }
+        }
     }
 
     /// Leaves the ROS graph.
@@ -581,6 +654,8 @@ pub struct RosDriver {
     speed_max: f64,
     timeout: f64,
     stale: bool,
+    /// Arrival of the last velocity message that reached a step.
+    last_taken: Option<Instant>,
 }
 
 impl RosDriver {
@@ -620,15 +695,18 @@ impl Driver for RosDriver {
             flipper: inbox.flipper.or(session.operator_command().flipper),
             steer: None,
         };
+        // Each message's way from its arrival to the step it drives.
+        if let Some((_, at)) = fresh.filter(|(_, at)| Some(*at) != self.last_taken) {
+            self.last_taken = Some(at);
+            let latency = now.duration_since(at).as_secs_f64();
+            let c = &mut inbox.counters;
+            c.applied += 1;
+            c.latency_sum += latency;
+            c.latency_max = c.latency_max.max(latency);
+        }
+        drop(inbox);
+        // Only a change is an input: the log holds each command once.
         if command != session.operator_command() {
-            if let Some((_, at)) = fresh {
-                let latency = now.duration_since(at).as_secs_f64();
-                let c = &mut inbox.counters;
-                c.applied += 1;
-                c.latency_sum += latency;
-                c.latency_max = c.latency_max.max(latency);
-            }
-            drop(inbox);
             session.apply(Input::Drive(command));
         }
     }
@@ -647,6 +725,7 @@ mod tests {
             speed_max: robot.slowest_motor(|m| m.max_speed),
             timeout: 0.5,
             stale: false,
+            last_taken: None,
         }
     }
 
