@@ -8,10 +8,18 @@
 #![cfg(all(feature = "classroom", feature = "ros2"))]
 
 mod common;
-use common::class::{free_port, manifest, Proc};
+use common::class::{free_port, manifest, signing, wait_for, Proc};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use treadsim::classroom::instructor::Instructor;
+use treadsim::classroom::network::ClassNetwork;
+use treadsim::classroom::protocol::{Command as SeatCommand, ExternalControl};
+use treadsim::classroom::records::Records;
+
+const KEY: &str = "ros2-test-class-key-0123456789";
 
 /// The client's Python, with eclipse-zenoh and rosbags (made by `make test`).
 fn python() -> std::path::PathBuf {
@@ -37,10 +45,22 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let endpoint = format!("tcp/127.0.0.1:{port}");
+    // The class's instructor, to see and revoke the seat's external control.
+    let class_port = free_port();
+    let network = ClassNetwork {
+        class: "ros2-test".into(),
+        listen: Some(vec![format!("tcp/127.0.0.1:{class_port}")]),
+        connect: vec![],
+        multicast: false,
+        key: KEY.into(),
+    };
+    let records = Records::open(&dir.path().join("records.sqlite")).unwrap();
+    let instructor = Instructor::start(&network, records, signing()).unwrap();
     let out = dir.path().join("seat.out");
     let mut seat = Command::new(env!("CARGO_BIN_EXE_treadsim"));
     seat.current_dir(manifest(""))
-        .env("TREADSIM_CLASS_KEY", "ros2-test-class-key-0123456789")
+        .env("TREADSIM_CLASS_KEY", KEY)
+        .env("TREADSIM_INSTRUCTOR_KEY", signing().public().to_hex())
         .args([
             "seat",
             "--headless",
@@ -50,7 +70,7 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
             "ros2-test",
         ])
         .args(["--no-multicast", "--connect"])
-        .arg(format!("tcp/127.0.0.1:{}", free_port()))
+        .arg(format!("tcp/127.0.0.1:{class_port}"))
         .args(["--exercise", "figure8", "--ros2", "--ros-router", &endpoint])
         .arg("--logs")
         .arg(dir.path().join("logs"))
@@ -74,6 +94,30 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
     check_graph(&seen);
     check_driving(&seen);
     check_camera(&seen);
+    // The instructor sees the seat's external control, and revokes it.
+    let external = || {
+        instructor
+            .seats()
+            .get("ros1")
+            .and_then(|v| v.status.as_ref().and_then(|s| s.external.clone()))
+    };
+    let allowed = |allowed| {
+        Some(ExternalControl {
+            kind: "ros2".into(),
+            allowed,
+        })
+    };
+    assert!(
+        wait_for(Duration::from_secs(10), || external() == allowed(true)),
+        "seats seen: {:?}",
+        instructor.seats().keys().collect::<Vec<_>>()
+    );
+    let reply = instructor
+        .command("ros1", SeatCommand::External { allowed: false })
+        .unwrap();
+    assert!(reply.accepted, "{}", reply.reason);
+    assert!(wait_for(Duration::from_secs(5), || external() == allowed(false)));
+    instructor.close();
     // The seat's own count: the junk refused, the stale command a timeout.
     stop(&seat);
     let report = std::fs::read_to_string(&out).unwrap();

@@ -210,6 +210,10 @@ pub struct SeatStatus {
     pub operator_input: bool,
     /// Whether the instructor's autopilot demo has taken over.
     pub autopilot: bool,
+    /// External control the seat accepts, if any (a ROS 2 control unit): what it is, and
+    /// whether the instructor allows it now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalControl>,
     /// Results waiting in the seat's outbox for the instructor's acknowledgement.
     pub outbox: u32,
     /// Counts the statuses this seat has sent since it started.
@@ -229,6 +233,15 @@ pub struct SeatEvent {
     pub attempt: String,
     /// The event as the score file writes it (`kind`, `time`, `clock`, …).
     pub event: Value,
+}
+
+/// External control a seat accepts (`--ros2`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExternalControl {
+    /// What drives: `ros2`.
+    pub kind: String,
+    /// Whether its commands reach the robot now (the instructor can revoke and allow them).
+    pub allowed: bool,
 }
 
 /// A command from the instructor to a seat.
@@ -273,6 +286,12 @@ pub enum Command {
     SendLog {
         /// The attempt.
         attempt: String,
+    },
+    /// Allow or revoke the seat's external control (a ROS 2 control unit): revoked, its
+    /// commands no longer reach the robot, which stops.
+    External {
+        /// Whether its commands reach the robot.
+        allowed: bool,
     },
 }
 

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use super::bundle::Bundle;
 use super::outbox::{Outbox, OutboxError};
 use super::protocol::{
-    check_name, unix_now, AttemptReport, AttemptStatus, Command, PlanPose, ProficiencyStandard,
-    SeatEvent, SeatState, SeatStatus, PROTOCOL_VERSION,
+    check_name, unix_now, AttemptReport, AttemptStatus, Command, ExternalControl, PlanPose,
+    ProficiencyStandard, SeatEvent, SeatState, SeatStatus, PROTOCOL_VERSION,
 };
 use crate::config::SourceFile;
 use crate::control::autopilot::{Autopilot, TrialPilot, DEMO_SPEED};
@@ -131,6 +131,7 @@ pub struct Seat {
     status_seq: u64,
     operator_input: Option<bool>,
     operator: Option<OperatorFactory>,
+    external: Option<ExternalControl>,
 }
 
 /// Makes the operator of each trial for its robot (a ROS 2 control unit, say) instead of the
@@ -186,6 +187,7 @@ impl Seat {
             status_seq: 0,
             operator_input: None,
             operator: None,
+            external: None,
         })
     }
 
@@ -280,9 +282,10 @@ impl Seat {
             robot: None,
         };
         let mut launched = open(&what).map_err(|e| e.to_string())?;
-        let driver = match &self.operator {
-            Some(make) => make(launched.robot()),
-            None => operator_driver(self.options.script.as_deref(), &launched.session)?,
+        let driver = match (&self.operator, self.external_allowed()) {
+            (Some(make), true) => make(launched.robot()),
+            (Some(_), false) => Box::new(ScriptDriver::new(DriveScript::default(), false)),
+            (None, _) => operator_driver(self.options.script.as_deref(), &launched.session)?,
         };
         self.attempts_made += 1;
         let id = format!(
@@ -342,6 +345,9 @@ impl Seat {
         if let Command::SendLog { attempt } = command {
             return self.log_bytes(attempt).map(|_| ());
         }
+        if let Command::External { allowed } = command {
+            return self.allow_external(*allowed);
+        }
         let attempt = self
             .attempt
             .as_mut()
@@ -349,7 +355,9 @@ impl Seat {
         let state = attempt.state;
         let refuse = |why: &str| Err(format!("{why} (the seat is {state:?})").to_lowercase());
         match command {
-            Command::Assign { .. } | Command::SendLog { .. } => handled_before_the_attempt(),
+            Command::Assign { .. } | Command::SendLog { .. } | Command::External { .. } => {
+                handled_before_the_attempt()
+            }
             Command::Start if state == SeatState::Ready => {
                 attempt.state = SeatState::Running;
                 attempt.started_unix_s = Some(unix_now());
@@ -484,11 +492,48 @@ impl Seat {
         self.attempt.as_ref().is_some_and(|a| a.demo.is_some())
     }
 
-    /// Has `make` make the operator of every trial from now on, instead of the seat's script
-    /// (its input counts as present).
-    pub fn operate_with(&mut self, make: OperatorFactory) {
+    /// Has `make` make the operator of every trial from now on, instead of the seat's script:
+    /// external control of kind `kind` (`ros2`), which the instructor sees in the status and
+    /// can revoke; its input counts as present.
+    pub fn operate_with(&mut self, kind: &str, make: OperatorFactory) {
         self.operator = Some(make);
         self.operator_input = Some(true);
+        self.external = Some(ExternalControl {
+            kind: kind.to_owned(),
+            allowed: true,
+        });
+    }
+
+    fn external_allowed(&self) -> bool {
+        self.external.as_ref().is_some_and(|e| e.allowed)
+    }
+
+    /// The instructor allows or revokes the external control: revoked, the trial under way
+    /// gets a standing-still operator (the robot stops); allowed again, a fresh one of the
+    /// external kind.
+    fn allow_external(&mut self, allowed: bool) -> Result<(), String> {
+        let Some(external) = self.external.as_mut() else {
+            return Err("this seat takes no external control".into());
+        };
+        external.allowed = allowed;
+        self.operator_input = Some(allowed);
+        let Some(attempt) = self.attempt.as_mut() else {
+            return Ok(());
+        };
+        attempt.driver = match (&self.operator, allowed) {
+            (Some(make), true) => make(attempt.session.sim().robot(attempt.session.robot()).spec()),
+            _ => Box::new(ScriptDriver::new(DriveScript::default(), false)),
+        };
+        if !allowed {
+            let flipper = attempt.session.operator_command().flipper;
+            attempt
+                .session
+                .apply(Input::Drive(crate::vehicle::DriveCommand {
+                    flipper,
+                    ..crate::vehicle::DriveCommand::STOP
+                }));
+        }
+        Ok(())
     }
 
     /// Tells the seat whether its operator's input is present (a windowed seat: the pad armed
@@ -578,6 +623,7 @@ impl Seat {
             link: String::new(),
             operator_input,
             autopilot: false,
+            external: self.external.clone(),
             outbox: self
                 .outbox
                 .count()
@@ -809,6 +855,60 @@ mod tests {
         // Once filed, a third start files nothing more.
         drop(again);
         assert_eq!(seat(dir.path(), None).outbox().count().unwrap(), 1);
+    }
+
+    /// An external operator that drives forward at 0.2 m/s.
+    struct Forward;
+
+    impl Driver for Forward {
+        fn before_step(&mut self, session: &mut Session) {
+            let forward = crate::vehicle::DriveCommand {
+                left: 0.2,
+                right: 0.2,
+                ..crate::vehicle::DriveCommand::STOP
+            };
+            if session.operator_command() != forward {
+                session.apply(Input::Drive(forward));
+            }
+        }
+    }
+
+    #[test]
+    fn the_instructor_sees_external_control_and_revokes_and_allows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut plain = seat(dir.path(), None);
+        let revoke = Command::External { allowed: false };
+        assert!(plain
+            .command(&revoke)
+            .unwrap_err()
+            .contains("no external control"));
+        assert_eq!(plain.status().external, None);
+        let mut seat = seat(&dir.path().join("ros"), None);
+        seat.operate_with("ros2", Box::new(|_| Box::new(Forward)));
+        let file = manifest("scenes/exercises/figure8.toml");
+        seat.load("figure8", &file, None, None).unwrap();
+        seat.command(&Command::Start).unwrap();
+        run_for(&mut seat, 0.5);
+        let speed = |seat: &Seat| seat.session().unwrap().operator_command().left;
+        assert_eq!(speed(&seat), 0.2);
+        let status = seat.status();
+        assert!(status.operator_input);
+        assert_eq!(
+            status.external,
+            Some(ExternalControl {
+                kind: "ros2".into(),
+                allowed: true
+            })
+        );
+        // Revoked: the robot stops and stays stopped whatever the control unit sends.
+        seat.command(&revoke).unwrap();
+        run_for(&mut seat, 0.5);
+        assert_eq!(speed(&seat), 0.0);
+        assert!(!seat.status().external.unwrap().allowed);
+        // Allowed again: it drives the robot once more.
+        seat.command(&Command::External { allowed: true }).unwrap();
+        run_for(&mut seat, 0.2);
+        assert_eq!(speed(&seat), 0.2);
     }
 
     #[test]

@@ -338,12 +338,15 @@ fn ros_operator(
         treadsim::interop::ros2::RosNode::start(options)?,
     ));
     let maker = Arc::clone(&node);
-    seat.operate_with(Box::new(move |robot| {
-        let mut node = maker
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Box::new(node.driver(robot))
-    }));
+    seat.operate_with(
+        "ros2",
+        Box::new(move |robot| {
+            let mut node = maker
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            Box::new(node.driver(robot))
+        }),
+    );
     Ok(node)
 }
 
