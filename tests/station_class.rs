@@ -3,7 +3,8 @@
 //! `tcp/127.0.0.1` (multicast off), waits in its lobby, is assigned an exercise, started,
 //! paused and resumed by the instructor's signed commands while its operator (a drive script)
 //! drives; the attempt reaches the records once, with the trainee given on its command line,
-//! and its log replays bit-exact.
+//! and its log replays bit-exact. And a station with `--ros2` driven by the ROS 2 client we did
+//! not write (`tests/ros2/ros2_client.py`).
 #![cfg(all(feature = "classroom", feature = "viewer"))]
 
 mod common;
@@ -189,4 +190,74 @@ fn a_station_in_a_window_is_assigned_started_paused_and_its_passed_attempt_is_re
     assert!(outcome.divergence.is_none(), "{:?}", outcome.divergence);
     assert_eq!(outcome.result_matches, Some(true));
     instructor.close();
+}
+
+/// The ROS 2 test's client (tests/ros2/ros2_client.py) in its virtual environment.
+fn ros_python() -> std::path::PathBuf {
+    manifest("target/venv-ros2/bin/python")
+}
+
+#[cfg(feature = "ros2")]
+#[test]
+fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
+    if !ros_python().is_file() {
+        assert!(
+            manifest("target/venv-ros2.unavailable").is_file(),
+            "run `make test`: it installs the ROS 2 client into target/venv-ros2"
+        );
+        eprintln!("SKIPPED: PyPI could not be reached to install the ROS 2 client");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let endpoint = format!("tcp/127.0.0.1:{}", free_port());
+    let out = std::fs::File::create(dir.path().join("station.out")).unwrap();
+    let mut command = Command::new("xvfb-run");
+    command
+        .current_dir(manifest(""))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_treadsim"))
+        .args(["station", "--no-log", "--scene"])
+        .arg(manifest("scenes/course_figure8.toml"))
+        .args(["--ros2", "--ros-router", &endpoint, "--quit-after", "120"])
+        .args(["--width", "640", "--height", "360"])
+        .stdout(Stdio::from(out.try_clone().unwrap()))
+        .stderr(Stdio::from(out))
+        .process_group(0);
+    let _station = Group(command.spawn().expect("xvfb-run"));
+    let client = Command::new(ros_python())
+        .arg(manifest("tests/ros2/ros2_client.py"))
+        .args([endpoint.as_str(), "0.3", "4"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&client.stdout);
+    assert!(
+        client.status.success(),
+        "{said}{}\n{}",
+        String::from_utf8_lossy(&client.stderr),
+        output(dir.path())
+    );
+    let seen: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
+    assert_eq!(seen["nodes"], serde_json::json!(["/treadsim"]));
+    assert_eq!(seen["attachments_bad"], 0);
+    let (start, end) = (
+        seen["drive_started"].as_f64().unwrap(),
+        seen["drive_ended"].as_f64().unwrap(),
+    );
+    let mean = |from: f64, to: f64| {
+        let v: Vec<f64> = seen["odom"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| (from..to).contains(&o["t"].as_f64().unwrap()))
+            .map(|o| o["vx"].as_f64().unwrap())
+            .collect();
+        assert!(!v.is_empty(), "no odometry between {from} and {to}");
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    let cruise = mean(start + 2.0, end);
+    println!("station driven over ROS 2: cruise {cruise:.4} m/s for 0.3 commanded");
+    assert!((cruise - 0.3).abs() < 0.015, "cruise {cruise} m/s");
+    assert!(mean(end + 1.0, end + 1.5).abs() < 0.01, "still moving");
 }

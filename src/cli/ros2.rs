@@ -73,3 +73,53 @@ impl RosArgs {
         Ok(Some(options))
     }
 }
+
+/// The station's ROS 2 node: it operates the robot and publishes the robot's state after
+/// each frame.
+#[cfg(feature = "viewer")]
+pub struct RosPeer {
+    node: treadsim::interop::ros2::RosNode,
+}
+
+#[cfg(feature = "viewer")]
+impl RosPeer {
+    /// Joins the ROS graph as `options` says.
+    pub fn start(options: &RosOptions) -> anyhow::Result<Self> {
+        Ok(Self {
+            node: treadsim::interop::ros2::RosNode::start(options)?,
+        })
+    }
+
+    /// What the node counted, as a line for the end of the session.
+    pub fn summary(&self) -> String {
+        let c = self.node.counters();
+        format!(
+            "ROS 2: {} commands taken, {} refused, {} timeouts, {} messages published, command \
+             to step {:.1} ms mean, {:.1} ms max",
+            c.received,
+            c.rejected,
+            c.timeouts,
+            c.published,
+            if c.applied > 0 {
+                1e3 * c.latency_sum / c.applied as f64
+            } else {
+                0.0
+            },
+            1e3 * c.latency_max
+        )
+    }
+}
+
+#[cfg(feature = "viewer")]
+impl treadsim::viewer::station::Peer for RosPeer {
+    fn operator(
+        &mut self,
+        robot: &treadsim::vehicle::RobotSpec,
+    ) -> Box<dyn treadsim::session::Driver> {
+        Box::new(self.node.driver(robot))
+    }
+
+    fn after_frame(&mut self, session: &treadsim::session::Session) {
+        self.node.publish(session);
+    }
+}

@@ -99,6 +99,10 @@ pub struct StationArgs {
     #[cfg(feature = "classroom")]
     #[command(flatten)]
     class: super::class::StationClassArgs,
+    /// A ROS 2 control unit as the operator.
+    #[cfg(all(feature = "ros2", feature = "classroom"))]
+    #[command(flatten)]
+    ros: super::ros2::RosArgs,
 }
 
 impl StationArgs {
@@ -187,6 +191,19 @@ impl ShotCommandArgs {
 /// statistics, result and log.
 pub fn station_command(a: StationArgs) -> anyhow::Result<()> {
     let trainee = a.trainee.clone().filter(|t| !t.is_empty());
+    #[cfg(all(feature = "ros2", feature = "classroom"))]
+    if let Some(mut options) = a.ros.options()? {
+        // The station's camera frames for ROS are not published yet.
+        options.cameras = false;
+        if a.class.class.is_some() {
+            anyhow::bail!("--ros2 and --class together: not yet (a headless seat takes --ros2)");
+        }
+        let mut peer = super::ros2::RosPeer::start(&options)?;
+        let r = treadsim::viewer::station::run_station_with(&a.into_options(), &mut peer)?;
+        print_station_report(&r);
+        println!("{}", peer.summary());
+        return Ok(());
+    }
     #[cfg(feature = "classroom")]
     if let Some(join) = a.class.join(trainee.clone(), a.exercise.clone())? {
         let o = a.into_options();

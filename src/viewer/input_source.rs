@@ -1,5 +1,6 @@
 //! Where the station's robot gets its inputs: the operator's mapping, a drive script, the
-//! autopilot (the instructor's demonstration of an exercise), or a log being replayed.
+//! autopilot (the instructor's demonstration of an exercise), another program's operator (a
+//! ROS 2 control unit), or a log being replayed.
 
 use super::replay::ReplayCursor;
 use crate::control::autopilot::TrialPilot;
@@ -16,6 +17,9 @@ pub(super) enum InputSource {
     Autopilot(Box<TrialPilot>),
     /// A log being replayed (boxed: the log is large, the other sources small).
     Replay(Box<ReplayCursor>),
+    /// Another program's operator (a ROS 2 control unit, through [`super::station::Peer`]);
+    /// station actions still work.
+    External(Box<dyn Driver>),
 }
 
 impl InputSource {
@@ -35,6 +39,7 @@ impl InputSource {
             InputSource::Script(driver) => {
                 driver.before_step(session);
             }
+            InputSource::External(driver) => driver.before_step(session),
             InputSource::Autopilot(pilot) => {
                 pilot.before_step(session);
             }

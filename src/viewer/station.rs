@@ -98,12 +98,38 @@ pub fn display_available() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
+/// Another program beside the station (a ROS 2 node): it operates the robot instead of the
+/// sticks, and sees the session after every frame (to publish its state).
+pub trait Peer {
+    /// The operator of a session of `robot`.
+    fn operator(&mut self, robot: &crate::vehicle::RobotSpec) -> Box<dyn crate::session::Driver>;
+    /// After each frame's physics and actions.
+    fn after_frame(&mut self, session: &Session);
+}
+
 /// Opens the station and runs it until the window closes (or `quit_after`).
 ///
 /// Without a display this returns [`ViewerError::NoDisplay`] before touching any window
 /// code; a display that cannot be used gives [`ViewerError::Window`]. Neither panics.
 pub fn run_station(o: &StationOptions) -> Result<StationReport, ViewerError> {
-    open_station(o, |session, _| Ok(Driven::Alone(Box::new(session))))
+    open_station(o, |session, _| Ok(Driven::Alone(Box::new(session))), None)
+}
+
+/// [`run_station`] with `peer` operating the robot (not for a replay) and seeing every frame.
+pub fn run_station_with(
+    o: &StationOptions,
+    peer: &mut dyn Peer,
+) -> Result<StationReport, ViewerError> {
+    if o.replay.is_some() {
+        return Err(ViewerError::Argument(
+            "a replay is watched, not driven: no external operator".into(),
+        ));
+    }
+    open_station(
+        o,
+        |session, _| Ok(Driven::Alone(Box::new(session))),
+        Some(peer),
+    )
 }
 
 /// Opens the station as a seat of a class (`treadsim station --class`) and runs it until the
@@ -125,9 +151,13 @@ pub fn run_class_station(
         replay: None,
         ..o.clone()
     };
-    open_station(&lobby, |session, script| {
-        ClassSeat::join(class, session, script).map(|seat| Driven::Class(Box::new(seat)))
-    })
+    open_station(
+        &lobby,
+        |session, script| {
+            ClassSeat::join(class, session, script).map(|seat| Driven::Class(Box::new(seat)))
+        },
+        None,
+    )
 }
 
 /// Loads what `o` asks for, makes the session to drive of it (`drive`: the station's own, or a
@@ -135,6 +165,7 @@ pub fn run_class_station(
 fn open_station(
     o: &StationOptions,
     drive: impl FnOnce(Session, Option<DriveScript>) -> Result<Driven, ViewerError>,
+    mut peer: Option<&mut dyn Peer>,
 ) -> Result<StationReport, ViewerError> {
     let s = setup(o)?;
     if !display_available() {
@@ -142,6 +173,10 @@ fn open_station(
     }
     let script = s.script.clone();
     let (session, mut state, log) = start_state(s, o);
+    if let Some(peer) = peer.as_mut() {
+        state.source =
+            InputSource::External(peer.operator(session.sim().robot(session.robot()).spec()));
+    }
     let driven = drive(session, script)?;
     state.remote_pause = !matches!(driven, Driven::Alone(_));
     let title = match driven.banner() {
@@ -170,16 +205,23 @@ fn open_station(
         kiss3d::pollster::block_on(Window::new_with_setup(&title, o.width, o.height, setup))
     })
     .map_err(ViewerError::Window)?;
-    let opened = Opened { driven, state, log };
+    let opened = Opened {
+        driven,
+        state,
+        log,
+        peer,
+    };
     catch_quietly(|| kiss3d::pollster::block_on(station_loop(window, opened, o)))
         .map_err(ViewerError::WindowLost)?
 }
 
-/// What the frame loop starts from: the session to drive, the station's state, the log.
-struct Opened {
+/// What the frame loop starts from: the session to drive, the station's state, the log, and
+/// a program beside it.
+struct Opened<'p> {
     driven: Driven,
     state: StationState,
     log: SessionLog,
+    peer: Option<&'p mut dyn Peer>,
 }
 
 /// The operator's devices: the gamepad, the raw input snapshot the mapper reads, and the
@@ -467,13 +509,14 @@ fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionL
 /// (and the logs), views, panel and present; then the report.
 async fn station_loop(
     mut window: Window,
-    opened: Opened,
+    opened: Opened<'_>,
     o: &StationOptions,
 ) -> Result<StationReport, ViewerError> {
     let Opened {
         mut driven,
         mut state,
         mut log,
+        mut peer,
     } = opened;
     let mut render = StationRender::new(&mut window, driven.session(), o).await;
     let mut input = OperatorInput::new();
@@ -517,6 +560,9 @@ async fn station_loop(
         stats.steps += state.carry_out(effects, session, &input.raw)?;
         log.record(session);
         driven.after_frame(physics.status)?;
+        if let Some(peer) = peer.as_mut() {
+            peer.after_frame(driven.session());
+        }
         // 4. Views.
         let sim_dt = driven.session().sim().time() - sim_before;
         let feeds = render
