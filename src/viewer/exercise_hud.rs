@@ -97,10 +97,11 @@ pub fn draw(ctx: &egui::Context, r: &ExerciseReadout) {
     }
 }
 
-/// A line along the bottom of the view: a class seat's name and what it waits for.
+/// A line under the top-left readout (clear of the goal, the trial and the instruments): a
+/// class seat's name and what it waits for.
 pub fn draw_banner(ctx: &egui::Context, text: &str) {
     egui::Area::new(egui::Id::new("class-banner"))
-        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -12.0))
+        .anchor(Align2::LEFT_TOP, Vec2::new(10.0, 112.0))
         .interactable(false)
         .show(ctx, |ui| {
             panel().show(ui, |ui| {
