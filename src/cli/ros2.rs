@@ -25,6 +25,10 @@ pub struct RosArgs {
     /// A velocity command older than this stops the robot, s.
     #[arg(long, default_value_t = 0.5, requires = "ros2")]
     pub ros_timeout: f64,
+    /// A Zenoh configuration file (JSON5) for the ROS 2 session: TLS or user/password for a
+    /// site router (docs/ros2.md); the options above are set over it.
+    #[arg(long, requires = "ros2")]
+    pub ros_zenoh_config: Option<std::path::PathBuf>,
     /// Onboard camera frames per second as /<camera>/image_raw/compressed (JPEG, 320×240,
     /// through the link's rate cap, latency and faults); 0: none.
     #[arg(long, default_value_t = 10.0, requires = "ros2")]
@@ -57,6 +61,7 @@ impl RosArgs {
             command_timeout: self.ros_timeout,
             // Frames need the viewer's renderer.
             cameras: cfg!(feature = "viewer") && self.ros_camera_fps > 0.0,
+            zenoh_config: self.ros_zenoh_config.clone(),
             ..RosOptions::default()
         };
         match &self.ros_router {

@@ -63,6 +63,10 @@ pub struct RosOptions {
     /// Whether the robot's cameras are published (their topics are declared with each
     /// robot: a ROS graph read before the first frame lists them).
     pub cameras: bool,
+    /// A Zenoh configuration file (JSON5) to start from: a site router's TLS or user/password
+    /// authentication, as rmw_zenoh's `ZENOH_SESSION_CONFIG_URI` file gives them; the options
+    /// above are set over it.
+    pub zenoh_config: Option<std::path::PathBuf>,
 }
 
 impl Default for RosOptions {
@@ -77,6 +81,7 @@ impl Default for RosOptions {
             command_timeout: 0.5,
             rate: 50.0,
             cameras: false,
+            zenoh_config: None,
         }
     }
 }
@@ -508,7 +513,11 @@ fn config(options: &RosOptions) -> Result<zenoh::Config, RosError> {
         }
         serde_json::to_string(l).map_err(|e| RosError::Option(e.to_string()))
     };
-    let mut config = zenoh::Config::default();
+    let mut config = match &options.zenoh_config {
+        Some(path) => zenoh::Config::from_file(path)
+            .map_err(|e| RosError::Option(format!("{}: {e}", path.display())))?,
+        None => zenoh::Config::default(),
+    };
     let mode = if options.router {
         "\"router\""
     } else {
