@@ -59,14 +59,15 @@ browser-deps:
 	@[ -x $(BROWSER_VENV)/bin/python ] && $(BROWSER_VENV)/bin/python -c "import selenium" 2>/dev/null || { \
 	  python3 -m venv $(BROWSER_VENV) && $(BROWSER_VENV)/bin/pip install -q $(SELENIUM); }
 
-# The ROS 2 test's client, one we did not write: Eclipse Zenoh's Python API and rosbags (CDR
-# and RIHS01 type hashes), pinned, from PyPI into a virtual environment under target/. Where
-# PyPI cannot be reached the test is skipped and says so (target/venv-ros2.unavailable).
+# The ROS 2 and Foxglove tests' clients, ones we did not write: Eclipse Zenoh's Python API,
+# rosbags (CDR and RIHS01 type hashes), Pillow (JPEG), the Foxglove SDK and the mcap reader,
+# pinned, from PyPI into a virtual environment under target/. Where PyPI cannot be reached the
+# tests are skipped and say so (target/venv-ros2.unavailable).
 ROS2_VENV := target/venv-ros2
-ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9 pillow==13.0.0
+ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9 pillow==13.0.0 foxglove-sdk==0.30.3 mcap==1.6.0
 
 ros2-deps: browser-deps
-	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags, PIL" 2>/dev/null || { \
+	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags, PIL, foxglove, mcap" 2>/dev/null || { \
 	  rm -rf $(ROS2_VENV) $(ROS2_VENV).unavailable; python3 -m venv $(ROS2_VENV) && \
 	  $(ROS2_VENV)/bin/pip install -q $(ROS2_CLIENT) || { \
 	    echo "pip could not install $(ROS2_CLIENT) (PyPI unreachable?)" > $(ROS2_VENV).unavailable; \

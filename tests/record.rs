@@ -415,6 +415,9 @@ fn the_mcap_file_reads_back_with_the_mcap_crate() {
         ("/telemetry", 200),
         ("/event", 0),
         ("/end", 1),
+        // Foxglove's view of it: the scene once, the robot's pose with every telemetry row.
+        ("/foxglove/scene", 1),
+        ("/foxglove/transforms", 200),
     ]
     .into_iter()
     .map(|(t, n)| (t.to_owned(), n))

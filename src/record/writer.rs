@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::{
-    LogError, LogHeader, TOPIC_END, TOPIC_EVENT, TOPIC_HEADER, TOPIC_INPUT, TOPIC_SNAPSHOT,
-    TOPIC_TELEMETRY,
+    foxglove, LogError, LogHeader, TOPIC_END, TOPIC_EVENT, TOPIC_HEADER, TOPIC_INPUT,
+    TOPIC_SNAPSHOT, TOPIC_TELEMETRY,
 };
 use crate::exercise::report::result_json;
 use crate::session::Session;
@@ -30,6 +30,95 @@ struct Channels {
     telemetry: u16,
     event: u16,
     end: u16,
+    /// Foxglove's `FrameTransforms` and `SceneUpdate` ([`super::foxglove`]).
+    transforms: u16,
+    scene: u16,
+}
+
+impl Channels {
+    /// Declares every channel of a log with `header`'s tracks and flippers in `mcap` (the file
+    /// at `path`), each with its JSON Schema.
+    fn declare(
+        mcap: &mut mcap::Writer<BufWriter<File>>,
+        header: &LogHeader,
+        path: &Path,
+    ) -> Result<Self, LogError> {
+        let mcap_err = |e: mcap::McapError| LogError::Write {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let meta = BTreeMap::new();
+        let mut channel = |topic: &str, title: &str, data: Vec<u8>| -> Result<u16, LogError> {
+            let schema = mcap
+                .add_schema(title, "jsonschema", &data)
+                .map_err(mcap_err)?;
+            mcap.add_channel(schema, topic, "json", &meta)
+                .map_err(mcap_err)
+        };
+        Ok(Self {
+            header: channel(
+                TOPIC_HEADER,
+                "treadsim.Header",
+                schema(
+                    "treadsim.Header",
+                    &[
+                        ("program", "string"),
+                        ("version", "string"),
+                        ("files", "array"),
+                    ],
+                ),
+            )?,
+            input: channel(
+                TOPIC_INPUT,
+                "treadsim.Input",
+                schema(
+                    "treadsim.Input",
+                    &[("step", "integer"), ("time", "number"), ("kind", "string")],
+                ),
+            )?,
+            snapshot: channel(
+                TOPIC_SNAPSHOT,
+                "treadsim.Snapshot",
+                schema(
+                    "treadsim.Snapshot",
+                    &[
+                        ("step", "integer"),
+                        ("time", "number"),
+                        ("names", "array"),
+                        ("values", "array"),
+                    ],
+                ),
+            )?,
+            telemetry: channel(
+                TOPIC_TELEMETRY,
+                "treadsim.Telemetry",
+                telemetry_schema(&header.tracks, &header.flippers),
+            )?,
+            event: channel(
+                TOPIC_EVENT,
+                "treadsim.Event",
+                schema(
+                    "treadsim.Event",
+                    &[("time", "number"), ("source", "string"), ("text", "string")],
+                ),
+            )?,
+            end: channel(
+                TOPIC_END,
+                "treadsim.End",
+                schema("treadsim.End", &[("step", "integer"), ("time", "number")]),
+            )?,
+            transforms: channel(
+                foxglove::TOPIC_TRANSFORMS,
+                "foxglove.FrameTransforms",
+                foxglove::transforms_schema(),
+            )?,
+            scene: channel(
+                foxglove::TOPIC_SCENE,
+                "foxglove.SceneUpdate",
+                foxglove::scene_schema(),
+            )?,
+        })
+    }
 }
 
 /// Writes one session's log.
@@ -127,67 +216,7 @@ impl LogWriter {
             message: e.to_string(),
         };
         let mut mcap = options.create(BufWriter::new(file)).map_err(mcap_err)?;
-        let meta = BTreeMap::new();
-        let mut channel = |topic: &str, title: &str, data: Vec<u8>| -> Result<u16, LogError> {
-            let schema = mcap
-                .add_schema(title, "jsonschema", &data)
-                .map_err(mcap_err)?;
-            mcap.add_channel(schema, topic, "json", &meta)
-                .map_err(mcap_err)
-        };
-        let channels = Channels {
-            header: channel(
-                TOPIC_HEADER,
-                "treadsim.Header",
-                schema(
-                    "treadsim.Header",
-                    &[
-                        ("program", "string"),
-                        ("version", "string"),
-                        ("files", "array"),
-                    ],
-                ),
-            )?,
-            input: channel(
-                TOPIC_INPUT,
-                "treadsim.Input",
-                schema(
-                    "treadsim.Input",
-                    &[("step", "integer"), ("time", "number"), ("kind", "string")],
-                ),
-            )?,
-            snapshot: channel(
-                TOPIC_SNAPSHOT,
-                "treadsim.Snapshot",
-                schema(
-                    "treadsim.Snapshot",
-                    &[
-                        ("step", "integer"),
-                        ("time", "number"),
-                        ("names", "array"),
-                        ("values", "array"),
-                    ],
-                ),
-            )?,
-            telemetry: channel(
-                TOPIC_TELEMETRY,
-                "treadsim.Telemetry",
-                telemetry_schema(&header.tracks, &header.flippers),
-            )?,
-            event: channel(
-                TOPIC_EVENT,
-                "treadsim.Event",
-                schema(
-                    "treadsim.Event",
-                    &[("time", "number"), ("source", "string"), ("text", "string")],
-                ),
-            )?,
-            end: channel(
-                TOPIC_END,
-                "treadsim.End",
-                schema("treadsim.End", &[("step", "integer"), ("time", "number")]),
-            )?,
-        };
+        let channels = Channels::declare(&mut mcap, header, path)?;
         let mut writer = Self {
             path: path.to_path_buf(),
             mcap,
@@ -218,7 +247,11 @@ impl LogWriter {
     ) -> Result<Self, LogError> {
         session.start_journal();
         let header = LogHeader::new(session, kind, files, path)?;
-        Self::create(path, &header)
+        let mut writer = Self::create(path, &header)?;
+        // The scene for Foxglove's 3D view, once.
+        let t = session.sim().time();
+        writer.write_json(writer.channels.scene, t, &foxglove::scene(session))?;
+        Ok(writer)
     }
 
     /// The log file.
@@ -276,6 +309,12 @@ impl LogWriter {
         for sample in &journal.telemetry {
             let value = sample.to_json(&self.tracks, &self.flippers);
             self.write_json(self.channels.telemetry, sample.row.t, &value)?;
+            let [x, y, z] = sample.row.position;
+            let [roll, pitch, yaw] = sample.row.rpy;
+            let rotation = nalgebra::UnitQuaternion::from_euler_angles(roll, pitch, yaw);
+            let pose =
+                foxglove::transforms(sample.row.t, &nalgebra::Vector3::new(x, y, z), &rotation);
+            self.write_json(self.channels.transforms, sample.row.t, &pose)?;
         }
         for event in &journal.events {
             let value = json!({
