@@ -94,7 +94,7 @@ test: deps station-deps browser-deps ros2-deps
 	$(CARGO) test --test viewer_logic --test viewer_cli --test viewer_render
 	$(CARGO) test --lib viewer::
 	$(CARGO) test --lib classroom::
-	$(CARGO) test --bin treadsim class::
+	$(CARGO) test --bin treadsim
 	$(CARGO) test --test classroom
 	$(CARGO) test --test console -- --include-ignored
 	$(CARGO) test --test station_class
