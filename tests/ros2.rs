@@ -9,6 +9,7 @@
 
 mod common;
 use common::class::{free_port, manifest, signing, wait_for, Proc};
+use common::ros2::{client_python, mean_vx};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -21,27 +22,11 @@ use treadsim::classroom::records::Records;
 
 const KEY: &str = "ros2-test-class-key-0123456789";
 
-/// The client's Python, with eclipse-zenoh and rosbags (made by `make test`).
-fn python() -> std::path::PathBuf {
-    manifest("target/venv-ros2/bin/python")
-}
-
 #[test]
 fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_odometry() {
-    if !python().is_file() {
-        let unavailable = manifest("target/venv-ros2.unavailable");
-        assert!(
-            unavailable.is_file(),
-            "run `make test`: it installs eclipse-zenoh and rosbags into target/venv-ros2"
-        );
-        eprintln!(
-            "SKIPPED: PyPI could not be reached to install the ROS 2 client ({})",
-            std::fs::read_to_string(unavailable)
-                .unwrap_or_default()
-                .trim()
-        );
+    let Some(python) = client_python("the ROS 2 client") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let port = free_port();
     let endpoint = format!("tcp/127.0.0.1:{port}");
@@ -79,7 +64,7 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
         .stdout(Stdio::from(std::fs::File::create(&out).unwrap()))
         .stderr(Stdio::null());
     let seat = Proc(seat.spawn().unwrap());
-    let client = Command::new(python())
+    let client = Command::new(&python)
         .arg(manifest("tests/ros2/ros2_client.py"))
         .args([endpoint.as_str(), "0.3", "4"])
         .output()
@@ -134,14 +119,9 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
 
 #[test]
 fn a_log_opens_in_foxglove_readers_we_did_not_write_with_the_robot_in_3d() {
-    if !python().is_file() {
-        eprintln!("SKIPPED: PyPI could not be reached to install the Foxglove readers");
-        assert!(
-            manifest("target/venv-ros2.unavailable").is_file(),
-            "run `make test`"
-        );
+    let Some(python) = client_python("the Foxglove readers") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("stairs.mcap");
     let run = Command::new(env!("CARGO_BIN_EXE_treadsim"))
@@ -160,7 +140,7 @@ fn a_log_opens_in_foxglove_readers_we_did_not_write_with_the_robot_in_3d() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let read = Command::new(python())
+    let read = Command::new(&python)
         .arg(manifest("tests/ros2/foxglove_log.py"))
         .arg(&log)
         .output()
@@ -250,15 +230,7 @@ fn check_driving(seen: &serde_json::Value) {
         seen["drive_started"].as_f64().unwrap(),
         seen["drive_ended"].as_f64().unwrap(),
     );
-    let mean = |from: f64, to: f64| {
-        let v: Vec<f64> = odom
-            .iter()
-            .filter(|o| (from..to).contains(&o["t"].as_f64().unwrap()))
-            .map(|o| o["vx"].as_f64().unwrap())
-            .collect();
-        assert!(!v.is_empty(), "no odometry between {from} and {to}");
-        v.iter().sum::<f64>() / v.len() as f64
-    };
+    let mean = |from, to| mean_vx(seen, from, to);
     // Steady driving (after 2 s to get up to speed): within 5 % of 0.3 m/s.
     let cruise = mean(start + 2.0, end);
     println!("cruise {cruise:.4} m/s for 0.3 commanded");

@@ -192,22 +192,12 @@ fn a_station_in_a_window_is_assigned_started_paused_and_its_passed_attempt_is_re
     instructor.close();
 }
 
-/// The ROS 2 test's client (tests/ros2/ros2_client.py) in its virtual environment.
-fn ros_python() -> std::path::PathBuf {
-    manifest("target/venv-ros2/bin/python")
-}
-
 #[cfg(feature = "ros2")]
 #[test]
 fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
-    if !ros_python().is_file() {
-        assert!(
-            manifest("target/venv-ros2.unavailable").is_file(),
-            "run `make test`: it installs the ROS 2 client into target/venv-ros2"
-        );
-        eprintln!("SKIPPED: PyPI could not be reached to install the ROS 2 client");
+    let Some(python) = common::ros2::client_python("the ROS 2 client") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let endpoint = format!("tcp/127.0.0.1:{}", free_port());
     let out = std::fs::File::create(dir.path().join("station.out")).unwrap();
@@ -226,7 +216,7 @@ fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
         .stderr(Stdio::from(out))
         .process_group(0);
     let _station = Group(command.spawn().expect("xvfb-run"));
-    let client = Command::new(ros_python())
+    let client = Command::new(&python)
         .arg(manifest("tests/ros2/ros2_client.py"))
         .args([endpoint.as_str(), "0.3", "4"])
         .output()
@@ -245,17 +235,7 @@ fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
         seen["drive_started"].as_f64().unwrap(),
         seen["drive_ended"].as_f64().unwrap(),
     );
-    let mean = |from: f64, to: f64| {
-        let v: Vec<f64> = seen["odom"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|o| (from..to).contains(&o["t"].as_f64().unwrap()))
-            .map(|o| o["vx"].as_f64().unwrap())
-            .collect();
-        assert!(!v.is_empty(), "no odometry between {from} and {to}");
-        v.iter().sum::<f64>() / v.len() as f64
-    };
+    let mean = |from, to| common::ros2::mean_vx(&seen, from, to);
     let cruise = mean(start + 2.0, end);
     println!("station driven over ROS 2: cruise {cruise:.4} m/s for 0.3 commanded");
     assert!((cruise - 0.3).abs() < 0.015, "cruise {cruise} m/s");

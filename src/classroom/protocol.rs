@@ -476,12 +476,7 @@ pub fn decode<T: DeserializeOwned>(what: &'static str, bytes: &[u8]) -> Result<T
     serde_json::from_value(value).map_err(|e| malformed(e.to_string()))
 }
 
-/// Now, s since the Unix epoch.
-pub fn unix_now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
-}
+pub use crate::record::unix_now;
 
 #[cfg(test)]
 mod tests {

@@ -327,6 +327,16 @@ impl Seat {
         Ok(())
     }
 
+    /// Loads `exercise` (an exercise file or a library name) and starts it at once, as if the
+    /// instructor had assigned and started it; the records name it by its file's stem.
+    pub fn start_now(&mut self, exercise: &Path) -> Result<(), String> {
+        let name = exercise
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        self.load(&name, &exercise_file(exercise), None, None)?;
+        self.command(&Command::Start)
+    }
+
     /// Carries out an instructor's command; `Err` says why it was refused.
     pub fn command(&mut self, command: &Command) -> Result<(), String> {
         if let Command::Assign {

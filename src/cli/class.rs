@@ -222,15 +222,9 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         None => None,
     };
     if let Some(exercise) = &a.exercise {
-        let name = exercise
-            .file_stem()
-            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-        let file = treadsim::launch::exercise_file(exercise);
-        seat.load(&name, &file, None, None)
+        seat.start_now(exercise)
             .map_err(anyhow::Error::msg)
             .with_context(|| format!("--exercise {}", exercise.display()))?;
-        seat.command(&treadsim::classroom::protocol::Command::Start)
-            .map_err(anyhow::Error::msg)?;
     }
     stop_on_signals();
     let stop_when = if a.quit_after_trial {
@@ -396,21 +390,10 @@ fn seat_with_ros(
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .counters();
     println!(
-        "seat {}: {} statuses, {} results delivered; ROS 2: {} commands taken, {} refused, {} \
-         timeouts, {} messages published, command to step {:.1} ms mean, {:.1} ms max",
+        "seat {}: {} statuses, {} results delivered; ROS 2: {ros}",
         seat.name(),
         counters.statuses,
-        counters.delivered,
-        ros.received,
-        ros.rejected,
-        ros.timeouts,
-        ros.published,
-        if ros.applied > 0 {
-            1e3 * ros.latency_sum / ros.applied as f64
-        } else {
-            0.0
-        },
-        1e3 * ros.latency_max
+        counters.delivered
     );
     cameras.report(seat.name());
     Ok(())

@@ -118,6 +118,13 @@ pub fn file_stem(path: &std::path::Path) -> String {
         .map_or_else(|| "log".into(), |s| s.to_string_lossy().into_owned())
 }
 
+/// Now, s since the Unix epoch (the wall clock).
+pub fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
 /// Where the log of a session on `file` (its exercise, else its scene) goes by default:
 /// `logs/<file stem>-<YYYYMMDD>-<HHMMSS>.mcap` (UTC now).
 pub fn default_log_path(file: &std::path::Path) -> PathBuf {

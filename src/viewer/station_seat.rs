@@ -162,13 +162,8 @@ mod class {
             let class = |e: &dyn std::fmt::Display| ViewerError::Class(e.to_string());
             let mut seat = Seat::new(join.seat.clone()).map_err(|e| class(&e))?;
             if let Some(file) = &join.exercise {
-                let name = file
-                    .file_stem()
-                    .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-                let file = crate::launch::exercise_file(file);
-                seat.load(&name, &file, None, None)
+                seat.start_now(file)
                     .map_err(|e| class(&format!("--exercise {}: {e}", file.display())))?;
-                seat.command(&Command::Start).map_err(|e| class(&e))?;
             }
             let link = SeatLink::join(&join.network, seat.name(), join.instructor.clone())
                 .map_err(|e| class(&e))?;

@@ -4,6 +4,8 @@
 
 #[cfg(feature = "classroom")]
 pub mod class;
+#[cfg(all(feature = "classroom", feature = "ros2"))]
+pub mod ros2;
 
 use std::path::Path;
 

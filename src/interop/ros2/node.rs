@@ -117,6 +117,28 @@ pub struct RosCounters {
     pub latency_max: f64,
 }
 
+impl std::fmt::Display for RosCounters {
+    /// `N commands taken, N refused, N timeouts, N messages published, command to step X ms
+    /// mean, Y ms max`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mean = if self.applied > 0 {
+            1e3 * self.latency_sum / self.applied as f64
+        } else {
+            0.0
+        };
+        write!(
+            f,
+            "{} commands taken, {} refused, {} timeouts, {} messages published, command to step \
+             {mean:.1} ms mean, {:.1} ms max",
+            self.received,
+            self.rejected,
+            self.timeouts,
+            self.published,
+            1e3 * self.latency_max
+        )
+    }
+}
+
 /// The operator's latest commands, as the subscriptions leave them.
 #[derive(Debug, Default)]
 struct Inbox {
@@ -279,14 +301,7 @@ impl RosNode {
                 self.image_topic(&camera.name);
             }
         }
-        RosDriver {
-            inbox: Arc::clone(&self.inbox),
-            gauge: robot.track_gauge().max(0.05),
-            speed_max: robot.slowest_motor(|m| m.max_speed).clamp(0.01, 10.0),
-            timeout: self.options.command_timeout,
-            stale: false,
-            last_taken: None,
-        }
+        RosDriver::new(Arc::clone(&self.inbox), robot, self.options.command_timeout)
     }
 
     /// What the node has counted.
@@ -308,7 +323,9 @@ impl RosNode {
         }
         let period = 1.0 / self.options.rate.max(1.0);
         self.next_publish = (t / period).floor() * period + period;
-        let epoch = *self.epoch.get_or_insert_with(|| unix_now() - t);
+        let epoch = *self
+            .epoch
+            .get_or_insert_with(|| crate::record::unix_now() - t);
         let stamp = Stamp::of_seconds(epoch + t);
         let published = self.publish_state(session, stamp);
         lock(&self.inbox).counters.published += published;
@@ -433,13 +450,6 @@ impl RosNode {
     pub fn close(self) {
         let _ = self.session.close().wait();
     }
-}
-
-/// Now, s since the Unix epoch.
-fn unix_now() -> f64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64())
 }
 
 /// A quaternion as ROS orders it: `x, y, z, w`.
@@ -668,6 +678,20 @@ pub struct RosDriver {
 }
 
 impl RosDriver {
+    /// A driver of `robot` reading `inbox`, a command older than `timeout` s stale.
+    fn new(inbox: Shared, robot: &RobotSpec, timeout: f64) -> Self {
+        // The robot's speed and heading channels, as the autopilot knows them.
+        let channels = crate::control::autopilot::Channels::of(robot);
+        Self {
+            inbox,
+            gauge: channels.gauge,
+            speed_max: channels.speed_max,
+            timeout,
+            stale: false,
+            last_taken: None,
+        }
+    }
+
     /// Belt speeds for forward speed `v` (m/s) and turn rate `w` (rad/s, counter-clockwise):
     /// `v ∓ w·B/2`, both scaled down together to the top speed (the turn's curvature kept).
     pub fn belts(&self, v: f64, w: f64) -> (f64, f64) {
@@ -727,15 +751,7 @@ mod tests {
     use crate::session::testing::{free, scout};
 
     fn driver(inbox: &Shared) -> RosDriver {
-        let robot = scout();
-        RosDriver {
-            inbox: Arc::clone(inbox),
-            gauge: robot.track_gauge(),
-            speed_max: robot.slowest_motor(|m| m.max_speed),
-            timeout: 0.5,
-            stale: false,
-            last_taken: None,
-        }
+        RosDriver::new(Arc::clone(inbox), &scout(), 0.5)
     }
 
     fn twist(v: f64, w: f64) -> Vec<u8> {
