@@ -44,7 +44,17 @@ config.insert_json5("connect/endpoints", json.dumps([endpoint]))
 config.insert_json5("scouting/multicast/enabled", "false")
 out = {"nodes": [], "topics": [], "odom": [], "attachments_ok": 0, "attachments_bad": 0,
        "images": []}
-with zenoh.open(config) as session:
+# The simulator may still be starting (a station's window opens first): wait for its router.
+deadline = time.time() + 60
+while True:
+    try:
+        session = zenoh.open(config)
+        break
+    except zenoh.ZError:
+        if time.time() > deadline:
+            raise
+        time.sleep(0.5)
+with session:
     # The graph, as `ros2 node list` and `ros2 topic list -t` read it.
     deadline = time.time() + 20
     while time.time() < deadline and not out["topics"]:
