@@ -61,13 +61,15 @@ browser-deps:
 
 # The ROS 2 and Foxglove tests' clients, ones we did not write: Eclipse Zenoh's Python API,
 # rosbags (CDR and RIHS01 type hashes), Pillow (JPEG), the Foxglove SDK and the mcap reader,
+# websockets and jsonschema (a Foxglove WebSocket client checking messages against schemas),
 # pinned, from PyPI into a virtual environment under target/. Where PyPI cannot be reached the
 # tests are skipped and say so (target/venv-ros2.unavailable).
 ROS2_VENV := target/venv-ros2
-ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9 pillow==13.0.0 foxglove-sdk==0.30.3 mcap==1.6.0
+ROS2_CLIENT := eclipse-zenoh==1.10.2 rosbags==0.11.9 pillow==13.0.0 foxglove-sdk==0.30.3 mcap==1.6.0 \
+  websockets==17.4 jsonschema==4.26.0
 
 ros2-deps: browser-deps
-	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags, PIL, foxglove, mcap" 2>/dev/null || { \
+	@[ -x $(ROS2_VENV)/bin/python ] && $(ROS2_VENV)/bin/python -c "import zenoh, rosbags, PIL, foxglove, mcap, websockets, jsonschema" 2>/dev/null || { \
 	  rm -rf $(ROS2_VENV) $(ROS2_VENV).unavailable; python3 -m venv $(ROS2_VENV) && \
 	  $(ROS2_VENV)/bin/pip install -q $(ROS2_CLIENT) || { \
 	    echo "pip could not install $(ROS2_CLIENT) (PyPI unreachable?)" > $(ROS2_VENV).unavailable; \
@@ -88,7 +90,7 @@ test: deps station-deps browser-deps ros2-deps
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) build --no-default-features
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-default-features --features classroom --no-deps --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-default-features --features classroom,ros2,foxglove --no-deps --quiet
 	$(CARGO) test --no-default-features --all-targets
 	$(CARGO) run --no-default-features --quiet -- check scenes/*.toml scenes/exercises/*.toml > /dev/null
 	$(CARGO) test --test viewer_logic --test viewer_cli --test viewer_render
@@ -100,6 +102,7 @@ test: deps station-deps browser-deps ros2-deps
 	$(CARGO) test --test station_class
 	$(CARGO) test --lib interop::
 	$(CARGO) test --test ros2
+	$(CARGO) test --test foxglove
 
 bench: deps
 	$(CARGO) bench --no-default-features

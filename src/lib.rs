@@ -32,8 +32,8 @@ pub mod session; // one robot stepped by inputs; the driver loop
 pub mod classroom; // seats and the instructor over Zenoh, records in SQLite
 pub mod envelope; // a robot's capability envelope and spec sheet
 pub mod input; // gamepad and keyboard mapped to drive commands
-#[cfg(feature = "ros2")]
-pub mod interop; // ROS 2 over Zenoh (rmw_zenoh's conventions)
+#[cfg(any(feature = "ros2", feature = "foxglove"))]
+pub mod interop; // ROS 2 over Zenoh (rmw_zenoh's conventions), Foxglove live
 pub mod tools; // bench and soak: measuring the simulator
 #[cfg(feature = "viewer")]
 pub mod viewer; // the operator station and headless shots

@@ -235,7 +235,7 @@ fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
         seen["drive_started"].as_f64().unwrap(),
         seen["drive_ended"].as_f64().unwrap(),
     );
-    let mean = |from, to| common::ros2::mean_vx(&seen, from, to);
+    let mean = |from, to| common::ros2::mean_vx(&seen["odom"], from, to);
     let cruise = mean(start + 2.0, end);
     println!("station driven over ROS 2: cruise {cruise:.4} m/s for 0.3 commanded");
     assert!((cruise - 0.3).abs() < 0.015, "cruise {cruise} m/s");

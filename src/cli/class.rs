@@ -16,7 +16,7 @@ use treadsim::classroom::network::{read_key, read_or_make_key, ClassNetwork, DEF
 use treadsim::classroom::protocol::{unix_now, DEFAULT_CLASS};
 use treadsim::classroom::records::{Records, DEFAULT_RECORDS};
 use treadsim::classroom::seat::{Seat, SeatOptions};
-#[cfg(feature = "ros2")]
+#[cfg(any(feature = "ros2", feature = "foxglove"))]
 use treadsim::classroom::seat_node::run_seat_with;
 use treadsim::classroom::seat_node::{run_seat, StopWhen};
 use treadsim::launch::EXERCISE_FOLDER;
@@ -195,10 +195,10 @@ pub struct SeatArgs {
     /// How to join the class.
     #[command(flatten)]
     pub network: NetworkArgs,
-    /// A ROS 2 control unit as the seat's operator.
-    #[cfg(feature = "ros2")]
+    /// A ROS 2 control unit as the seat's operator; Foxglove live.
+    #[cfg(any(feature = "ros2", feature = "foxglove"))]
     #[command(flatten)]
-    pub ros: super::ros2::RosArgs,
+    pub external: super::external::ExternalArgs,
 }
 
 /// `treadsim seat --headless`.
@@ -216,11 +216,12 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         .seat_options(&a.seat, a.trainee.clone(), a.script.clone(), a.speed);
     let mut seat = Seat::new(options)?;
     // The operator first: an exercise started at once is driven by it too.
-    #[cfg(feature = "ros2")]
-    let ros = match a.ros.options()? {
-        Some(options) => Some((ros_operator(&mut seat, &options)?, options)),
-        None => None,
-    };
+    #[cfg(any(feature = "ros2", feature = "foxglove"))]
+    let external = a.external.start(true)?;
+    #[cfg(any(feature = "ros2", feature = "foxglove"))]
+    if let Some((kind, make)) = external.as_ref().and_then(|e| e.operator()) {
+        seat.operate_with(kind, make);
+    }
     if let Some(exercise) = &a.exercise {
         seat.start_now(exercise)
             .map_err(anyhow::Error::msg)
@@ -233,15 +234,9 @@ pub fn seat_command(a: &SeatArgs) -> anyhow::Result<()> {
         StopWhen::Told
     };
     println!("seat {} joined class {}", a.seat, a.network.class);
-    #[cfg(feature = "ros2")]
-    if let Some((node, options)) = ros {
-        return seat_with_ros(
-            &network,
-            seat,
-            key.instructor,
-            stop_when,
-            (node, &options, a.ros.ros_camera_fps),
-        );
+    #[cfg(any(feature = "ros2", feature = "foxglove"))]
+    if let Some(external) = external {
+        return seat_with_external(&network, seat, key.instructor, stop_when, external);
     }
     let counters = run_seat(&network, seat, key.instructor, &STOP, stop_when)?;
     println!(
@@ -322,53 +317,18 @@ fn machine_name() -> String {
     }
 }
 
-/// A ROS 2 node made the operator of `seat`'s trials: each trial's driver is the node's.
-#[cfg(feature = "ros2")]
-fn ros_operator(
-    seat: &mut Seat,
-    options: &treadsim::interop::ros2::RosOptions,
-) -> anyhow::Result<std::sync::Arc<std::sync::Mutex<treadsim::interop::ros2::RosNode>>> {
-    let node = Arc::new(std::sync::Mutex::new(
-        treadsim::interop::ros2::RosNode::start(options)?,
-    ));
-    let maker = Arc::clone(&node);
-    seat.operate_with(
-        "ros2",
-        Box::new(move |robot| {
-            let mut node = maker
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            Box::new(node.driver(robot))
-        }),
-    );
-    Ok(node)
-}
-
-/// The seat run with its ROS 2 node: the node publishes the robot's state after each tick.
-#[cfg(feature = "ros2")]
-fn seat_with_ros(
+/// The seat run with the programs beside it: they publish the session after each tick.
+#[cfg(any(feature = "ros2", feature = "foxglove"))]
+fn seat_with_external(
     network: &ClassNetwork,
     mut seat: Seat,
     instructor: Option<treadsim::classroom::authority::InstructorPublic>,
     stop_when: StopWhen,
-    (node, options, camera_fps): (
-        std::sync::Arc<std::sync::Mutex<treadsim::interop::ros2::RosNode>>,
-        &treadsim::interop::ros2::RosOptions,
-        f64,
-    ),
+    mut external: super::external::External,
 ) -> anyhow::Result<()> {
-    let mut cameras = Cameras::new(camera_fps);
-    println!(
-        "seat {}: ROS 2 node /treadsim, domain {}, {}",
-        seat.name(),
-        options.domain,
-        if options.router {
-            format!("Zenoh router on {}", options.listen.join(", "))
-        } else {
-            format!("router {}", options.connect.join(", "))
-        }
-    );
-    let publisher = Arc::clone(&node);
+    for line in external.started() {
+        println!("seat {}: {line}", seat.name());
+    }
     let counters = run_seat_with(
         network,
         &mut seat,
@@ -377,97 +337,21 @@ fn seat_with_ros(
         stop_when,
         &mut |seat| {
             if let Some(session) = seat.session() {
-                let mut node = publisher
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                node.publish(session);
-                cameras.publish(&mut node, session);
+                external.after_tick(session);
             }
         },
     )?;
-    let ros = node
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .counters();
     println!(
-        "seat {}: {} statuses, {} results delivered; ROS 2: {ros}",
+        "seat {}: {} statuses, {} results delivered",
         seat.name(),
         counters.statuses,
         counters.delivered
     );
-    cameras.report(seat.name());
+    for line in external.summary(&format!("seat {}", seat.name())) {
+        println!("{line}");
+    }
+    external.close();
     Ok(())
-}
-
-/// The seat's cameras for ROS 2 (with the viewer's renderer), and what they cost.
-#[cfg(feature = "ros2")]
-struct Cameras {
-    #[cfg(feature = "viewer")]
-    feeds: Option<treadsim::interop::ros2::cameras::CameraFeeds>,
-    frames: u64,
-    work: f64,
-    work_max: f64,
-    size: (u32, u32),
-}
-
-#[cfg(feature = "ros2")]
-impl Cameras {
-    /// Frames at `fps` (0: none; without the viewer feature: none).
-    fn new(fps: f64) -> Self {
-        let _ = fps;
-        Self {
-            #[cfg(feature = "viewer")]
-            feeds: (fps > 0.0)
-                .then(|| treadsim::interop::ros2::cameras::CameraFeeds::new(320, 240, fps)),
-            frames: 0,
-            work: 0.0,
-            work_max: 0.0,
-            size: (0, 0),
-        }
-    }
-
-    /// The frames the link delivers now, published by `node`.
-    fn publish(
-        &mut self,
-        node: &mut treadsim::interop::ros2::RosNode,
-        session: &treadsim::session::Session,
-    ) {
-        #[cfg(feature = "viewer")]
-        if let Some(feeds) = self.feeds.as_mut() {
-            let frames = feeds.frames(session);
-            for f in &frames {
-                self.frames += 1;
-                self.work += f.work;
-                self.work_max = self.work_max.max(f.work);
-                self.size = f.size;
-            }
-            let list: Vec<(String, f64, &[u8])> = frames
-                .iter()
-                .map(|f| (f.camera.clone(), f.captured, f.jpeg.as_slice()))
-                .collect();
-            node.publish_images(&list);
-        }
-        let _ = (node, session);
-    }
-
-    /// Prints what the cameras did.
-    fn report(&self, seat: &str) {
-        #[cfg(feature = "viewer")]
-        if let Some(why) = self.feeds.as_ref().and_then(|f| f.failed()) {
-            println!("seat {seat}: no camera frames: {why}");
-        }
-        if self.frames > 0 {
-            println!(
-                "seat {seat}: {} camera frames ({}x{} JPEG), rendered and encoded in {:.1} ms \
-                 mean, {:.1} ms max before publication",
-                self.frames,
-                self.size.0,
-                self.size.1,
-                1e3 * self.work / self.frames as f64,
-                1e3 * self.work_max
-            );
-        }
-    }
 }
 
 /// Arguments of `treadsim instructor`.

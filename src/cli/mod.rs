@@ -12,6 +12,10 @@ pub mod broken_pipe;
 pub mod check;
 #[cfg(feature = "classroom")]
 pub mod class;
+#[cfg(all(any(feature = "ros2", feature = "foxglove"), feature = "classroom"))]
+pub mod external;
+#[cfg(all(feature = "foxglove", feature = "classroom"))]
+pub mod foxglove;
 pub mod list;
 pub mod log;
 #[cfg(feature = "classroom")]

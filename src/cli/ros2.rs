@@ -1,4 +1,4 @@
-//! The `--ros2` options a seat (and later the station) takes: joining the ROS 2 graph over
+//! The `--ros2` options a seat or the station takes: joining the ROS 2 graph over
 //! Zenoh as rmw_zenoh nodes do.
 
 use treadsim::interop::ros2::{RosOptions, DEFAULT_ROUTER};
@@ -76,41 +76,5 @@ impl RosArgs {
             None => options.connect = self.ros_connect.clone(),
         }
         Ok(Some(options))
-    }
-}
-
-/// The station's ROS 2 node: it operates the robot and publishes the robot's state after
-/// each frame.
-#[cfg(feature = "viewer")]
-pub struct RosPeer {
-    node: treadsim::interop::ros2::RosNode,
-}
-
-#[cfg(feature = "viewer")]
-impl RosPeer {
-    /// Joins the ROS graph as `options` says.
-    pub fn start(options: &RosOptions) -> anyhow::Result<Self> {
-        Ok(Self {
-            node: treadsim::interop::ros2::RosNode::start(options)?,
-        })
-    }
-
-    /// What the node counted, as a line for the end of the session.
-    pub fn summary(&self) -> String {
-        format!("ROS 2: {}", self.node.counters())
-    }
-}
-
-#[cfg(feature = "viewer")]
-impl treadsim::viewer::station::Peer for RosPeer {
-    fn operator(
-        &mut self,
-        robot: &treadsim::vehicle::RobotSpec,
-    ) -> Box<dyn treadsim::session::Driver> {
-        Box::new(self.node.driver(robot))
-    }
-
-    fn after_frame(&mut self, session: &treadsim::session::Session) {
-        self.node.publish(session);
     }
 }

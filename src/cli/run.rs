@@ -10,7 +10,7 @@ use treadsim::control::autopilot::Autopilot;
 use treadsim::control::goal_script::{is_goal_script, read_goals};
 use treadsim::exercise::report;
 use treadsim::launch::{log_path, open, Launch, LaunchOptions, Launched, LogTarget};
-use treadsim::record::LogWriter;
+use treadsim::record::{LogError, LogWriter};
 use treadsim::session::{
     drive, headless, AutopilotDriver, DriveScript, Driver, ScriptDriver, Session,
 };
@@ -85,6 +85,61 @@ pub struct RunArgs {
     /// Write no log.
     #[arg(long)]
     pub no_log: bool,
+    /// Onboard camera pictures per simulated second in the log (JPEG, 320×240, through the
+    /// link's rate cap, latency and faults; Foxglove's CompressedImage, one channel per camera);
+    /// 0: none. Pictures make a log large (about 15 kB each).
+    #[cfg(feature = "viewer")]
+    #[arg(long, default_value_t = 0.0, conflicts_with = "no_log")]
+    pub log_images: f64,
+}
+
+/// The onboard cameras' pictures for the log (`--log-images`; with the viewer's renderer).
+struct LogPictures {
+    #[cfg(feature = "viewer")]
+    feeds: Option<treadsim::viewer::camera_feeds::CameraFeeds>,
+}
+
+impl LogPictures {
+    /// The pictures `a` asks for.
+    fn of(a: &RunArgs) -> anyhow::Result<Self> {
+        #[cfg(feature = "viewer")]
+        {
+            let fps = a.log_images;
+            if !(fps.is_finite() && (0.0..=60.0).contains(&fps)) {
+                bail!("--log-images must be 0 to 60 pictures a second, got {fps}");
+            }
+            Ok(Self {
+                feeds: (fps > 0.0)
+                    .then(|| treadsim::viewer::camera_feeds::CameraFeeds::new(320, 240, fps)),
+            })
+        }
+        #[cfg(not(feature = "viewer"))]
+        {
+            let _ = a;
+            Ok(Self {})
+        }
+    }
+
+    /// Writes the pictures the link delivers now into `log`.
+    fn record(&mut self, session: &Session, log: &mut LogWriter) -> Result<(), LogError> {
+        #[cfg(feature = "viewer")]
+        if let Some(feeds) = self.feeds.as_mut() {
+            for frame in feeds.frames(session) {
+                log.write_image(&frame.camera, frame.captured, &frame.jpeg)?;
+            }
+        }
+        let _ = (session, log);
+        Ok(())
+    }
+
+    /// Why no picture came, if the renderer failed.
+    fn failed(&self) -> Option<String> {
+        #[cfg(feature = "viewer")]
+        if let Some(why) = self.feeds.as_ref().and_then(|f| f.failed()) {
+            return Some(why.to_string());
+        }
+        None
+    }
 }
 
 /// The launcher's options for a run: its log (`--log`, `--no-log`) and its script.
@@ -137,15 +192,22 @@ pub fn run_exercise(a: &RunArgs) -> anyhow::Result<bool> {
     let Launched {
         session, mut log, ..
     } = launched;
+    let mut pictures = LogPictures::of(a)?;
     let start = Instant::now();
     let mut log_error = None;
     let mut run = headless::run_trial_with(session, driver.as_mut(), |session| {
         if let (Some(writer), None) = (&mut log, &log_error) {
-            if let Err(e) = writer.record(session) {
+            if let Err(e) = writer
+                .record(session)
+                .and_then(|()| pictures.record(session, writer))
+            {
                 log_error = Some(e);
             }
         }
     });
+    if let Some(why) = pictures.failed() {
+        println!("no camera pictures in the log: {why}");
+    }
     let wall = start.elapsed().as_secs_f64();
     print!("{}", report::score_table(&run.result));
     println!(
@@ -208,9 +270,14 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
         mut log,
         ..
     } = launched;
+    let mut pictures = LogPictures::of(a)?;
     let start = Instant::now();
     let steps = (a.duration / session.sim().config().dt).round() as u64;
-    drive_with_telemetry(a, out, &mut session, driver.as_mut(), log.as_mut(), steps)?;
+    let logs = log.as_mut().map(|log| (log, &mut pictures));
+    drive_with_telemetry(a, out, &mut session, driver.as_mut(), logs, steps)?;
+    if let Some(why) = pictures.failed() {
+        println!("no camera pictures in the log: {why}");
+    }
     print_summary(&session, start.elapsed().as_secs_f64(), steps);
     if let Some(why) = driver.gave_up() {
         println!("autopilot stopped: {why}");
@@ -228,13 +295,14 @@ pub fn run(a: &RunArgs) -> anyhow::Result<()> {
 }
 
 /// Drives `session` `steps` steps with `driver`, writing telemetry at `--rate` to `out`
-/// (through `out.csv.part`, renamed when complete) and recording the log, if any.
+/// (through `out.csv.part`, renamed when complete) and recording the log with its camera
+/// pictures, if any.
 fn drive_with_telemetry(
     a: &RunArgs,
     out: &Path,
     session: &mut Session,
     driver: &mut dyn Driver,
-    mut log: Option<&mut LogWriter>,
+    mut log: Option<(&mut LogWriter, &mut LogPictures)>,
     steps: u64,
 ) -> anyhow::Result<()> {
     let part = out.with_extension("csv.part");
@@ -260,7 +328,10 @@ fn drive_with_telemetry(
             Ok(())
         };
         let logged = match &mut log {
-            Some(log) => log.record(s).map_err(anyhow::Error::from),
+            Some((log, pictures)) => log
+                .record(s)
+                .and_then(|()| pictures.record(s, log))
+                .map_err(anyhow::Error::from),
             None => Ok(()),
         };
         match written.and(logged) {

@@ -99,10 +99,10 @@ pub struct StationArgs {
     #[cfg(feature = "classroom")]
     #[command(flatten)]
     class: super::class::StationClassArgs,
-    /// A ROS 2 control unit as the operator.
-    #[cfg(all(feature = "ros2", feature = "classroom"))]
+    /// A ROS 2 control unit as the operator; Foxglove live.
+    #[cfg(all(any(feature = "ros2", feature = "foxglove"), feature = "classroom"))]
     #[command(flatten)]
-    ros: super::ros2::RosArgs,
+    external: super::external::ExternalArgs,
 }
 
 impl StationArgs {
@@ -191,17 +191,22 @@ impl ShotCommandArgs {
 /// statistics, result and log.
 pub fn station_command(a: StationArgs) -> anyhow::Result<()> {
     let trainee = a.trainee.clone().filter(|t| !t.is_empty());
-    #[cfg(all(feature = "ros2", feature = "classroom"))]
-    if let Some(mut options) = a.ros.options()? {
-        // The station's camera frames for ROS are not published yet.
-        options.cameras = false;
-        if a.class.class.is_some() {
-            anyhow::bail!("--ros2 and --class together: not yet (a headless seat takes --ros2)");
+    #[cfg(all(any(feature = "ros2", feature = "foxglove"), feature = "classroom"))]
+    if a.class.class.is_some() && (a.external.start_asked()) {
+        anyhow::bail!("--ros2 or --foxglove with --class: not yet (a headless seat takes them)");
+    }
+    // The station's own camera pictures are not sent to ROS or Foxglove yet.
+    #[cfg(all(any(feature = "ros2", feature = "foxglove"), feature = "classroom"))]
+    if let Some(mut peer) = a.external.start(false)? {
+        for line in peer.started() {
+            println!("station: {line}");
         }
-        let mut peer = super::ros2::RosPeer::start(&options)?;
         let r = treadsim::viewer::station::run_station_with(&a.into_options(), &mut peer)?;
         print_station_report(&r);
-        println!("{}", peer.summary());
+        for line in peer.summary("station") {
+            println!("{line}");
+        }
+        peer.close();
         return Ok(());
     }
     #[cfg(feature = "classroom")]

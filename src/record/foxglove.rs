@@ -4,7 +4,12 @@
 //!   at the telemetry rate;
 //! - [`TOPIC_SCENE`] (`foxglove.SceneUpdate`), once at the start: the scene's terrain as a
 //!   triangle list in `world` (scenes of up to [`MAX_SCENE_TRIANGLES`] triangles) and the hull
-//!   as a cube in `base_link` (it moves with the transform).
+//!   as a cube in `base_link` (it moves with the transform);
+//! - [`TOPIC_BODIES`] (`foxglove.SceneUpdate`), every [`BODIES_INTERVAL`] s while the scene has
+//!   any: what moves on its own — the arm's links and fingers, the scene's movable objects,
+//!   traffic — each as the primitive its collider is, posed in `world`;
+//! - camera pictures as `foxglove.CompressedImage` ([`compressed_image`]; the live server
+//!   sends them, a log has none).
 //!
 //! Field names and shapes follow Foxglove's schemas (`foxglove/foxglove-sdk`, `schemas/`):
 //! times as `{sec, nsec}`, vectors `{x, y, z}`, quaternions `{x, y, z, w}`, colours
@@ -21,6 +26,17 @@ use crate::vehicle::spec::HullShape;
 pub const TOPIC_TRANSFORMS: &str = "/foxglove/transforms";
 /// The scene and the robot's body.
 pub const TOPIC_SCENE: &str = "/foxglove/scene";
+
+/// What moves on its own (arm, objects, traffic).
+pub const TOPIC_BODIES: &str = "/foxglove/bodies";
+
+/// Simulated time between two [`TOPIC_BODIES`] messages in a log, s.
+pub const BODIES_INTERVAL: f64 = 0.1;
+
+/// The topic of camera `camera`'s pictures.
+pub fn image_topic(camera: &str) -> String {
+    format!("/cameras/{camera}/compressed")
+}
 
 /// Largest terrain written into the scene message, triangles (a larger one is left out: the
 /// transforms still show the robot moving).
@@ -81,11 +97,10 @@ fn pose(position: &Vector3<f64>) -> Value {
     json!({"position": vector(position), "orientation": {"x": 0.0, "y": 0.0, "z": 0.0, "w": 1.0}})
 }
 
-/// The `foxglove.SceneUpdate` of `session` now: its terrain (if small enough) and its robot's
-/// hull.
-pub fn scene(session: &Session) -> Value {
+/// The `foxglove.SceneUpdate` of `session`'s fixed parts, stamped `t` s: its terrain (if small
+/// enough) and its robot's hull.
+pub fn scene(session: &Session, t: f64) -> Value {
     let sim = session.sim();
-    let t = sim.time();
     let mut entities = Vec::new();
     let terrain = &sim.scene().terrain;
     if terrain.num_triangles() <= MAX_SCENE_TRIANGLES {
@@ -109,6 +124,151 @@ pub fn scene(session: &Session) -> Value {
     });
     entities.push(entity(t, "base_link", "hull", vec![hull], Vec::new()));
     json!({"deletions": [], "entities": entities})
+}
+
+/// A primitive of `collider`'s shape at its world pose, as (kind, Foxglove primitive):
+/// `cubes`, `spheres` or `cylinders`; `None` for a shape drawn no other way (a mesh).
+fn primitive(
+    collider: &rapier3d::geometry::Collider,
+    color: Value,
+) -> Option<(&'static str, Value)> {
+    let shape = collider.shape();
+    let at = crate::sim::isometry_of(collider.position());
+    let pose_of = |iso: &nalgebra::Isometry3<f64>| json!({"position": vector(&iso.translation.vector), "orientation": quaternion(&iso.rotation)});
+    // Rapier's cylinders and capsules stand along y, Foxglove's cylinders along z.
+    let upright = UnitQuaternion::from_axis_angle(&Vector3::x_axis(), -std::f64::consts::FRAC_PI_2);
+    if let Some(c) = shape.as_cuboid() {
+        let h = c.half_extents;
+        let size = Vector3::new(
+            2.0 * f64::from(h.x),
+            2.0 * f64::from(h.y),
+            2.0 * f64::from(h.z),
+        );
+        return Some((
+            "cubes",
+            json!({"pose": pose_of(&at), "size": vector(&size), "color": color}),
+        ));
+    }
+    if let Some(b) = shape.as_ball() {
+        let d = 2.0 * f64::from(b.radius);
+        let size = Vector3::new(d, d, d);
+        return Some((
+            "spheres",
+            json!({"pose": pose_of(&at), "size": vector(&size), "color": color}),
+        ));
+    }
+    let (radius, length, iso) = if let Some(c) = shape.as_cylinder() {
+        let (r, l) = (f64::from(c.radius), 2.0 * f64::from(c.half_height));
+        (
+            r,
+            l,
+            at * nalgebra::Isometry3::from_parts(nalgebra::Translation3::identity(), upright),
+        )
+    } else if let Some(c) = shape.as_capsule() {
+        let p = |v: rapier3d::math::Vector| {
+            Vector3::new(f64::from(v.x), f64::from(v.y), f64::from(v.z))
+        };
+        let (a, b) = (p(c.segment.a), p(c.segment.b));
+        let axis = b - a;
+        let r = f64::from(c.radius);
+        let turn = UnitQuaternion::rotation_between(&Vector3::z(), &axis)
+            .unwrap_or_else(UnitQuaternion::identity);
+        let middle = nalgebra::Translation3::from((a + b) / 2.0);
+        (
+            r,
+            axis.norm() + 2.0 * r,
+            at * nalgebra::Isometry3::from_parts(middle, turn),
+        )
+    } else {
+        return None;
+    };
+    let size = Vector3::new(2.0 * radius, 2.0 * radius, length);
+    Some((
+        "cylinders",
+        json!({"pose": pose_of(&iso), "size": vector(&size), "bottom_scale": 1.0,
+               "top_scale": 1.0, "color": color}),
+    ))
+}
+
+/// The `foxglove.SceneUpdate` of what moves on its own in `session` now, stamped `t` s: robot
+/// arm parts, scene objects and traffic, each an entity in `world` replacing the last of its
+/// id; `None` when the scene has none.
+pub fn bodies(session: &Session, t: f64) -> Option<Value> {
+    let sim = session.sim();
+    let world = sim.physics();
+    let mut entities = Vec::new();
+    let mut push = |id: String, handle, color: Value| {
+        let Some(collider) = world.colliders.get(handle) else {
+            return;
+        };
+        if let Some((kind, p)) = primitive(collider, color) {
+            let mut e = entity(t, "world", &id, Vec::new(), Vec::new());
+            e["frame_locked"] = json!(false);
+            e[kind] = json!([p]);
+            entities.push(e);
+        }
+    };
+    for (i, handle) in sim.arm_colliders(session.robot()).into_iter().enumerate() {
+        push(
+            format!("arm/{i}"),
+            handle,
+            json!({"r": 0.85, "g": 0.7, "b": 0.15, "a": 1.0}),
+        );
+    }
+    for (i, spec) in sim.scene().objects.iter().enumerate() {
+        let Some(body) = sim.object_body(i).and_then(|h| world.bodies.get(h)) else {
+            continue;
+        };
+        let [r, g, b] = spec.color;
+        for handle in body.colliders() {
+            push(
+                format!("object/{}", spec.name),
+                *handle,
+                json!({"r": r, "g": g, "b": b, "a": 1.0}),
+            );
+        }
+    }
+    for m in 0..sim.mover_count() {
+        let id = crate::sim::MoverId(m);
+        if let (Some(pose), Some(size)) = (sim.mover_pose(id), sim.mover_size(id)) {
+            let cube = json!({"pose": {"position": vector(&pose.translation.vector),
+                                       "orientation": quaternion(&pose.rotation)},
+                              "size": {"x": size[0], "y": size[1], "z": size[2]},
+                              "color": {"r": 0.2, "g": 0.35, "b": 0.75, "a": 1.0}});
+            let mut e = entity(t, "world", &format!("traffic/{m}"), vec![cube], Vec::new());
+            e["frame_locked"] = json!(false);
+            entities.push(e);
+        }
+    }
+    (!entities.is_empty()).then(|| json!({"deletions": [], "entities": entities}))
+}
+
+/// A `foxglove.CompressedImage`: camera `camera`'s JPEG picture captured at `t` s (frame
+/// `camera`).
+pub fn compressed_image(t: f64, camera: &str, jpeg: &[u8]) -> Value {
+    use base64::Engine as _;
+    json!({
+        "timestamp": time(t),
+        "frame_id": camera,
+        "data": base64::engine::general_purpose::STANDARD.encode(jpeg),
+        "format": "jpeg",
+    })
+}
+
+/// The JSON Schema of `foxglove.CompressedImage` (bytes as base64, as Foxglove's JSON encoding
+/// has them).
+pub fn compressed_image_schema() -> Vec<u8> {
+    object(
+        "foxglove.CompressedImage",
+        json!({
+            "timestamp": schema_time(),
+            "frame_id": {"type": "string"},
+            "data": {"type": "string", "contentEncoding": "base64"},
+            "format": {"type": "string"},
+        }),
+    )
+    .to_string()
+    .into_bytes()
 }
 
 /// A JSON Schema object of `properties`.
@@ -153,7 +313,7 @@ pub fn transforms_schema() -> Vec<u8> {
 }
 
 /// The JSON Schema of `foxglove.SceneUpdate` (the primitives treadsim writes described; the
-/// others as arrays).
+/// others as arrays): [`TOPIC_SCENE`]'s and [`TOPIC_BODIES`]'.
 pub fn scene_schema() -> Vec<u8> {
     let pose = object(
         "foxglove.Pose",
@@ -163,6 +323,17 @@ pub fn scene_schema() -> Vec<u8> {
     let color = schema_vector("foxglove.Color", &["r", "g", "b", "a"]);
     let cube = object(
         "foxglove.CubePrimitive",
+        json!({"pose": pose, "size": schema_vector("foxglove.Vector3", &["x", "y", "z"]),
+               "color": color}),
+    );
+    let cylinder = object(
+        "foxglove.CylinderPrimitive",
+        json!({"pose": pose, "size": schema_vector("foxglove.Vector3", &["x", "y", "z"]),
+               "bottom_scale": {"type": "number"}, "top_scale": {"type": "number"},
+               "color": color}),
+    );
+    let sphere = object(
+        "foxglove.SpherePrimitive",
         json!({"pose": pose, "size": schema_vector("foxglove.Vector3", &["x", "y", "z"]),
                "color": color}),
     );
@@ -185,8 +356,8 @@ pub fn scene_schema() -> Vec<u8> {
             "metadata": {"type": "array"},
             "arrows": {"type": "array"},
             "cubes": {"type": "array", "items": cube},
-            "spheres": {"type": "array"},
-            "cylinders": {"type": "array"},
+            "spheres": {"type": "array", "items": sphere},
+            "cylinders": {"type": "array", "items": cylinder},
             "lines": {"type": "array"},
             "triangles": {"type": "array", "items": triangles},
             "texts": {"type": "array"},
@@ -215,7 +386,7 @@ mod tests {
         assert_eq!(t["child_frame_id"], "base_link");
         assert!((t["rotation"]["z"].as_f64().unwrap() - (0.5f64).sqrt()).abs() < 1e-12);
         let session = free();
-        let s = scene(&session);
+        let s = scene(&session, session.sim().time());
         let entities = s["entities"].as_array().unwrap();
         let terrain = &entities[0]["triangles"][0];
         let triangles = session.sim().scene().terrain.num_triangles();
@@ -223,13 +394,70 @@ mod tests {
         assert_eq!(entities[1]["frame_id"], "base_link");
         let size = &entities[1]["cubes"][0]["size"];
         assert!(size["x"].as_f64().unwrap() > 0.1, "{size}");
+        // A floor alone has nothing that moves on its own.
+        assert!(bodies(&session, 0.0).is_none());
         // The schemas are JSON objects named as Foxglove names the types.
         for (schema, title) in [
             (transforms_schema(), "foxglove.FrameTransforms"),
             (scene_schema(), "foxglove.SceneUpdate"),
+            (compressed_image_schema(), "foxglove.CompressedImage"),
         ] {
             let v: Value = serde_json::from_slice(&schema).unwrap();
             assert_eq!(v["title"], title);
         }
+    }
+
+    #[test]
+    fn the_arm_and_the_objects_are_their_colliders_posed_in_the_world() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes/exercises/dexterity_pick_place.toml");
+        let exercise = crate::exercise::Exercise::load(&path).unwrap();
+        let session = Session::exercise(&exercise, crate::sim::SimConfig::default()).unwrap();
+        let m = bodies(&session, 2.5).unwrap();
+        let entities = m["entities"].as_array().unwrap();
+        let arm = session.sim().arm_colliders(session.robot()).len();
+        assert!(arm >= 3, "{arm} arm colliders");
+        let ids: Vec<&str> = entities.iter().map(|e| e["id"].as_str().unwrap()).collect();
+        assert_eq!(
+            ids.iter().filter(|i| i.starts_with("arm/")).count(),
+            arm,
+            "{ids:?}"
+        );
+        // The block: a cube of its file's size where its body is, stamped as asked.
+        let block = entities.iter().find(|e| e["id"] == "object/block").unwrap();
+        assert_eq!(block["frame_id"], "world");
+        assert_eq!(block["timestamp"], json!({"sec": 2, "nsec": 500_000_000}));
+        let cube = &block["cubes"][0];
+        for (axis, size) in [("x", 0.04), ("y", 0.06), ("z", 0.064)] {
+            let got = cube["size"][axis].as_f64().unwrap();
+            assert!((got - size).abs() < 1e-6, "{axis}: {got}");
+        }
+        let state = session.sim().object_state(0).unwrap();
+        let x = cube["pose"]["position"]["x"].as_f64().unwrap();
+        let expected = state.pose.translation.x;
+        assert!((x - expected).abs() < 1e-5, "{x} vs {expected}");
+        // Every entity has exactly one primitive, in the arrays Foxglove reads.
+        for e in entities {
+            let n: usize = ["cubes", "spheres", "cylinders"]
+                .iter()
+                .map(|k| e[*k].as_array().unwrap().len())
+                .sum();
+            assert_eq!(n, 1, "{e}");
+        }
+    }
+
+    #[test]
+    fn a_picture_is_base64_jpeg_with_its_capture_time() {
+        use base64::Engine as _;
+        let jpeg = [0xff, 0xd8, 0xff, 0xe0, 1, 2, 3];
+        let m = compressed_image(3.000_000_001, "front", &jpeg);
+        assert_eq!(m["format"], "jpeg");
+        assert_eq!(m["frame_id"], "front");
+        assert_eq!(m["timestamp"], json!({"sec": 3, "nsec": 1}));
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(m["data"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(data, jpeg);
+        assert_eq!(image_topic("front"), "/cameras/front/compressed");
     }
 }

@@ -33,6 +33,7 @@ struct Channels {
     /// Foxglove's `FrameTransforms` and `SceneUpdate` ([`super::foxglove`]).
     transforms: u16,
     scene: u16,
+    bodies: u16,
 }
 
 impl Channels {
@@ -94,14 +95,7 @@ impl Channels {
                 "treadsim.Telemetry",
                 telemetry_schema(&header.tracks, &header.flippers),
             )?,
-            event: channel(
-                TOPIC_EVENT,
-                "treadsim.Event",
-                schema(
-                    "treadsim.Event",
-                    &[("time", "number"), ("source", "string"), ("text", "string")],
-                ),
-            )?,
+            event: channel(TOPIC_EVENT, "treadsim.Event", event_schema())?,
             end: channel(
                 TOPIC_END,
                 "treadsim.End",
@@ -114,6 +108,11 @@ impl Channels {
             )?,
             scene: channel(
                 foxglove::TOPIC_SCENE,
+                "foxglove.SceneUpdate",
+                foxglove::scene_schema(),
+            )?,
+            bodies: channel(
+                foxglove::TOPIC_BODIES,
                 "foxglove.SceneUpdate",
                 foxglove::scene_schema(),
             )?,
@@ -132,6 +131,10 @@ pub struct LogWriter {
     last_flush: Instant,
     /// Data written since the last flush.
     dirty: bool,
+    /// Simulated time the next [`foxglove::TOPIC_BODIES`] message is due, s.
+    next_bodies: f64,
+    /// Each camera's picture channel, declared at its first picture.
+    images: BTreeMap<String, u16>,
 }
 
 /// Log time of simulation time `t` (s): nanoseconds.
@@ -144,7 +147,7 @@ fn log_time(t: f64) -> u64 {
 }
 
 /// A JSON schema: an object with the given properties (`name → JSON type`).
-fn schema(title: &str, properties: &[(&str, &str)]) -> Vec<u8> {
+pub fn schema(title: &str, properties: &[(&str, &str)]) -> Vec<u8> {
     let props: serde_json::Map<String, Value> = properties
         .iter()
         .map(|(name, kind)| ((*name).to_owned(), json!({ "type": kind })))
@@ -154,8 +157,16 @@ fn schema(title: &str, properties: &[(&str, &str)]) -> Vec<u8> {
         .into_bytes()
 }
 
+/// The event channel's schema.
+pub fn event_schema() -> Vec<u8> {
+    schema(
+        "treadsim.Event",
+        &[("time", "number"), ("source", "string"), ("text", "string")],
+    )
+}
+
 /// The telemetry schema: numbers for every plotted quantity, per track and flipper.
-fn telemetry_schema(tracks: &[String], flippers: &[String]) -> Vec<u8> {
+pub fn telemetry_schema(tracks: &[String], flippers: &[String]) -> Vec<u8> {
     let num = json!({"type": "number"});
     let xyz = json!({"type": "object", "properties": {"x": num, "y": num, "z": num}});
     let track_props: serde_json::Map<String, Value> = tracks
@@ -226,6 +237,8 @@ impl LogWriter {
             sequence: 0,
             last_flush: Instant::now(),
             dirty: false,
+            next_bodies: 0.0,
+            images: BTreeMap::new(),
         };
         let text = serde_json::to_vec(header).map_err(|e| LogError::Write {
             path: path.to_path_buf(),
@@ -250,7 +263,7 @@ impl LogWriter {
         let mut writer = Self::create(path, &header)?;
         // The scene for Foxglove's 3D view, once.
         let t = session.sim().time();
-        writer.write_json(writer.channels.scene, t, &foxglove::scene(session))?;
+        writer.write_json(writer.channels.scene, t, &foxglove::scene(session, t))?;
         Ok(writer)
     }
 
@@ -296,6 +309,7 @@ impl LogWriter {
     /// journal: [`Session::start_journal`]). Inputs go first, so the inputs that led to a
     /// snapshot are always in the file before it.
     pub fn record(&mut self, session: &mut Session) -> Result<(), LogError> {
+        self.record_bodies(session)?;
         let Some(journal) = session.journal_mut() else {
             return Ok(());
         };
@@ -317,13 +331,7 @@ impl LogWriter {
             self.write_json(self.channels.transforms, sample.row.t, &pose)?;
         }
         for event in &journal.events {
-            let value = json!({
-                "time": json_f64(event.time),
-                "source": event.source,
-                "text": event.text,
-                "detail": event.detail,
-            });
-            self.write_json(self.channels.event, event.time, &value)?;
+            self.write_json(self.channels.event, event.time, &event.to_json())?;
         }
         for snapshot in &journal.snapshots {
             self.write_json(self.channels.snapshot, snapshot.time, &snapshot.to_json())?;
@@ -333,6 +341,61 @@ impl LogWriter {
             self.flush()?;
         }
         Ok(())
+    }
+
+    /// Writes camera `camera`'s picture (JPEG) captured at `captured` s of simulated time, as
+    /// a `foxglove.CompressedImage` on the camera's channel ([`foxglove::image_topic`]),
+    /// declared at its first picture. Replay ignores it.
+    pub fn write_image(
+        &mut self,
+        camera: &str,
+        captured: f64,
+        jpeg: &[u8],
+    ) -> Result<(), LogError> {
+        let channel = match self.images.get(camera) {
+            Some(c) => *c,
+            None => {
+                let mcap_err = |e: mcap::McapError| LogError::Write {
+                    path: self.path.clone(),
+                    message: e.to_string(),
+                };
+                let schema = self
+                    .mcap
+                    .add_schema(
+                        "foxglove.CompressedImage",
+                        "jsonschema",
+                        &foxglove::compressed_image_schema(),
+                    )
+                    .map_err(mcap_err)?;
+                let c = self
+                    .mcap
+                    .add_channel(
+                        schema,
+                        &foxglove::image_topic(camera),
+                        "json",
+                        &BTreeMap::new(),
+                    )
+                    .map_err(mcap_err)?;
+                self.images.insert(camera.to_owned(), c);
+                c
+            }
+        };
+        let message = foxglove::compressed_image(captured, camera, jpeg);
+        self.write_json(channel, captured, &message)
+    }
+
+    /// Writes where the arm, the objects and the traffic are, if they are due (every
+    /// [`foxglove::BODIES_INTERVAL`] s of simulated time) and the scene has any.
+    fn record_bodies(&mut self, session: &Session) -> Result<(), LogError> {
+        let t = session.sim().time();
+        if t < self.next_bodies || session.journal().is_none() {
+            return Ok(());
+        }
+        self.next_bodies = t + foxglove::BODIES_INTERVAL;
+        match foxglove::bodies(session, t) {
+            Some(bodies) => self.write_json(self.channels.bodies, t, &bodies),
+            None => Ok(()),
+        }
     }
 
     /// Writes the rest of the journal and the end record (the last step, and the trial's

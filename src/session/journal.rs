@@ -114,6 +114,18 @@ pub struct LoggedEvent {
     pub detail: Value,
 }
 
+impl LoggedEvent {
+    /// The JSON form logged on the event channel.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "time": json_f64(self.time),
+            "source": self.source,
+            "text": self.text,
+            "detail": self.detail,
+        })
+    }
+}
+
 /// What a session keeps for a recorder (see the module docs).
 #[derive(Debug, Clone)]
 pub struct Journal {
@@ -127,8 +139,51 @@ pub struct Journal {
     pub events: Vec<LoggedEvent>,
     telemetry_every: u64,
     snapshot_every: u64,
-    sim_events_seen: usize,
-    trial_events_seen: usize,
+    events_seen: EventCursor,
+}
+
+/// Which of a session's events a reader has taken: the simulation's and the trial's, counted
+/// apart (a new trial's events start again from 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EventCursor {
+    sim: usize,
+    trial: usize,
+}
+
+impl EventCursor {
+    /// A cursor past the simulation's first `sim_events_seen` events and no trial event.
+    pub fn after(sim_events_seen: usize) -> Self {
+        Self {
+            sim: sim_events_seen,
+            trial: 0,
+        }
+    }
+
+    /// Appends the events of `sim` and `trial` not taken yet to `out`, in the log's form.
+    pub fn take(&mut self, sim: &Simulation, trial: Option<&Trial>, out: &mut Vec<LoggedEvent>) {
+        for e in &sim.events()[self.sim.min(sim.events().len())..] {
+            out.push(LoggedEvent {
+                time: e.time(),
+                source: "sim",
+                text: e.to_string(),
+                detail: json!({"type": e.kind_name(), "text": e.to_string()}),
+            });
+        }
+        self.sim = sim.events().len();
+        if let Some(trial) = trial {
+            let events = trial.events();
+            for e in &events[self.trial.min(events.len())..] {
+                let detail = event_json(e);
+                out.push(LoggedEvent {
+                    time: detail["time_s"].as_f64().unwrap_or(sim.time()),
+                    source: "exercise",
+                    text: event_text(e),
+                    detail,
+                });
+            }
+            self.trial = events.len();
+        }
+    }
 }
 
 impl Journal {
@@ -143,8 +198,7 @@ impl Journal {
             events: Vec::new(),
             telemetry_every: every(1.0 / TELEMETRY_RATE),
             snapshot_every: every(SNAPSHOT_INTERVAL),
-            sim_events_seen,
-            trial_events_seen: 0,
+            events_seen: EventCursor::after(sim_events_seen),
         }
     }
 
@@ -165,28 +219,7 @@ impl Journal {
 
     /// Moves the simulation's and the trial's new events in.
     pub(super) fn take_events(&mut self, sim: &Simulation, trial: Option<&Trial>) {
-        for e in &sim.events()[self.sim_events_seen.min(sim.events().len())..] {
-            self.events.push(LoggedEvent {
-                time: e.time(),
-                source: "sim",
-                text: e.to_string(),
-                detail: json!({"type": e.kind_name(), "text": e.to_string()}),
-            });
-        }
-        self.sim_events_seen = sim.events().len();
-        if let Some(trial) = trial {
-            let events = trial.events();
-            for e in &events[self.trial_events_seen.min(events.len())..] {
-                let detail = event_json(e);
-                self.events.push(LoggedEvent {
-                    time: detail["time_s"].as_f64().unwrap_or(sim.time()),
-                    source: "exercise",
-                    text: event_text(e),
-                    detail,
-                });
-            }
-            self.trial_events_seen = events.len();
-        }
+        self.events_seen.take(sim, trial, &mut self.events);
     }
 
     /// Whether nothing is waiting to be drained.

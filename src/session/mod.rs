@@ -30,7 +30,9 @@ pub mod traffic;
 
 pub use driver::{drive, Driver, ScriptDriver};
 pub use input::{Input, InputError, StepInput};
-pub use journal::{Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE};
+pub use journal::{
+    EventCursor, Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE,
+};
 pub use pilot::AutopilotDriver;
 pub use script::DriveScript;
 
@@ -137,6 +139,19 @@ impl Session {
         self.journal = Some(journal);
     }
 
+    /// The robot's telemetry now, with the trial's clock: what the log's telemetry channel
+    /// holds at each sample.
+    pub fn telemetry_sample(&self) -> TelemetrySample {
+        let mut sample = TelemetrySample::capture(&self.sim, self.robot, self.operator);
+        sample.clock = self.trial.as_ref().map(Trial::clock);
+        sample
+    }
+
+    /// The journal, if kept.
+    pub fn journal(&self) -> Option<&Journal> {
+        self.journal.as_ref()
+    }
+
     /// The journal, if kept; a recorder drains it.
     pub fn journal_mut(&mut self) -> Option<&mut Journal> {
         self.journal.as_mut()
@@ -225,8 +240,7 @@ impl Session {
             None => (false, false),
         };
         if telemetry_due {
-            let mut sample = TelemetrySample::capture(&self.sim, self.robot, self.operator);
-            sample.clock = self.trial.as_ref().map(Trial::clock);
+            let sample = self.telemetry_sample();
             if let Some(j) = &mut self.journal {
                 j.telemetry.push(sample);
             }

@@ -32,6 +32,7 @@
 
 pub mod arm_panel;
 mod body_nodes;
+pub mod camera_feeds;
 pub mod cameras;
 pub mod conditions_panel;
 pub mod exercise_hud;

@@ -98,11 +98,14 @@ pub fn display_available() -> bool {
         .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
 }
 
-/// Another program beside the station (a ROS 2 node): it operates the robot instead of the
-/// sticks, and sees the session after every frame (to publish its state).
+/// Another program beside the station (a ROS 2 node, a Foxglove server): it may operate the
+/// robot instead of the sticks, and sees the session after every frame (to publish its state).
 pub trait Peer {
-    /// The operator of a session of `robot`.
-    fn operator(&mut self, robot: &crate::vehicle::RobotSpec) -> Box<dyn crate::session::Driver>;
+    /// The operator of a session of `robot`, if the program operates it (else the sticks do).
+    fn operator(
+        &mut self,
+        robot: &crate::vehicle::RobotSpec,
+    ) -> Option<Box<dyn crate::session::Driver>>;
     /// After each frame's physics and actions.
     fn after_frame(&mut self, session: &Session);
 }
@@ -173,9 +176,11 @@ fn open_station(
     }
     let script = s.script.clone();
     let (session, mut state, log) = start_state(s, o);
-    if let Some(peer) = peer.as_mut() {
-        state.source =
-            InputSource::External(peer.operator(session.sim().robot(session.robot()).spec()));
+    if let Some(operator) = peer
+        .as_mut()
+        .and_then(|p| p.operator(session.sim().robot(session.robot()).spec()))
+    {
+        state.source = InputSource::External(operator);
     }
     let driven = drive(session, script)?;
     state.remote_pause = !matches!(driven, Driven::Alone(_));

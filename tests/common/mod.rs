@@ -4,7 +4,7 @@
 
 #[cfg(feature = "classroom")]
 pub mod class;
-#[cfg(all(feature = "classroom", feature = "ros2"))]
+#[cfg(all(feature = "classroom", any(feature = "ros2", feature = "foxglove")))]
 pub mod ros2;
 
 use std::path::Path;

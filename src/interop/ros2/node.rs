@@ -12,8 +12,9 @@
 //!
 //! A command older than the timeout (0.5 s by default) stops the robot, as a lost pad does; a
 //! message that does not decode, or with a NaN or an absurd speed, is refused, counted, and
-//! stops the robot too. Every command reaches the session as an `Input` through the one driver
-//! path ([`RosDriver`], a [`Driver`]), so the session's log replays it bit-exact.
+//! stops the robot too. Every command reaches the session as an `Input` through the one
+//! external operator's path ([`TeleopInbox`] → [`TeleopDriver`]), so the session's log
+//! replays it bit-exact.
 //!
 //! Published at `rate` Hz of simulated time, stamped with the wall clock at the start plus the
 //! simulated time (so they are both wall-clock-like and exact in simulated time; `/clock`
@@ -22,12 +23,10 @@
 //! body rates, specific force in `base_link`), `/joint_states` (flippers: angle and torque;
 //! each track's or wheel's surface speed), `/tf` (`odom` → `base_link`), `/clock`.
 
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
-
 use nalgebra::{UnitQuaternion, Vector3};
 use zenoh::Wait;
 
+use super::super::teleop::{TeleopCounters, TeleopDriver, TeleopInbox};
 use super::msgs::{
     decode_bool, decode_float64, encode_clock, encode_tf, Header, Imu, JointState, Odometry, Stamp,
     TransformStamped, Twist,
@@ -35,8 +34,8 @@ use super::msgs::{
 use super::names::{attachment, topic_key, EntityKind, NodeName, Qos, GID_LEN};
 use super::types::{self, dds_name, type_hash};
 use crate::record::header::sha256_hex;
-use crate::session::{Driver, Input, Session};
-use crate::vehicle::{DriveCommand, RobotSpec};
+use crate::session::Session;
+use crate::vehicle::RobotSpec;
 
 /// The router rmw_zenoh nodes expect on their own machine.
 pub const DEFAULT_ROUTER: &str = "tcp/127.0.0.1:7447";
@@ -100,67 +99,30 @@ pub enum RosError {
 /// What the node has counted.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct RosCounters {
-    /// Commands taken (all topics).
-    pub received: u64,
-    /// Messages refused: malformed, NaN or absurd values.
-    pub rejected: u64,
-    /// Times a stale command stopped the robot.
-    pub timeouts: u64,
+    /// The commands' counters (taken, refused, timeouts, command-to-step latency).
+    pub commands: TeleopCounters,
     /// Messages published.
     pub published: u64,
-    /// Velocity messages that reached a simulation step (the time from each one's arrival to
-    /// the step it drove: sum and largest below, s of wall clock).
-    pub applied: u64,
-    /// Sum of those latencies, s.
-    pub latency_sum: f64,
-    /// The largest, s.
-    pub latency_max: f64,
 }
 
 impl std::fmt::Display for RosCounters {
     /// `N commands taken, N refused, N timeouts, N messages published, command to step X ms
     /// mean, Y ms max`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mean = if self.applied > 0 {
-            1e3 * self.latency_sum / self.applied as f64
-        } else {
-            0.0
-        };
+        let c = &self.commands;
         write!(
             f,
             "{} commands taken, {} refused, {} timeouts, {} messages published, command to step \
-             {mean:.1} ms mean, {:.1} ms max",
-            self.received,
-            self.rejected,
-            self.timeouts,
+             {:.1} ms mean, {:.1} ms max",
+            c.received,
+            c.rejected,
+            c.timeouts,
             self.published,
-            1e3 * self.latency_max
+            1e3 * c.latency_mean(),
+            1e3 * c.latency_max
         )
     }
 }
-
-/// The operator's latest commands, as the subscriptions leave them.
-#[derive(Debug, Default)]
-struct Inbox {
-    /// The latest velocity command and when it came.
-    twist: Option<(Twist, Instant)>,
-    /// The latest flipper target, rad.
-    flipper: Option<f64>,
-    /// `false` after `/enable` said so.
-    disabled: bool,
-    counters: RosCounters,
-}
-
-type Shared = Arc<Mutex<Inbox>>;
-
-fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Inbox> {
-    shared.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Largest speed a command may ask for, m/s, and turn rate, rad/s: beyond them it is not a
-/// command but garbage.
-const ABSURD_SPEED: f64 = 20.0;
-const ABSURD_TURN: f64 = 50.0;
 
 /// One published topic: its Zenoh publisher, its token, its GID and sequence.
 struct Topic {
@@ -204,7 +166,8 @@ pub struct RosNode {
     joints: Topic,
     tf: Topic,
     clock: Topic,
-    inbox: Shared,
+    inbox: TeleopInbox,
+    published: u64,
     options: RosOptions,
     name: NodeName,
     next_entity: u32,
@@ -252,7 +215,7 @@ impl RosNode {
         let joints = topic("/joint_states", types::JOINT_STATE)?;
         let tf = topic("/tf", types::TF_MESSAGE)?;
         let clock = topic("/clock", types::CLOCK)?;
-        let inbox: Shared = Arc::default();
+        let inbox = TeleopInbox::default();
         let mut subscriptions = Vec::new();
         for (id, (topic, type_name, what)) in [
             ("/cmd_vel", types::TWIST, Command::Velocity),
@@ -269,7 +232,7 @@ impl RosNode {
                 (10 + id) as u32,
                 (topic, type_name),
                 what,
-                Arc::clone(&inbox),
+                inbox.clone(),
             )?);
         }
         Ok(Self {
@@ -282,6 +245,7 @@ impl RosNode {
             tf,
             clock,
             inbox,
+            published: 0,
             options: options.clone(),
             name,
             next_entity: 100,
@@ -295,18 +259,21 @@ impl RosNode {
     /// The driver that gives the operator's ROS commands to a session of `robot` (one per
     /// session; they share this node's inbox); the robot's camera topics are declared now if
     /// cameras are published.
-    pub fn driver(&mut self, robot: &RobotSpec) -> RosDriver {
+    pub fn driver(&mut self, robot: &RobotSpec) -> TeleopDriver {
         if self.options.cameras {
             for camera in &robot.cameras {
                 self.image_topic(&camera.name);
             }
         }
-        RosDriver::new(Arc::clone(&self.inbox), robot, self.options.command_timeout)
+        TeleopDriver::new(self.inbox.clone(), robot, self.options.command_timeout)
     }
 
     /// What the node has counted.
     pub fn counters(&self) -> RosCounters {
-        lock(&self.inbox).counters
+        RosCounters {
+            commands: self.inbox.counters(),
+            published: self.published,
+        }
     }
 
     /// Publishes the robot's state if a publication is due at `session`'s simulated time.
@@ -328,7 +295,7 @@ impl RosNode {
             .get_or_insert_with(|| crate::record::unix_now() - t);
         let stamp = Stamp::of_seconds(epoch + t);
         let published = self.publish_state(session, stamp);
-        lock(&self.inbox).counters.published += published;
+        self.published += published;
     }
 
     /// Puts every topic's message of this moment; returns how many went out.
@@ -417,7 +384,7 @@ impl RosNode {
                 }
             }
         }
-        lock(&self.inbox).counters.published += published;
+        self.published += published;
     }
 
     /// Declares camera `camera`'s image topic if it is not yet; whether it is.
@@ -601,7 +568,7 @@ fn declare_subscription(
     entity_id: u32,
     (topic, type_name): (&str, &str),
     what: Command,
-    inbox: Shared,
+    inbox: TeleopInbox,
 ) -> Result<
     (
         zenoh::pubsub::Subscriber<()>,
@@ -636,112 +603,26 @@ fn declare_subscription(
     Ok((subscriber, token))
 }
 
-/// Takes one command message into the inbox, or refuses and counts it (a refused velocity
-/// command also stops the robot: the operator's last word was garbage).
-fn take(inbox: &Shared, what: Command, bytes: &[u8]) {
-    let mut inbox = lock(inbox);
-    let now = Instant::now();
-    let taken = match what {
-        Command::Velocity => super::msgs::Twist::decode(bytes)
-            .ok()
-            .filter(|t| {
-                let (v, w) = (t.linear[0], t.angular[2]);
-                v.is_finite() && w.is_finite() && v.abs() <= ABSURD_SPEED && w.abs() <= ABSURD_TURN
-            })
-            .map(|t| inbox.twist = Some((t, now))),
-        Command::Flipper => decode_float64(bytes)
-            .ok()
-            .filter(|a| a.is_finite() && a.abs() <= 2.0 * std::f64::consts::PI)
-            .map(|a| inbox.flipper = Some(a)),
-        Command::Enable => decode_bool(bytes).ok().map(|on| inbox.disabled = !on),
-    };
-    match taken {
-        Some(()) => inbox.counters.received += 1,
-        None => {
-            inbox.counters.rejected += 1;
-            if matches!(what, Command::Velocity) {
-                inbox.twist = Some((Twist::default(), now));
+/// Decodes one command message into the inbox, which refuses and counts what makes no sense;
+/// one that does not decode is refused there too.
+fn take(inbox: &TeleopInbox, what: Command, bytes: &[u8]) {
+    match what {
+        Command::Velocity => match Twist::decode(bytes) {
+            Ok(t) => {
+                inbox.take_velocity(t.linear[0], t.angular[2]);
             }
-        }
-    }
-}
-
-/// Gives the operator's ROS commands to a session before each step.
-pub struct RosDriver {
-    inbox: Shared,
-    gauge: f64,
-    speed_max: f64,
-    timeout: f64,
-    stale: bool,
-    /// Arrival of the last velocity message that reached a step.
-    last_taken: Option<Instant>,
-}
-
-impl RosDriver {
-    /// A driver of `robot` reading `inbox`, a command older than `timeout` s stale.
-    fn new(inbox: Shared, robot: &RobotSpec, timeout: f64) -> Self {
-        // The robot's speed and heading channels, as the autopilot knows them.
-        let channels = crate::control::autopilot::Channels::of(robot);
-        Self {
-            inbox,
-            gauge: channels.gauge,
-            speed_max: channels.speed_max,
-            timeout,
-            stale: false,
-            last_taken: None,
-        }
-    }
-
-    /// Belt speeds for forward speed `v` (m/s) and turn rate `w` (rad/s, counter-clockwise):
-    /// `v ∓ w·B/2`, both scaled down together to the top speed (the turn's curvature kept).
-    pub fn belts(&self, v: f64, w: f64) -> (f64, f64) {
-        let half = w * self.gauge / 2.0;
-        let (left, right) = (v - half, v + half);
-        let peak = left.abs().max(right.abs());
-        let k = if peak > self.speed_max {
-            self.speed_max / peak
-        } else {
-            1.0
-        };
-        (left * k, right * k)
-    }
-}
-
-impl Driver for RosDriver {
-    fn before_step(&mut self, session: &mut Session) {
-        let now = Instant::now();
-        let mut inbox = lock(&self.inbox);
-        let fresh = inbox
-            .twist
-            .filter(|(_, at)| now.duration_since(*at).as_secs_f64() <= self.timeout);
-        if inbox.twist.is_some() && fresh.is_none() && !self.stale {
-            inbox.counters.timeouts += 1;
-        }
-        self.stale = inbox.twist.is_some() && fresh.is_none();
-        let (left, right) = match fresh {
-            Some((t, _)) if !inbox.disabled => self.belts(t.linear[0], t.angular[2]),
-            _ => (0.0, 0.0),
-        };
-        let command = DriveCommand {
-            left,
-            right,
-            flipper: inbox.flipper.or(session.operator_command().flipper),
-            steer: None,
-        };
-        // Each message's way from its arrival to the step it drives.
-        if let Some((_, at)) = fresh.filter(|(_, at)| Some(*at) != self.last_taken) {
-            self.last_taken = Some(at);
-            let latency = now.duration_since(at).as_secs_f64();
-            let c = &mut inbox.counters;
-            c.applied += 1;
-            c.latency_sum += latency;
-            c.latency_max = c.latency_max.max(latency);
-        }
-        drop(inbox);
-        // Only a change is an input: the log holds each command once.
-        if command != session.operator_command() {
-            session.apply(Input::Drive(command));
-        }
+            Err(_) => inbox.refuse_velocity(),
+        },
+        Command::Flipper => match decode_float64(bytes) {
+            Ok(angle) => {
+                inbox.take_flipper(angle);
+            }
+            Err(_) => inbox.refuse(),
+        },
+        Command::Enable => match decode_bool(bytes) {
+            Ok(on) => inbox.take_enable(on),
+            Err(_) => inbox.refuse(),
+        },
     }
 }
 

@@ -1,12 +1,17 @@
 """Opens a treadsim log with readers we did not write: the `mcap` package finds the Foxglove
-channels and their schemas, and the Foxglove SDK's own message classes (`foxglove.messages`)
+channels and their schemas (the scene, transforms and the moving bodies), and the Foxglove
+SDK's own message classes (`foxglove.messages`)
 are built from every Foxglove message and encoded, so each field is one Foxglove's types
 have, of the right type. Prints what it found as JSON.
 
 Usage: foxglove_log.py LOG
 """
+import base64
+import io
 import json
 import sys
+
+from PIL import Image
 
 import foxglove.messages as fm
 from mcap.reader import make_reader
@@ -20,12 +25,18 @@ FIELDS = {
     "SceneUpdate": {"deletions": [None], "entities": ["SceneEntity"]},
     "SceneEntity": {"timestamp": "Timestamp", "frame_id": str, "id": str, "lifetime": "Duration",
                     "frame_locked": bool, "metadata": [None], "arrows": [None],
-                    "cubes": ["CubePrimitive"], "spheres": [None], "cylinders": [None],
+                    "cubes": ["CubePrimitive"], "spheres": ["SpherePrimitive"],
+                    "cylinders": ["CylinderPrimitive"],
                     "lines": [None], "triangles": ["TriangleListPrimitive"], "texts": [None],
                     "models": [None]},
     "CubePrimitive": {"pose": "Pose", "size": "Vector3", "color": "Color"},
+    "SpherePrimitive": {"pose": "Pose", "size": "Vector3", "color": "Color"},
+    "CylinderPrimitive": {"pose": "Pose", "size": "Vector3", "bottom_scale": float,
+                          "top_scale": float, "color": "Color"},
     "TriangleListPrimitive": {"pose": "Pose", "points": ["Point3"], "color": "Color",
                               "colors": ["Color"], "indices": [int]},
+    "CompressedImage": {"timestamp": "Timestamp", "frame_id": str, "data": "base64",
+                        "format": str},
     "Pose": {"position": "Vector3", "orientation": "Quaternion"},
     "Timestamp": {"sec": int, "nsec": int},
     "Duration": {"sec": int, "nsec": int},
@@ -42,7 +53,9 @@ def build(name, value):
     kwargs = {}
     for field, held in value.items():
         kind = FIELDS[name][field]
-        if isinstance(kind, list):
+        if kind == "base64":
+            kwargs[field] = base64.b64decode(held, validate=True)
+        elif isinstance(kind, list):
             item = kind[0]
             if item is None:
                 assert held == [], f"{name}.{field} holds {held!r}"
@@ -57,7 +70,8 @@ def build(name, value):
     return getattr(fm, name)(**kwargs)
 
 
-out = {"channels": {}, "built": {}, "first_transform": None, "scene_entities": []}
+out = {"channels": {}, "built": {}, "first_transform": None, "scene_entities": [],
+       "bodies": None, "images": {}}
 with open(sys.argv[1], "rb") as f:
     reader = make_reader(f)
     for schema, channel, message in reader.iter_messages():
@@ -74,7 +88,21 @@ with open(sys.argv[1], "rb") as f:
         out["built"][channel.topic] = out["built"].get(channel.topic, 0) + 1
         if schema.name == "foxglove.FrameTransforms" and out["first_transform"] is None:
             out["first_transform"] = value["transforms"][0]
-        if schema.name == "foxglove.SceneUpdate":
+        if schema.name == "foxglove.CompressedImage":
+            seen = out["images"].setdefault(channel.topic, {"count": 0, "stamps": []})
+            seen["count"] += 1
+            stamp = value["timestamp"]
+            seen["stamps"].append(stamp["sec"] + stamp["nsec"] / 1e9)
+            picture = Image.open(io.BytesIO(base64.b64decode(value["data"])))
+            picture.load()
+            seen["size"] = list(picture.size)
+            seen["format"] = picture.format
+        if channel.topic == "/foxglove/bodies" and out["bodies"] is None:
+            out["bodies"] = sorted(
+                (e["id"], [k for k in ("cubes", "spheres", "cylinders") if e[k]][0])
+                for e in value["entities"]
+            )
+        if channel.topic == "/foxglove/scene":
             out["scene_entities"] = [
                 {"id": e["id"], "frame": e["frame_id"], "cubes": len(e["cubes"]),
                  "triangles": len(e["triangles"])}

@@ -1,8 +1,9 @@
-//! The robot's onboard cameras for ROS 2 (`sensor_msgs/msg/CompressedImage`, JPEG), as the
-//! operator's link delivers them: a frame every `1 / fps` s of simulated time (the link's video
+//! The robot's onboard cameras as JPEG pictures for other programs and logs — ROS 2
+//! (`sensor_msgs/msg/CompressedImage`), Foxglove and a log (`foxglove.CompressedImage`) — as
+//! the operator's link delivers them: a frame every `1 / fps` s of simulated time (the link's video
 //! frame-rate cap if lower), rendered off-screen by the headless renderer at the frame's
 //! capture, and handed out the link's video latency later, stamped with the capture time. While
-//! the link is down no frame comes (a ROS viewer keeps the last one: frozen); a dead camera
+//! the link is down no frame comes (a viewer keeps the last one: frozen); a dead camera
 //! sends nothing; noise and a dirty lens are painted into the picture; darkness is the scene's
 //! light level. Needs the `viewer` feature (the renderer).
 
@@ -10,15 +11,15 @@ use std::collections::VecDeque;
 
 use image::RgbImage;
 
+use super::render_path::RenderPath;
+use super::shot::HeadlessRenderer;
 use crate::link::CameraFaultKind;
 use crate::session::Session;
-use crate::viewer::render_path::RenderPath;
-use crate::viewer::shot::HeadlessRenderer;
 
 /// JPEG quality of the frames, 1–100.
 const QUALITY: u8 = 80;
 
-/// A frame ready for ROS: the camera's name, its capture time (s, simulated), the JPEG.
+/// A frame ready to publish: the camera's name, its capture time (s, simulated), the JPEG.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CameraFrame {
     /// The robot file's camera name.

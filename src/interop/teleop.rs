@@ -1,0 +1,289 @@
+//! An external operator's commands on their way to a session: a ROS 2 control unit's
+//! `/cmd_vel` or Foxglove's Teleop panel. Whatever carries them, the commands land in one
+//! [`TeleopInbox`] (the latest velocity, flipper target and enable flag, with what was counted)
+//! and one [`TeleopDriver`] turns them into `Input`s before each step, so the session's log
+//! replays them bit-exact and every source obeys the same rules:
+//! - a velocity (`v` m/s forward, `w` rad/s counter-clockwise, body frame) becomes belt speeds by
+//!   the tracks' kinematics, `v ∓ w·B/2` (B the track gauge; an Ackermann robot steers to the same
+//!   curvature), both scaled down together to the slowest motor's top speed;
+//! - a command older than the timeout stops the robot, as a lost pad does;
+//! - a message that does not decode, or with a NaN or an absurd value, is refused and counted,
+//!   and a refused velocity stops the robot too (the operator's last word was garbage);
+//! - `enable = false` stops the robot until `true` comes; the flipper target passes.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+use crate::session::{Driver, Input, Session};
+use crate::vehicle::{DriveCommand, RobotSpec};
+
+/// Largest speed a command may ask for, m/s, and turn rate, rad/s: beyond them it is not a
+/// command but garbage.
+pub const ABSURD_SPEED: f64 = 20.0;
+/// See [`ABSURD_SPEED`], rad/s.
+pub const ABSURD_TURN: f64 = 50.0;
+
+/// What an inbox and its drivers have counted.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TeleopCounters {
+    /// Commands taken (all kinds).
+    pub received: u64,
+    /// Messages refused: malformed, NaN or absurd values.
+    pub rejected: u64,
+    /// Times a stale command stopped the robot.
+    pub timeouts: u64,
+    /// Velocity messages that reached a simulation step (the time from each one's arrival to
+    /// the step it drove: sum and largest below, s of wall clock).
+    pub applied: u64,
+    /// Sum of those latencies, s.
+    pub latency_sum: f64,
+    /// The largest, s.
+    pub latency_max: f64,
+}
+
+impl TeleopCounters {
+    /// Mean time from a velocity message's arrival to the step it drove, s (0 before any).
+    pub fn latency_mean(&self) -> f64 {
+        if self.applied > 0 {
+            self.latency_sum / self.applied as f64
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The operator's latest commands, as the network's callbacks leave them.
+#[derive(Debug, Default)]
+struct Latest {
+    /// The latest velocity command (m/s, rad/s) and when it came.
+    velocity: Option<((f64, f64), Instant)>,
+    /// The latest flipper target, rad.
+    flipper: Option<f64>,
+    /// `false` after the enable topic said so.
+    disabled: bool,
+    counters: TeleopCounters,
+}
+
+/// The operator's latest commands, shared between the network's callbacks (which take them)
+/// and the session's driver (which reads them before each step). Cloning shares.
+#[derive(Debug, Clone, Default)]
+pub struct TeleopInbox(Arc<Mutex<Latest>>);
+
+impl TeleopInbox {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Latest> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes a velocity command: `v` m/s forward, `w` rad/s counter-clockwise (body frame).
+    /// A NaN or absurd one is refused (see [`TeleopInbox::refuse_velocity`]); returns whether
+    /// it was taken.
+    pub fn take_velocity(&self, v: f64, w: f64) -> bool {
+        if !(v.is_finite() && w.is_finite() && v.abs() <= ABSURD_SPEED && w.abs() <= ABSURD_TURN) {
+            self.refuse_velocity();
+            return false;
+        }
+        let mut latest = self.lock();
+        latest.velocity = Some(((v, w), Instant::now()));
+        latest.counters.received += 1;
+        true
+    }
+
+    /// Refuses a velocity message that did not decode or made no sense: counted, and the robot
+    /// stops.
+    pub fn refuse_velocity(&self) {
+        let mut latest = self.lock();
+        latest.velocity = Some(((0.0, 0.0), Instant::now()));
+        latest.counters.rejected += 1;
+    }
+
+    /// Takes a flipper target, rad (refused beyond a full turn either way); returns whether it
+    /// was taken.
+    pub fn take_flipper(&self, angle: f64) -> bool {
+        let mut latest = self.lock();
+        if angle.is_finite() && angle.abs() <= 2.0 * std::f64::consts::PI {
+            latest.flipper = Some(angle);
+            latest.counters.received += 1;
+            true
+        } else {
+            latest.counters.rejected += 1;
+            false
+        }
+    }
+
+    /// Takes the enable (dead-man) flag: `false` stops the robot until `true` comes.
+    pub fn take_enable(&self, on: bool) {
+        let mut latest = self.lock();
+        latest.disabled = !on;
+        latest.counters.received += 1;
+    }
+
+    /// Counts a message refused that carried no velocity (a malformed flipper or enable
+    /// message): nothing else changes.
+    pub fn refuse(&self) {
+        self.lock().counters.rejected += 1;
+    }
+
+    /// What was counted.
+    pub fn counters(&self) -> TeleopCounters {
+        self.lock().counters
+    }
+
+    /// Makes the latest velocity command `age` older (tests of the timeout).
+    #[cfg(test)]
+    pub(crate) fn age(&self, age: std::time::Duration) {
+        if let Some((_, at)) = self.lock().velocity.as_mut() {
+            *at -= age;
+        }
+    }
+}
+
+/// Gives an inbox's commands to a session before each step: a [`Driver`].
+pub struct TeleopDriver {
+    inbox: TeleopInbox,
+    gauge: f64,
+    speed_max: f64,
+    timeout: f64,
+    stale: bool,
+    /// Arrival of the last velocity message that reached a step.
+    last_taken: Option<Instant>,
+}
+
+impl TeleopDriver {
+    /// A driver of `robot` reading `inbox`, a command older than `timeout` s stale.
+    pub fn new(inbox: TeleopInbox, robot: &RobotSpec, timeout: f64) -> Self {
+        // The robot's speed and heading channels, as the autopilot knows them.
+        let channels = crate::control::autopilot::Channels::of(robot);
+        Self {
+            inbox,
+            gauge: channels.gauge,
+            speed_max: channels.speed_max,
+            timeout,
+            stale: false,
+            last_taken: None,
+        }
+    }
+
+    /// The track gauge the kinematics use, m.
+    pub fn gauge(&self) -> f64 {
+        self.gauge
+    }
+
+    /// The top belt speed commands are scaled to, m/s.
+    pub fn speed_max(&self) -> f64 {
+        self.speed_max
+    }
+
+    /// Belt speeds for forward speed `v` (m/s) and turn rate `w` (rad/s, counter-clockwise):
+    /// `v ∓ w·B/2`, both scaled down together to the top speed (the turn's curvature kept).
+    pub fn belts(&self, v: f64, w: f64) -> (f64, f64) {
+        let half = w * self.gauge / 2.0;
+        let (left, right) = (v - half, v + half);
+        let peak = left.abs().max(right.abs());
+        let k = if peak > self.speed_max {
+            self.speed_max / peak
+        } else {
+            1.0
+        };
+        (left * k, right * k)
+    }
+}
+
+impl Driver for TeleopDriver {
+    fn before_step(&mut self, session: &mut Session) {
+        let now = Instant::now();
+        let mut latest = self.inbox.lock();
+        let fresh = latest
+            .velocity
+            .filter(|(_, at)| now.duration_since(*at).as_secs_f64() <= self.timeout);
+        if latest.velocity.is_some() && fresh.is_none() && !self.stale {
+            latest.counters.timeouts += 1;
+        }
+        self.stale = latest.velocity.is_some() && fresh.is_none();
+        let (left, right) = match fresh {
+            Some(((v, w), _)) if !latest.disabled => self.belts(v, w),
+            _ => (0.0, 0.0),
+        };
+        let command = DriveCommand {
+            left,
+            right,
+            flipper: latest.flipper.or(session.operator_command().flipper),
+            steer: None,
+        };
+        // Each message's way from its arrival to the step it drives.
+        if let Some((_, at)) = fresh.filter(|(_, at)| Some(*at) != self.last_taken) {
+            self.last_taken = Some(at);
+            let latency = now.duration_since(at).as_secs_f64();
+            let c = &mut latest.counters;
+            c.applied += 1;
+            c.latency_sum += latency;
+            c.latency_max = c.latency_max.max(latency);
+        }
+        drop(latest);
+        // Only a change is an input: the log holds each command once.
+        if command != session.operator_command() {
+            session.apply(Input::Drive(command));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::testing::{free, scout};
+
+    #[test]
+    fn commands_become_logged_belt_speeds_and_stale_or_bad_ones_stop_the_robot() {
+        let inbox = TeleopInbox::default();
+        let mut d = TeleopDriver::new(inbox.clone(), &scout(), 0.5);
+        let mut session = free();
+        session.start_journal();
+        // Forward 0.3 m/s turning left 0.5 rad/s: v ∓ ω·B/2.
+        assert!(inbox.take_velocity(0.3, 0.5));
+        d.before_step(&mut session);
+        let half = 0.5 * d.gauge() / 2.0;
+        let c = session.operator_command();
+        assert!((c.left - (0.3 - half)).abs() < 1e-12 && (c.right - (0.3 + half)).abs() < 1e-12);
+        // Faster than the motors: both belts scaled down together, the curvature kept.
+        assert!(inbox.take_velocity(50.0 / 4.0, 0.0));
+        d.before_step(&mut session);
+        assert!((session.operator_command().left - d.speed_max()).abs() < 1e-12);
+        // NaN, an absurd speed and a refused message: counted, the robot stopped.
+        for refuse in [
+            |i: &TeleopInbox| assert!(!i.take_velocity(f64::NAN, 0.0)),
+            |i: &TeleopInbox| assert!(!i.take_velocity(0.0, 1e6)),
+            |i: &TeleopInbox| i.refuse_velocity(),
+        ] {
+            inbox.take_velocity(0.3, 0.0);
+            refuse(&inbox);
+            d.before_step(&mut session);
+            let c = session.operator_command();
+            assert_eq!((c.left, c.right), (0.0, 0.0));
+        }
+        assert_eq!(inbox.counters().rejected, 3);
+        // A command older than the timeout stops the robot (once counted).
+        inbox.take_velocity(0.3, 0.0);
+        d.before_step(&mut session);
+        assert_eq!(session.operator_command().left, 0.3);
+        inbox.age(std::time::Duration::from_secs(1));
+        d.before_step(&mut session);
+        d.before_step(&mut session);
+        assert_eq!(session.operator_command().left, 0.0);
+        assert_eq!(inbox.counters().timeouts, 1);
+        // Disabled: stopped whatever the command says; the flipper target passes; a flipper
+        // target beyond a turn is refused.
+        inbox.take_velocity(0.3, 0.0);
+        inbox.take_enable(false);
+        assert!(inbox.take_flipper(0.4));
+        assert!(!inbox.take_flipper(f64::INFINITY));
+        d.before_step(&mut session);
+        let c = session.operator_command();
+        assert_eq!((c.left, c.flipper), (0.0, Some(0.4)));
+        assert_eq!(inbox.counters().rejected, 4);
+        // Every change (and only a change) went in as an input, for the log: the turn, the
+        // scaled run, the stop after a refusal, 0.3 m/s, the stale stop, the disabled stop.
+        let logged = session.journal_mut().map_or(0, |j| j.inputs.len());
+        assert_eq!(logged, 6);
+        // Each velocity message that drove a step was timed.
+        assert!(inbox.counters().applied >= 4 && inbox.counters().latency_mean() < 1.0);
+    }
+}
