@@ -78,6 +78,7 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
     check_graph(&seen);
     check_driving(&seen);
     check_camera(&seen);
+    check_diagnostics(&seen);
     // The instructor sees the seat's external control, and revokes it.
     let external = || {
         instructor
@@ -129,6 +130,7 @@ fn check_graph(seen: &serde_json::Value) {
         listed,
         [
             "MP /clock rosgraph_msgs::msg::dds_::Clock_",
+            "MP /diagnostics diagnostic_msgs::msg::dds_::DiagnosticArray_",
             "MP /front/image_raw/compressed sensor_msgs::msg::dds_::CompressedImage_",
             "MP /imu sensor_msgs::msg::dds_::Imu_",
             "MP /joint_states sensor_msgs::msg::dds_::JointState_",
@@ -170,6 +172,46 @@ fn check_driving(seen: &serde_json::Value) {
         (first["frame"].as_str(), first["child"].as_str()),
         (Some("odom"), Some("base_link"))
     );
+}
+
+/// The exercise's state as ROS diagnostics (decoded with rosbags), once a second: the robot
+/// driving, the figure-8 under way with its clock running, a perfect link.
+fn check_diagnostics(seen: &serde_json::Value) {
+    let all = seen["diagnostics"].as_array().unwrap();
+    assert!(all.len() >= 5, "{} diagnostics", all.len());
+    let last = &all[all.len() - 1]["status"];
+    let names: Vec<&str> = last
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["treadsim: robot", "treadsim: exercise", "treadsim: link"]
+    );
+    assert_eq!(
+        (last[0]["level"].as_u64(), last[0]["message"].as_str()),
+        (Some(0), Some("driving"))
+    );
+    let exercise = &last[1];
+    assert_eq!(exercise["message"], "under way", "{exercise}");
+    assert_eq!(exercise["values"]["time_limit_s"], "120", "{exercise}");
+    let clock = |d: &serde_json::Value| {
+        d["status"][1]["values"]["clock_s"]
+            .as_str()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+    };
+    let (first, latest) = (clock(&all[0]), clock(&all[all.len() - 1]));
+    // One a second: the clock advanced about as many seconds as messages came.
+    assert!(
+        (latest - first - (all.len() - 1) as f64).abs() <= 1.5,
+        "{first} .. {latest} in {} messages",
+        all.len()
+    );
+    assert_eq!(last[2]["message"], "perfect");
 }
 
 /// The front camera's JPEG frames decoded (Pillow) to the feed's size, about 10 a second,

@@ -563,3 +563,138 @@ impl FoxgloveServer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::testing::free;
+
+    #[test]
+    fn addresses_parse_and_bad_ones_say_what_to_give() {
+        let o = FoxgloveOptions::at("0.0.0.0:9000").unwrap();
+        assert_eq!(
+            (o.host.as_str(), o.port, o.teleop),
+            ("0.0.0.0", 9000, false)
+        );
+        let o = FoxgloveOptions::at("[::1]:8765").unwrap();
+        assert_eq!((o.host.as_str(), o.port), ("::1", 8765));
+        assert_eq!(FoxgloveOptions::at("8766").unwrap().host, "127.0.0.1");
+        for bad in ["host:", ":80", "host:port", "host:70000"] {
+            let e = FoxgloveOptions::at(bad).unwrap_err().to_string();
+            assert!(e.contains("HOST:PORT"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn teleop_messages_are_taken_as_the_teleop_panel_sends_them_and_junk_is_refused() {
+        let inbox = TeleopInbox::default();
+        let twist =
+            br#"{"linear": {"x": 0.3, "y": 0, "z": 0}, "angular": {"x": 0, "y": 0, "z": -0.5}}"#;
+        take(&inbox, TeleopTopic::Velocity, twist);
+        take(&inbox, TeleopTopic::Flipper, br#"{"data": 0.4}"#);
+        take(&inbox, TeleopTopic::Enable, br#"{"data": true}"#);
+        assert_eq!(inbox.counters().received, 3);
+        for (topic, junk) in [
+            (TeleopTopic::Velocity, &b"{not json"[..]),
+            (
+                TeleopTopic::Velocity,
+                br#"{"linear": {"x": "fast"}, "angular": {"z": 0}}"#,
+            ),
+            (
+                TeleopTopic::Velocity,
+                br#"{"linear": {"x": 1e9}, "angular": {"z": 0}}"#,
+            ),
+            (TeleopTopic::Flipper, br#"{"data": null}"#),
+            (TeleopTopic::Enable, br#"{"data": 1}"#),
+        ] {
+            take(&inbox, topic, junk);
+        }
+        assert_eq!(inbox.counters().rejected, 5);
+        assert_eq!(TeleopTopic::of("/cmd_vel"), Some(TeleopTopic::Velocity));
+        assert_eq!(TeleopTopic::of("/cmd_vel_unstamped"), None);
+    }
+
+    /// Every topic `docs/foxglove-layout.json` names, with the message path after it if any.
+    fn layout_references(layout: &Value) -> Vec<String> {
+        let mut refs = Vec::new();
+        for (id, config) in layout["configById"].as_object().unwrap() {
+            let kind = id.split('!').next().unwrap();
+            match kind {
+                "3D" => refs.extend(config["topics"].as_object().unwrap().keys().cloned()),
+                "Image" => refs.push(config["imageMode"]["imageTopic"].as_str().unwrap().into()),
+                "Plot" => refs.extend(
+                    config["paths"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p["value"].as_str().unwrap().to_owned()),
+                ),
+                "RawMessages" => refs.push(config["topicPath"].as_str().unwrap().into()),
+                "Teleop" => refs.push(config["topic"].as_str().unwrap().into()),
+                other => panic!("a panel the test does not know: {other}"),
+            }
+        }
+        refs
+    }
+
+    fn panels_in(node: &Value, out: &mut Vec<String>) {
+        match node {
+            Value::String(id) => out.push(id.clone()),
+            Value::Object(split) => {
+                panels_in(&split["first"], out);
+                panels_in(&split["second"], out);
+            }
+            other => panic!("not a layout node: {other}"),
+        }
+    }
+
+    #[test]
+    fn the_documented_layout_shows_what_the_server_and_the_logs_carry() {
+        let layout: Value = serde_json::from_str(include_str!("../../docs/foxglove-layout.json"))
+            .expect("docs/foxglove-layout.json is JSON");
+        let mut panels = Vec::new();
+        panels_in(&layout["layout"], &mut panels);
+        panels.sort();
+        let mut configured: Vec<String> = layout["configById"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        configured.sort();
+        assert_eq!(
+            panels, configured,
+            "every panel placed, every placed panel configured"
+        );
+        // The scout's telemetry, as the server and the logs send it.
+        let session = free();
+        let spec = session.sim().robot(session.robot()).spec();
+        let tracks: Vec<String> = spec.drive_names().iter().map(|n| n.to_string()).collect();
+        let flippers: Vec<String> = spec.flippers.iter().map(|f| f.name.clone()).collect();
+        let telemetry = session.telemetry_sample().to_json(&tracks, &flippers);
+        let served = [
+            messages::TOPIC_TRANSFORMS.to_owned(),
+            messages::TOPIC_SCENE.to_owned(),
+            messages::TOPIC_BODIES.to_owned(),
+            TOPIC_EVENT.to_owned(),
+            messages::image_topic("front"),
+            "/cmd_vel".to_owned(),
+        ];
+        for reference in layout_references(&layout) {
+            let (topic, path) = reference
+                .split_once('.')
+                .map_or((reference.as_str(), None), |(t, p)| (t, Some(p)));
+            match path {
+                Some(path) => {
+                    assert_eq!(topic, TOPIC_TELEMETRY, "{reference}");
+                    let mut value = &telemetry;
+                    for field in path.split('.') {
+                        value = &value[field];
+                    }
+                    assert!(value.is_number(), "{reference}: {value}");
+                }
+                None => assert!(served.iter().any(|s| s == topic), "{reference}"),
+            }
+        }
+    }
+}

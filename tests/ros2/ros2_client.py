@@ -4,7 +4,7 @@ rmw_zenoh's conventions as a ROS 2 node with RMW_IMPLEMENTATION=rmw_zenoh_cpp wo
 
 It connects to treadsim's Zenoh router, lists the ROS graph from the liveliness tokens as
 `ros2 node list` and `ros2 topic list -t` would, subscribes to /odom and the front camera's
-JPEG stream (decoded with Pillow), drives the robot with /cmd_vel (Twist) for a few seconds,
+JPEG stream (decoded with Pillow) and /diagnostics, drives the robot with /cmd_vel (Twist) for a few seconds,
 and prints what it saw as JSON.
 
 Usage: ros2_client.py ENDPOINT SPEED SECONDS
@@ -43,7 +43,7 @@ config.insert_json5("mode", '"client"')
 config.insert_json5("connect/endpoints", json.dumps([endpoint]))
 config.insert_json5("scouting/multicast/enabled", "false")
 out = {"nodes": [], "topics": [], "odom": [], "attachments_ok": 0, "attachments_bad": 0,
-       "images": []}
+       "images": [], "diagnostics": []}
 # The simulator may still be starting (a station's window opens first): wait for its router.
 deadline = time.time() + 60
 while True:
@@ -103,6 +103,18 @@ with session:
              "mean": sum(picture.convert("L").getdata()) / (picture.size[0] * picture.size[1])}
         )
 
+    def on_diagnostics(sample):
+        msg = store.deserialize_cdr(
+            bytes(sample.payload.to_bytes()), "diagnostic_msgs/msg/DiagnosticArray")
+        out["diagnostics"].append(
+            {"t": time.time(),
+             "status": [{"level": int(s.level), "name": s.name, "message": s.message,
+                         "hardware_id": s.hardware_id,
+                         "values": {v.key: v.value for v in s.values}} for s in msg.status]}
+        )
+
+    diagnostics = session.declare_subscriber(
+        key("/diagnostics", "diagnostic_msgs/msg/DiagnosticArray"), on_diagnostics)
     subscriber = session.declare_subscriber(key("/odom", "nav_msgs/msg/Odometry"), on_odom)
     images = session.declare_subscriber(
         key("/front/image_raw/compressed", "sensor_msgs/msg/CompressedImage"), on_image)
@@ -130,4 +142,5 @@ with session:
     out["still_after_junk"] = out["odom"][-1]["vx"] if out["odom"] else None
     subscriber.undeclare()
     images.undeclare()
+    diagnostics.undeclare()
 print(json.dumps(out))

@@ -237,6 +237,65 @@ impl JointState {
     }
 }
 
+/// How a [`DiagnosticStatus`] stands (`diagnostic_msgs/msg/DiagnosticStatus`'s levels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DiagnosticLevel {
+    /// `OK` (0).
+    #[default]
+    Ok = 0,
+    /// `WARN` (1).
+    Warn = 1,
+    /// `ERROR` (2).
+    Error = 2,
+    /// `STALE` (3).
+    Stale = 3,
+}
+
+/// A `diagnostic_msgs/msg/DiagnosticStatus`: one part's state, its message and its values.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DiagnosticStatus {
+    /// How it stands.
+    pub level: DiagnosticLevel,
+    /// The part, e.g. `treadsim: exercise`.
+    pub name: String,
+    /// One line for people.
+    pub message: String,
+    /// What it is (the robot's or the exercise's name).
+    pub hardware_id: String,
+    /// Named values, as text.
+    pub values: Vec<(String, String)>,
+}
+
+/// A `diagnostic_msgs/msg/DiagnosticArray`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DiagnosticArray {
+    /// Stamp.
+    pub header: Header,
+    /// Each part's state.
+    pub status: Vec<DiagnosticStatus>,
+}
+
+impl DiagnosticArray {
+    /// As a CDR message.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = CdrWriter::new();
+        self.header.write(&mut w);
+        w.count(self.status.len());
+        for s in &self.status {
+            w.u8(s.level as u8);
+            w.string(&s.name);
+            w.string(&s.message);
+            w.string(&s.hardware_id);
+            w.count(s.values.len());
+            for (key, value) in &s.values {
+                w.string(key);
+                w.string(value);
+            }
+        }
+        w.finish()
+    }
+}
+
 /// A `geometry_msgs/msg/TransformStamped`: the child frame's pose in the header's frame.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TransformStamped {

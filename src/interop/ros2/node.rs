@@ -21,7 +21,9 @@
 //! carries the same for `use_sim_time`): `/odom` (`nav_msgs/msg/Odometry`: frame `odom`, child
 //! `base_link`, twist in `base_link`, REP-105), `/imu` (`sensor_msgs/msg/Imu`: orientation,
 //! body rates, specific force in `base_link`), `/joint_states` (flippers: angle and torque;
-//! each track's or wheel's surface speed), `/tf` (`odom` → `base_link`), `/clock`.
+//! each track's or wheel's surface speed), `/tf` (`odom` → `base_link`), `/clock`; and once a
+//! simulated second `/diagnostics` (`diagnostic_msgs/msg/DiagnosticArray`: the robot, the
+//! exercise and the link, [`super::diagnostics`]).
 
 use nalgebra::{UnitQuaternion, Vector3};
 use zenoh::Wait;
@@ -166,6 +168,7 @@ pub struct RosNode {
     joints: Topic,
     tf: Topic,
     clock: Topic,
+    diagnostics: Topic,
     inbox: TeleopInbox,
     published: u64,
     options: RosOptions,
@@ -176,6 +179,8 @@ pub struct RosNode {
     /// Wall time (s since the Unix epoch) at simulated time 0 of the session published.
     epoch: Option<f64>,
     next_publish: f64,
+    /// Simulated time the next `/diagnostics` is due, s (once a second).
+    next_diagnostics: f64,
     last: Option<LastState>,
 }
 
@@ -215,6 +220,7 @@ impl RosNode {
         let joints = topic("/joint_states", types::JOINT_STATE)?;
         let tf = topic("/tf", types::TF_MESSAGE)?;
         let clock = topic("/clock", types::CLOCK)?;
+        let diagnostics = topic("/diagnostics", types::DIAGNOSTIC_ARRAY)?;
         let inbox = TeleopInbox::default();
         let mut subscriptions = Vec::new();
         for (id, (topic, type_name, what)) in [
@@ -244,6 +250,7 @@ impl RosNode {
             joints,
             tf,
             clock,
+            diagnostics,
             inbox,
             published: 0,
             options: options.clone(),
@@ -252,6 +259,7 @@ impl RosNode {
             images: std::collections::BTreeMap::new(),
             epoch: None,
             next_publish: 0.0,
+            next_diagnostics: 0.0,
             last: None,
         })
     }
@@ -283,6 +291,7 @@ impl RosNode {
             // Another session (or a reset of the clock): stamps start again from now.
             self.epoch = None;
             self.next_publish = 0.0;
+            self.next_diagnostics = 0.0;
             self.last = None;
         }
         if t < self.next_publish {
@@ -294,7 +303,16 @@ impl RosNode {
             .epoch
             .get_or_insert_with(|| crate::record::unix_now() - t);
         let stamp = Stamp::of_seconds(epoch + t);
-        let published = self.publish_state(session, stamp);
+        let mut published = self.publish_state(session, stamp);
+        if t >= self.next_diagnostics {
+            self.next_diagnostics = t + 1.0;
+            let header = Header {
+                stamp,
+                frame_id: String::new(),
+            };
+            let message = super::diagnostics::diagnostics(session, header);
+            published += u64::from(self.diagnostics.put(message.encode()));
+        }
         self.published += published;
     }
 

@@ -4,7 +4,7 @@
 //! SHA-256 of the description and its referenced types as JSON, with Python's `json.dumps`
 //! separators). The fields are those of ROS 2 Jazzy's `common_interfaces` and
 //! `rcl_interfaces` (`builtin_interfaces`, `std_msgs`, `geometry_msgs`, `nav_msgs`,
-//! `sensor_msgs`, `tf2_msgs`, `rosgraph_msgs`); unit tests check the hashes against the ones
+//! `sensor_msgs`, `tf2_msgs`, `rosgraph_msgs`, `diagnostic_msgs`); unit tests check the hashes against the ones
 //! the `rosbags` package computes independently.
 
 use crate::record::header::sha256_hex;
@@ -16,6 +16,8 @@ pub enum Kind {
     Nested(&'static str),
     /// `bool`.
     Bool,
+    /// `byte` (an octet).
+    Byte,
     /// `uint8`.
     Uint8,
     /// `int32`.
@@ -33,6 +35,7 @@ impl Kind {
     fn type_id(self) -> u32 {
         match self {
             Kind::Nested(_) => 1,
+            Kind::Byte => 16,
             Kind::Uint8 => 3,
             Kind::Int32 => 6,
             Kind::Uint32 => 7,
@@ -127,6 +130,10 @@ pub const TF_MESSAGE: &str = "tf2_msgs/msg/TFMessage";
 pub const CLOCK: &str = "rosgraph_msgs/msg/Clock";
 /// `sensor_msgs/msg/CompressedImage`.
 pub const COMPRESSED_IMAGE: &str = "sensor_msgs/msg/CompressedImage";
+/// `diagnostic_msgs/msg/DiagnosticArray`.
+pub const DIAGNOSTIC_ARRAY: &str = "diagnostic_msgs/msg/DiagnosticArray";
+const DIAGNOSTIC_STATUS: &str = "diagnostic_msgs/msg/DiagnosticStatus";
+const KEY_VALUE: &str = "diagnostic_msgs/msg/KeyValue";
 
 const F64: Kind = Kind::Float64;
 
@@ -253,6 +260,28 @@ pub const TYPES: &[MessageType] = &[
             sequence("data", Kind::Uint8),
         ],
     },
+    MessageType {
+        name: KEY_VALUE,
+        fields: &[one("key", Kind::String), one("value", Kind::String)],
+    },
+    // Its level constants (OK 0, WARN 1, ERROR 2, STALE 3) are not part of the description.
+    MessageType {
+        name: DIAGNOSTIC_STATUS,
+        fields: &[
+            one("level", Kind::Byte),
+            one("name", Kind::String),
+            one("message", Kind::String),
+            one("hardware_id", Kind::String),
+            sequence("values", Kind::Nested(KEY_VALUE)),
+        ],
+    },
+    MessageType {
+        name: DIAGNOSTIC_ARRAY,
+        fields: &[
+            one("header", Kind::Nested(HEADER)),
+            sequence("status", Kind::Nested(DIAGNOSTIC_STATUS)),
+        ],
+    },
 ];
 
 /// The type named `name`, if known.
@@ -367,6 +396,18 @@ mod tests {
         (
             COMPRESSED_IMAGE,
             "15640771531571185e2efc8a100baf923961a4d15d5569652e6cb6691e8e371a",
+        ),
+        (
+            DIAGNOSTIC_ARRAY,
+            "5a8a36efb05fb25070fa0fb3810290c0e6cd4862b54a8fb975a1ee8dc55a333e",
+        ),
+        (
+            DIAGNOSTIC_STATUS,
+            "b0e3e692ea2d54a8af2f4ef1930e81556a2db55216b771f8a7d2724ed47bf0e4",
+        ),
+        (
+            KEY_VALUE,
+            "d68081eaa540288c5440753baecef0c4e16e81a5f78ad68902ded5100413bb42",
         ),
     ];
 
