@@ -117,6 +117,75 @@ fn a_ros2_client_we_did_not_write_finds_the_node_drives_the_robot_and_reads_its_
     assert!(timeouts >= 1, "{report}");
 }
 
+#[test]
+fn a_ros2_client_we_did_not_write_works_the_arm_by_joint_name_and_grips() {
+    let Some(python) = client_python("the ROS 2 client") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let endpoint = format!("tcp/127.0.0.1:{}", free_port());
+    let mut seat = Command::new(env!("CARGO_BIN_EXE_treadsim"));
+    seat.current_dir(manifest(""))
+        .env("TREADSIM_CLASS_KEY", KEY)
+        .args([
+            "seat",
+            "--headless",
+            "--seat",
+            "arm1",
+            "--class",
+            "ros2-arm",
+        ])
+        .args(["--no-multicast", "--listen"])
+        .arg(format!("tcp/127.0.0.1:{}", free_port()))
+        .args(["--exercise", "dexterity_pick_place", "--ros2"])
+        .args(["--ros-router", &endpoint, "--ros-camera-fps", "0"])
+        .arg("--logs")
+        .arg(dir.path().join("logs"))
+        .arg("--outbox")
+        .arg(dir.path().join("outbox"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let _seat = Proc(seat.spawn().unwrap());
+    let client = Command::new(&python)
+        .arg(manifest("tests/ros2/ros2_arm.py"))
+        .args([endpoint.as_str(), "0.5", "-0.3", "20"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&client.stdout);
+    assert!(
+        client.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&client.stderr)
+    );
+    let seen: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
+    println!("{seen}");
+    let at = |when: &str, joint: &str| seen[when][joint][0].as_f64().unwrap();
+    // scout_eod's arm in /joint_states by its file's names; the turret (60 deg/s, no load)
+    // and the shoulder (45 deg/s, holding the arm up) reach the trajectory's end in 4 s.
+    for joint in [
+        "turret",
+        "shoulder",
+        "elbow",
+        "wrist_pitch",
+        "wrist_roll",
+        "gripper",
+    ] {
+        assert!(seen["after"][joint].is_array(), "{joint}: {seen}");
+    }
+    assert!((at("after", "turret") - 0.5).abs() < 0.01, "{seen}");
+    assert!((at("after", "shoulder") + 0.3).abs() < 0.02, "{seen}");
+    // The other joints kept their targets.
+    assert!(
+        (at("after", "elbow") - at("before", "elbow")).abs() < 0.02,
+        "{seen}"
+    );
+    // The fingers closed on nothing: the gap shrank.
+    assert!(
+        at("after", "gripper") < at("before", "gripper") - 0.01,
+        "{seen}"
+    );
+}
+
 /// The graph as `ros2 node list` and `ros2 topic list -t` would show it.
 fn check_graph(seen: &serde_json::Value) {
     assert_eq!(seen["nodes"], serde_json::json!(["/treadsim"]), "{seen}");
@@ -138,9 +207,11 @@ fn check_graph(seen: &serde_json::Value) {
             "MP /odom nav_msgs::msg::dds_::Odometry_",
             "MP /rear/image_raw/compressed sensor_msgs::msg::dds_::CompressedImage_",
             "MP /tf tf2_msgs::msg::dds_::TFMessage_",
+            "MS /arm/joint_trajectory trajectory_msgs::msg::dds_::JointTrajectory_",
             "MS /cmd_vel geometry_msgs::msg::dds_::Twist_",
             "MS /enable std_msgs::msg::dds_::Bool_",
             "MS /flippers/target std_msgs::msg::dds_::Float64_",
+            "MS /gripper/force std_msgs::msg::dds_::Float64_",
         ]
     );
 }

@@ -7,8 +7,8 @@ use treadsim::interop::ros2::{RosOptions, DEFAULT_ROUTER};
 #[derive(clap::Args, Clone, Debug)]
 pub struct RosArgs {
     /// Be a ROS 2 node (rmw_zenoh's conventions, Jazzy and later): /cmd_vel,
-    /// /flippers/target and /enable drive the robot; /odom, /imu, /joint_states, /tf and
-    /// /clock are published.
+    /// /flippers/target, /enable, /arm/joint_trajectory and /gripper/force drive the robot;
+    /// /odom, /imu, /joint_states, /tf, /clock and /diagnostics are published.
     #[arg(long)]
     pub ros2: bool,
     /// ROS domain id.

@@ -21,7 +21,9 @@
 //! Teleoperation is a separate opt-in ([`FoxgloveOptions::teleop`]): only then does the server
 //! announce `clientPublish`, and a client's JSON messages on `/cmd_vel` (a Twist:
 //! `{"linear": {"x": m/s}, "angular": {"z": rad/s}}`, what Foxglove's Teleop panel sends),
-//! `/flippers/target` (`{"data": rad}`) and `/enable` (`{"data": bool}`) reach the session
+//! `/flippers/target` (`{"data": rad}`), `/enable` (`{"data": bool}`), `/arm/joint_trajectory`
+//! (`{"joint_names": [..], "points": [{"positions": [..]}]}`, the last point taken) and
+//! `/gripper/force` (`{"data": N}`, 0 opens) reach the session
 //! through the one external operator's path ([`TeleopInbox`] → [`TeleopDriver`]), logged as
 //! inputs. A message that does not parse, on a topic the server does not take, or in another
 //! encoding is refused and counted (a refused velocity stops the robot); a client that goes
@@ -35,7 +37,7 @@ use foxglove::websocket::{Capability, ChannelView, Client, ClientChannel, Server
 use foxglove::{Context, PartialMetadata, RawChannel, Schema, SinkId, WebSocketServerHandle};
 use serde_json::Value;
 
-use super::teleop::{TeleopCounters, TeleopDriver, TeleopInbox};
+use super::teleop::{ArmRequest, TeleopCounters, TeleopDriver, TeleopInbox};
 use crate::record::foxglove as messages;
 use crate::record::writer::{event_schema, telemetry_schema};
 use crate::record::{TOPIC_EVENT, TOPIC_TELEMETRY};
@@ -159,6 +161,8 @@ enum TeleopTopic {
     Velocity,
     Flipper,
     Enable,
+    Arm,
+    Grip,
 }
 
 impl TeleopTopic {
@@ -167,6 +171,8 @@ impl TeleopTopic {
             "/cmd_vel" => Some(Self::Velocity),
             "/flippers/target" => Some(Self::Flipper),
             "/enable" => Some(Self::Enable),
+            "/arm/joint_trajectory" => Some(Self::Arm),
+            "/gripper/force" => Some(Self::Grip),
             _ => None,
         }
     }
@@ -199,6 +205,47 @@ fn take(inbox: &TeleopInbox, topic: TeleopTopic, payload: &[u8]) {
             Some(on) => inbox.take_enable(on),
             None => inbox.refuse(),
         },
+        TeleopTopic::Arm => match value.as_ref().and_then(arm_request) {
+            Some(request) => {
+                inbox.take_arm(request);
+            }
+            None => inbox.refuse(),
+        },
+        TeleopTopic::Grip => match number(value.as_ref().and_then(|v| v.get("data"))) {
+            Some(force) => {
+                inbox.take_grip(force);
+            }
+            None => inbox.refuse(),
+        },
+    }
+}
+
+/// A JSON `trajectory_msgs/JointTrajectory`'s last point as an arm command (positions if it
+/// has one per joint, else velocities), as the ROS 2 node reads the CDR one.
+fn arm_request(trajectory: &Value) -> Option<ArmRequest> {
+    let names: Vec<String> = trajectory
+        .get("joint_names")?
+        .as_array()?
+        .iter()
+        .map(|n| n.as_str().map(str::to_owned))
+        .collect::<Option<_>>()?;
+    let last = trajectory.get("points")?.as_array()?.last()?;
+    let values = |field: &str| -> Option<Vec<f64>> {
+        last.get(field)?
+            .as_array()?
+            .iter()
+            .map(Value::as_f64)
+            .collect()
+    };
+    let pair = |v: Vec<f64>| names.iter().cloned().zip(v).collect::<Vec<_>>();
+    match (values("positions"), values("velocities")) {
+        (Some(p), _) if !names.is_empty() && p.len() == names.len() => {
+            Some(ArmRequest::Positions(pair(p)))
+        }
+        (_, Some(v)) if !names.is_empty() && v.len() == names.len() => {
+            Some(ArmRequest::Velocities(pair(v)))
+        }
+        _ => None,
     }
 }
 
@@ -593,7 +640,10 @@ mod tests {
         take(&inbox, TeleopTopic::Velocity, twist);
         take(&inbox, TeleopTopic::Flipper, br#"{"data": 0.4}"#);
         take(&inbox, TeleopTopic::Enable, br#"{"data": true}"#);
-        assert_eq!(inbox.counters().received, 3);
+        let arm = br#"{"joint_names": ["turret"], "points": [{"positions": [0.1]}, {"positions": [0.5]}]}"#;
+        take(&inbox, TeleopTopic::Arm, arm);
+        take(&inbox, TeleopTopic::Grip, br#"{"data": 20}"#);
+        assert_eq!(inbox.counters().received, 5);
         for (topic, junk) in [
             (TeleopTopic::Velocity, &b"{not json"[..]),
             (
@@ -606,10 +656,19 @@ mod tests {
             ),
             (TeleopTopic::Flipper, br#"{"data": null}"#),
             (TeleopTopic::Enable, br#"{"data": 1}"#),
+            (
+                TeleopTopic::Arm,
+                br#"{"joint_names": ["turret", "elbow"], "points": [{"positions": [0.5]}]}"#,
+            ),
+            (
+                TeleopTopic::Arm,
+                br#"{"joint_names": ["turret"], "points": []}"#,
+            ),
+            (TeleopTopic::Grip, br#"{"data": -5}"#),
         ] {
             take(&inbox, topic, junk);
         }
-        assert_eq!(inbox.counters().rejected, 5);
+        assert_eq!(inbox.counters().rejected, 8);
         assert_eq!(TeleopTopic::of("/cmd_vel"), Some(TeleopTopic::Velocity));
         assert_eq!(TeleopTopic::of("/cmd_vel_unstamped"), None);
     }

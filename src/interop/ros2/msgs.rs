@@ -44,6 +44,16 @@ impl Header {
         self.stamp.write(w);
         w.string(&self.frame_id);
     }
+
+    fn read(r: &mut CdrReader<'_>) -> Result<Self, CdrError> {
+        Ok(Self {
+            stamp: Stamp {
+                sec: r.i32("header.stamp.sec")?,
+                nanosec: r.u32("header.stamp.nanosec")?,
+            },
+            frame_id: r.string("header.frame_id")?,
+        })
+    }
 }
 
 fn vector(w: &mut CdrWriter, v: &[f64; 3]) {
@@ -232,6 +242,94 @@ impl JointState {
             for x in list {
                 w.f64(*x);
             }
+        }
+        w.finish()
+    }
+}
+
+/// A `trajectory_msgs/msg/JointTrajectory`: joints by name and the points to pass through.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JointTrajectory {
+    /// Stamp.
+    pub header: Header,
+    /// The joints the points give values for, in their order.
+    pub joint_names: Vec<String>,
+    /// The points, in time order.
+    pub points: Vec<TrajectoryPoint>,
+}
+
+/// A `trajectory_msgs/msg/JointTrajectoryPoint`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TrajectoryPoint {
+    /// Positions, rad or m (empty or one per joint).
+    pub positions: Vec<f64>,
+    /// Velocities, rad/s or m/s (empty or one per joint).
+    pub velocities: Vec<f64>,
+    /// Accelerations (read, not used).
+    pub accelerations: Vec<f64>,
+    /// Efforts (read, not used).
+    pub effort: Vec<f64>,
+    /// When the point is to be reached after the trajectory's start, s.
+    pub time_from_start: f64,
+}
+
+fn read_f64s(r: &mut CdrReader<'_>, field: &'static str) -> Result<Vec<f64>, CdrError> {
+    let n = r.count(field)?;
+    (0..n).map(|_| r.f64(field)).collect()
+}
+
+impl JointTrajectory {
+    /// Reads one from a CDR message.
+    pub fn decode(message: &[u8]) -> Result<Self, CdrError> {
+        let mut r = CdrReader::new(message)?;
+        let header = Header::read(&mut r)?;
+        let n = r.count("joint_names")?;
+        let joint_names = (0..n)
+            .map(|_| r.string("joint_names"))
+            .collect::<Result<_, _>>()?;
+        let n = r.count("points")?;
+        let mut points = Vec::with_capacity(n.min(64));
+        for _ in 0..n {
+            let positions = read_f64s(&mut r, "positions")?;
+            let velocities = read_f64s(&mut r, "velocities")?;
+            let accelerations = read_f64s(&mut r, "accelerations")?;
+            let effort = read_f64s(&mut r, "effort")?;
+            let sec = r.i32("time_from_start")?;
+            let nanosec = r.u32("time_from_start")?;
+            points.push(TrajectoryPoint {
+                positions,
+                velocities,
+                accelerations,
+                effort,
+                time_from_start: f64::from(sec) + 1e-9 * f64::from(nanosec),
+            });
+        }
+        Ok(Self {
+            header,
+            joint_names,
+            points,
+        })
+    }
+
+    /// As a CDR message.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut w = CdrWriter::new();
+        self.header.write(&mut w);
+        w.count(self.joint_names.len());
+        for n in &self.joint_names {
+            w.string(n);
+        }
+        w.count(self.points.len());
+        for p in &self.points {
+            for list in [&p.positions, &p.velocities, &p.accelerations, &p.effort] {
+                w.count(list.len());
+                for x in list {
+                    w.f64(*x);
+                }
+            }
+            let sec = p.time_from_start.floor();
+            w.i32(sec as i32);
+            w.u32(((p.time_from_start - sec) * 1e9).round() as u32);
         }
         w.finish()
     }

@@ -8,7 +8,12 @@
 //!   belt speeds by the tracks' kinematics, `v ∓ ω·B/2` (B the track gauge; an Ackermann robot
 //!   steers to the same curvature), scaled down together to the slowest motor's top speed;
 //! - `/flippers/target` (`std_msgs/msg/Float64`): the flippers' target angle, rad;
-//! - `/enable` (`std_msgs/msg/Bool`): `false` stops the robot until `true` comes.
+//! - `/enable` (`std_msgs/msg/Bool`): `false` stops the robot until `true` comes;
+//! - `/arm/joint_trajectory` (`trajectory_msgs/msg/JointTrajectory`): the arm's joints by name
+//!   move to the last point's positions (or at its velocities, until stale), at their servos'
+//!   speed;
+//! - `/gripper/force` (`std_msgs/msg/Float64`): the fingers close pressing with this force, N;
+//!   0 opens them.
 //!
 //! A command older than the timeout (0.5 s by default) stops the robot, as a lost pad does; a
 //! message that does not decode, or with a NaN or an absurd speed, is refused, counted, and
@@ -21,17 +26,18 @@
 //! carries the same for `use_sim_time`): `/odom` (`nav_msgs/msg/Odometry`: frame `odom`, child
 //! `base_link`, twist in `base_link`, REP-105), `/imu` (`sensor_msgs/msg/Imu`: orientation,
 //! body rates, specific force in `base_link`), `/joint_states` (flippers: angle and torque;
-//! each track's or wheel's surface speed), `/tf` (`odom` → `base_link`), `/clock`; and once a
-//! simulated second `/diagnostics` (`diagnostic_msgs/msg/DiagnosticArray`: the robot, the
-//! exercise and the link, [`super::diagnostics`]).
+//! each track's or wheel's surface speed; the arm's joints by name; `gripper`: the pads' gap
+//! and force), `/tf` (`odom` → `base_link`), `/clock`; and once a simulated second
+//! `/diagnostics` (`diagnostic_msgs/msg/DiagnosticArray`: the robot, the exercise and the
+//! link, [`super::diagnostics`]).
 
 use nalgebra::{UnitQuaternion, Vector3};
 use zenoh::Wait;
 
-use super::super::teleop::{TeleopCounters, TeleopDriver, TeleopInbox};
+use super::super::teleop::{ArmRequest, TeleopCounters, TeleopDriver, TeleopInbox};
 use super::msgs::{
-    decode_bool, decode_float64, encode_clock, encode_tf, Header, Imu, JointState, Odometry, Stamp,
-    TransformStamped, Twist,
+    decode_bool, decode_float64, encode_clock, encode_tf, Header, Imu, JointState, JointTrajectory,
+    Odometry, Stamp, TransformStamped, Twist,
 };
 use super::names::{attachment, topic_key, EntityKind, NodeName, Qos, GID_LEN};
 use super::types::{self, dds_name, type_hash};
@@ -190,6 +196,8 @@ enum Command {
     Velocity,
     Flipper,
     Enable,
+    Arm,
+    Grip,
 }
 
 impl RosNode {
@@ -227,6 +235,12 @@ impl RosNode {
             ("/cmd_vel", types::TWIST, Command::Velocity),
             ("/flippers/target", types::FLOAT64, Command::Flipper),
             ("/enable", types::BOOL, Command::Enable),
+            (
+                "/arm/joint_trajectory",
+                types::JOINT_TRAJECTORY,
+                Command::Arm,
+            ),
+            ("/gripper/force", types::FLOAT64, Command::Grip),
         ]
         .into_iter()
         .enumerate()
@@ -492,6 +506,20 @@ fn joint_state(session: &Session, header: Header) -> JointState {
         out.velocity.push(drive[0]);
         out.effort.push(drive[1]);
     }
+    // The arm's joints by their names, and the gripper as the gap between its pads (m) and
+    // the force each pad presses with (N).
+    if let (Some(arm), Some(state)) = (spec.arm.as_ref(), sim.arm_state(id)) {
+        for (i, joint) in arm.joints.iter().enumerate() {
+            out.name.push(joint.name.clone());
+            out.position.push(state.positions[i]);
+            out.velocity.push(state.rates[i]);
+            out.effort.push(state.efforts[i]);
+        }
+        out.name.push("gripper".into());
+        out.position.push(state.finger_gap);
+        out.velocity.push(0.0);
+        out.effort.push(state.grip_force);
+    }
     out
 }
 
@@ -641,6 +669,44 @@ fn take(inbox: &TeleopInbox, what: Command, bytes: &[u8]) {
             Ok(on) => inbox.take_enable(on),
             Err(_) => inbox.refuse(),
         },
+        Command::Arm => match JointTrajectory::decode(bytes).ok().and_then(arm_request) {
+            Some(request) => {
+                inbox.take_arm(request);
+            }
+            None => inbox.refuse(),
+        },
+        Command::Grip => match decode_float64(bytes) {
+            Ok(force) => {
+                inbox.take_grip(force);
+            }
+            Err(_) => inbox.refuse(),
+        },
+    }
+}
+
+/// What a trajectory asks of the arm: its last point (where it ends), as positions if it has
+/// one per joint, else as velocities if it has those; `None` for a trajectory of no point or
+/// with value counts that do not match its joints. Timing is not followed: the joints move at
+/// their servos' speed.
+fn arm_request(trajectory: JointTrajectory) -> Option<ArmRequest> {
+    let last = trajectory.points.last()?;
+    let names = trajectory.joint_names;
+    if !names.is_empty() && last.positions.len() == names.len() {
+        Some(ArmRequest::Positions(
+            names
+                .into_iter()
+                .zip(last.positions.iter().copied())
+                .collect(),
+        ))
+    } else if !names.is_empty() && last.velocities.len() == names.len() {
+        Some(ArmRequest::Velocities(
+            names
+                .into_iter()
+                .zip(last.velocities.iter().copied())
+                .collect(),
+        ))
+    } else {
+        None
     }
 }
 

@@ -4,7 +4,8 @@
 //! SHA-256 of the description and its referenced types as JSON, with Python's `json.dumps`
 //! separators). The fields are those of ROS 2 Jazzy's `common_interfaces` and
 //! `rcl_interfaces` (`builtin_interfaces`, `std_msgs`, `geometry_msgs`, `nav_msgs`,
-//! `sensor_msgs`, `tf2_msgs`, `rosgraph_msgs`, `diagnostic_msgs`); unit tests check the hashes against the ones
+//! `sensor_msgs`, `tf2_msgs`, `rosgraph_msgs`, `diagnostic_msgs`,
+//! `trajectory_msgs`); unit tests check the hashes against the ones
 //! the `rosbags` package computes independently.
 
 use crate::record::header::sha256_hex;
@@ -130,6 +131,10 @@ pub const TF_MESSAGE: &str = "tf2_msgs/msg/TFMessage";
 pub const CLOCK: &str = "rosgraph_msgs/msg/Clock";
 /// `sensor_msgs/msg/CompressedImage`.
 pub const COMPRESSED_IMAGE: &str = "sensor_msgs/msg/CompressedImage";
+/// `trajectory_msgs/msg/JointTrajectory`.
+pub const JOINT_TRAJECTORY: &str = "trajectory_msgs/msg/JointTrajectory";
+const JOINT_TRAJECTORY_POINT: &str = "trajectory_msgs/msg/JointTrajectoryPoint";
+const DURATION: &str = "builtin_interfaces/msg/Duration";
 /// `diagnostic_msgs/msg/DiagnosticArray`.
 pub const DIAGNOSTIC_ARRAY: &str = "diagnostic_msgs/msg/DiagnosticArray";
 const DIAGNOSTIC_STATUS: &str = "diagnostic_msgs/msg/DiagnosticStatus";
@@ -258,6 +263,28 @@ pub const TYPES: &[MessageType] = &[
             one("header", Kind::Nested(HEADER)),
             one("format", Kind::String),
             sequence("data", Kind::Uint8),
+        ],
+    },
+    MessageType {
+        name: DURATION,
+        fields: &[one("sec", Kind::Int32), one("nanosec", Kind::Uint32)],
+    },
+    MessageType {
+        name: JOINT_TRAJECTORY_POINT,
+        fields: &[
+            sequence("positions", F64),
+            sequence("velocities", F64),
+            sequence("accelerations", F64),
+            sequence("effort", F64),
+            one("time_from_start", Kind::Nested(DURATION)),
+        ],
+    },
+    MessageType {
+        name: JOINT_TRAJECTORY,
+        fields: &[
+            one("header", Kind::Nested(HEADER)),
+            sequence("joint_names", Kind::String),
+            sequence("points", Kind::Nested(JOINT_TRAJECTORY_POINT)),
         ],
     },
     MessageType {
@@ -396,6 +423,18 @@ mod tests {
         (
             COMPRESSED_IMAGE,
             "15640771531571185e2efc8a100baf923961a4d15d5569652e6cb6691e8e371a",
+        ),
+        (
+            JOINT_TRAJECTORY,
+            "179b33eba59d676f6d967ac71fe35e7ca2f64b2f3928f4a018cec115e213796e",
+        ),
+        (
+            JOINT_TRAJECTORY_POINT,
+            "de8907036d8bd45aac6f30cc9044a3d4a329c42cbf719aff7d95a584cfa532d7",
+        ),
+        (
+            DURATION,
+            "e8d009f659816f758b75334ee1a9ca5b5c0b859843261f14c7f937349599d93b",
         ),
         (
             DIAGNOSTIC_ARRAY,
