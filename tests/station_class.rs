@@ -240,4 +240,13 @@ fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
     println!("station driven over ROS 2: cruise {cruise:.4} m/s for 0.3 commanded");
     assert!((cruise - 0.3).abs() < 0.015, "cruise {cruise} m/s");
     assert!(mean(end + 1.0, end + 1.5).abs() < 0.01, "still moving");
+    // The front camera too, rendered off-screen beside the window's own views.
+    let images = seen["images"].as_array().unwrap();
+    let during = images
+        .iter()
+        .filter(|i| (start..end).contains(&i["t"].as_f64().unwrap()))
+        .count();
+    println!("{during} front camera frames in {:.1} s", end - start);
+    assert!(during >= 10, "{during} camera frames");
+    assert_eq!(images[0]["size"], serde_json::json!([320, 240]));
 }

@@ -49,7 +49,7 @@ impl ExternalArgs {
     }
 
     /// Starts what the options ask for (`None`: neither); `cameras` false sends no camera
-    /// pictures (the station's own are not rendered off-screen).
+    /// pictures whatever the options say.
     pub fn start(&self, cameras: bool) -> anyhow::Result<Option<External>> {
         let mut external = External::default();
         #[cfg(feature = "ros2")]

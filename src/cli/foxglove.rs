@@ -18,7 +18,7 @@ pub struct FoxgloveArgs {
     #[arg(long, default_value_t = 1.0, requires = "foxglove_teleop")]
     pub foxglove_timeout: f64,
     /// Onboard camera pictures per second for Foxglove (JPEG, 320×240, through the link's rate
-    /// cap, latency and faults); 0: none. A station sends none.
+    /// cap, latency and faults; rendered off-screen, beside a station's own views); 0: none.
     #[arg(long, default_value_t = 10.0, requires = "foxglove")]
     pub foxglove_camera_fps: f64,
 }

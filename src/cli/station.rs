@@ -195,9 +195,9 @@ pub fn station_command(a: StationArgs) -> anyhow::Result<()> {
     if a.class.class.is_some() && (a.external.start_asked()) {
         anyhow::bail!("--ros2 or --foxglove with --class: not yet (a headless seat takes them)");
     }
-    // The station's own camera pictures are not sent to ROS or Foxglove yet.
+    // The cameras are rendered off-screen for ROS and Foxglove, beside the window's own.
     #[cfg(all(any(feature = "ros2", feature = "foxglove"), feature = "classroom"))]
-    if let Some(mut peer) = a.external.start(false)? {
+    if let Some(mut peer) = a.external.start(true)? {
         for line in peer.started() {
             println!("station: {line}");
         }
