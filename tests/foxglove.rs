@@ -125,11 +125,11 @@ fn check_messages(seen: &serde_json::Value) {
     assert!((norm - 1.0).abs() < 1e-9, "{q}");
     assert_eq!(
         seen["scene"]["entities"],
-        serde_json::json!(["terrain", "hull"])
+        serde_json::json!(["terrain", "hull", "tracks"])
     );
     assert_eq!(
         seen["scene"]["frames"],
-        serde_json::json!(["world", "base_link"])
+        serde_json::json!(["world", "base_link", "base_link"])
     );
     assert!(seen["scene"]["terrain_indices"].as_u64().unwrap() > 100);
     let image = &seen["image"];
@@ -232,8 +232,9 @@ fn a_log_opens_in_foxglove_readers_we_did_not_write_with_the_robot_in_3d() {
     assert_eq!(
         seen["scene_entities"],
         serde_json::json!([
-            {"id": "terrain", "frame": "world", "cubes": 0, "triangles": 1},
-            {"id": "hull", "frame": "base_link", "cubes": 1, "triangles": 0}
+            {"id": "terrain", "frame": "world", "cubes": 0, "triangles": 1, "lines": 0},
+            {"id": "hull", "frame": "base_link", "cubes": 1, "triangles": 0, "lines": 0},
+            {"id": "tracks", "frame": "base_link", "cubes": 0, "triangles": 0, "lines": 2}
         ])
     );
     // --log-images 5: each onboard camera's pictures, 5 a second of the 2 s, JPEG of the
@@ -299,6 +300,11 @@ fn a_log_of_an_arm_beside_an_object_shows_them_in_foxglove_readers() {
     let bodies = seen["bodies"].as_array().unwrap();
     assert!(
         bodies.contains(&serde_json::json!(["object/block", "cubes"])),
+        "{seen}"
+    );
+    // The flippers' belts move on the hull: they are bodies too.
+    assert!(
+        bodies.contains(&serde_json::json!(["flippers", "lines"])),
         "{seen}"
     );
     // No --log-images: no pictures.

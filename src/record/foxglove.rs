@@ -4,10 +4,12 @@
 //!   at the telemetry rate;
 //! - [`TOPIC_SCENE`] (`foxglove.SceneUpdate`), once at the start: the scene's terrain as a
 //!   triangle list in `world` (scenes of up to [`MAX_SCENE_TRIANGLES`] triangles) and the hull
-//!   as a cube in `base_link` (it moves with the transform);
+//!   as a cube and the main tracks' belts as line loops in `base_link` (they move with the
+//!   transform);
 //! - [`TOPIC_BODIES`] (`foxglove.SceneUpdate`), every [`BODIES_INTERVAL`] s while the scene has
 //!   any: what moves on its own — the arm's links and fingers, the scene's movable objects,
-//!   traffic — each as the primitive its collider is, posed in `world`;
+//!   traffic — each as the primitive its collider is, posed in `world`, and the flippers'
+//!   belts as line loops in `base_link`;
 //! - camera pictures as `foxglove.CompressedImage` ([`compressed_image`]; the live server
 //!   sends them, a log has none).
 //!
@@ -20,7 +22,9 @@ use nalgebra::{Point3, UnitQuaternion, Vector3};
 use serde_json::{json, Value};
 
 use crate::session::Session;
+use crate::track::outline::BeltOutline;
 use crate::vehicle::spec::HullShape;
+use crate::vehicle::tracked::belts::belt_refs;
 
 /// The robot's pose over time.
 pub const TOPIC_TRANSFORMS: &str = "/foxglove/transforms";
@@ -123,7 +127,71 @@ pub fn scene(session: &Session, t: f64) -> Value {
         "color": {"r": 0.85, "g": 0.55, "b": 0.10, "a": 1.0},
     });
     entities.push(entity(t, "base_link", "hull", vec![hull], Vec::new()));
+    if let Some(tracks) = belts(session, t, false) {
+        entities.push(tracks);
+    }
     json!({"deletions": [], "entities": entities})
+}
+
+/// Points along each arc between two runs, for a belt's loop.
+const ARC_POINTS: usize = 4;
+
+/// A belt's posed outline (body `(x, z)`) at `y` m as a `foxglove.LinePrimitive` loop in
+/// `base_link`: each run and the arcs between them.
+fn belt_loop(outline: &BeltOutline, y: f64) -> Value {
+    let runs = outline.runs();
+    let circles = outline.circles();
+    let mut points = Vec::with_capacity(runs.len() * (ARC_POINTS + 1));
+    let at = |x: f64, z: f64| json!({"x": x, "y": y, "z": z});
+    for (k, run) in runs.iter().enumerate() {
+        points.push(at(run.start.x, run.start.y));
+        points.push(at(run.end.x, run.end.y));
+        // Around the circle the run reaches, counter-clockwise to the next run's start.
+        let (Some(circle), Some(next)) = (circles.get(run.to), runs.get((k + 1) % runs.len()))
+        else {
+            continue;
+        };
+        let c = circle.center;
+        let from = (run.end.y - c.y).atan2(run.end.x - c.x);
+        let to = (next.start.y - c.y).atan2(next.start.x - c.x);
+        let sweep = (to - from).rem_euclid(std::f64::consts::TAU);
+        for i in 1..ARC_POINTS {
+            let a = from + sweep * i as f64 / ARC_POINTS as f64;
+            points.push(at(
+                c.x + circle.radius * a.cos(),
+                c.y + circle.radius * a.sin(),
+            ));
+        }
+    }
+    json!({
+        "type": 1,
+        "pose": pose(&Vector3::zeros()),
+        "thickness": 0.02,
+        "scale_invariant": false,
+        "points": points,
+        "color": {"r": 0.1, "g": 0.1, "b": 0.1, "a": 1.0},
+        "colors": [],
+        "indices": [],
+    })
+}
+
+/// The entity of `session`'s robot's belts in `base_link`, as the track model poses them:
+/// its main tracks (`flippers` false: they never move on the hull) or its flippers (they turn);
+/// `None` for a wheeled robot or one without flippers.
+fn belts(session: &Session, t: f64, flippers: bool) -> Option<Value> {
+    let robot = session.sim().robot(session.robot()).as_tracked()?;
+    let lines: Vec<Value> = belt_refs(robot)
+        .into_iter()
+        .filter(|b| b.flipper == flippers)
+        .map(|b| belt_loop(robot.plane_outline(b.plane).0, b.y))
+        .collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let id = if flippers { "flippers" } else { "tracks" };
+    let mut e = entity(t, "base_link", id, Vec::new(), Vec::new());
+    e["lines"] = json!(lines);
+    Some(e)
 }
 
 /// A primitive of `collider`'s shape at its world pose, as (kind, Foxglove primitive):
@@ -191,8 +259,8 @@ fn primitive(
 }
 
 /// The `foxglove.SceneUpdate` of what moves on its own in `session` now, stamped `t` s: robot
-/// arm parts, scene objects and traffic, each an entity in `world` replacing the last of its
-/// id; `None` when the scene has none.
+/// arm parts, scene objects and traffic, each an entity in `world`, and the flippers' belts in
+/// `base_link`, each replacing the last of its id; `None` when there are none.
 pub fn bodies(session: &Session, t: f64) -> Option<Value> {
     let sim = session.sim();
     let world = sim.physics();
@@ -228,6 +296,9 @@ pub fn bodies(session: &Session, t: f64) -> Option<Value> {
             );
         }
     }
+    if let Some(flippers) = belts(session, t, true) {
+        entities.push(flippers);
+    }
     for m in 0..sim.mover_count() {
         let id = crate::sim::MoverId(m);
         if let (Some(pose), Some(size)) = (sim.mover_pose(id), sim.mover_size(id)) {
@@ -241,6 +312,18 @@ pub fn bodies(session: &Session, t: f64) -> Option<Value> {
         }
     }
     (!entities.is_empty()).then(|| json!({"deletions": [], "entities": entities}))
+}
+
+/// A scene update with every entity's timestamp left out: two such are equal when nothing in
+/// them moved.
+pub fn without_stamps(update: &Value) -> Value {
+    let mut update = update.clone();
+    if let Some(entities) = update["entities"].as_array_mut() {
+        for e in entities {
+            e["timestamp"] = Value::Null;
+        }
+    }
+    update
 }
 
 /// A `foxglove.CompressedImage`: camera `camera`'s JPEG picture captured at `t` s (frame
@@ -337,6 +420,15 @@ pub fn scene_schema() -> Vec<u8> {
         json!({"pose": pose, "size": schema_vector("foxglove.Vector3", &["x", "y", "z"]),
                "color": color}),
     );
+    let line = object(
+        "foxglove.LinePrimitive",
+        json!({"type": {"type": "integer", "minimum": 0, "maximum": 2}, "pose": pose,
+               "thickness": {"type": "number"}, "scale_invariant": {"type": "boolean"},
+               "points": {"type": "array", "items": schema_vector("foxglove.Point3", &["x", "y", "z"])},
+               "color": color,
+               "colors": {"type": "array", "items": color},
+               "indices": {"type": "array", "items": {"type": "integer", "minimum": 0}}}),
+    );
     let triangles = object(
         "foxglove.TriangleListPrimitive",
         json!({"pose": pose,
@@ -358,7 +450,7 @@ pub fn scene_schema() -> Vec<u8> {
             "cubes": {"type": "array", "items": cube},
             "spheres": {"type": "array", "items": sphere},
             "cylinders": {"type": "array", "items": cylinder},
-            "lines": {"type": "array"},
+            "lines": {"type": "array", "items": line},
             "triangles": {"type": "array", "items": triangles},
             "texts": {"type": "array"},
             "models": {"type": "array"},
@@ -394,8 +486,36 @@ mod tests {
         assert_eq!(entities[1]["frame_id"], "base_link");
         let size = &entities[1]["cubes"][0]["size"];
         assert!(size["x"].as_f64().unwrap() > 0.1, "{size}");
-        // A floor alone has nothing that moves on its own.
-        assert!(bodies(&session, 0.0).is_none());
+        // The scout's two tracks as loops at their y, closed around their wheels: the loop's
+        // lowest points on the belt's bottom, below the body origin.
+        let tracks = &entities[2];
+        assert_eq!(
+            (tracks["id"].as_str(), tracks["frame_id"].as_str()),
+            (Some("tracks"), Some("base_link"))
+        );
+        let lines = tracks["lines"].as_array().unwrap();
+        assert_eq!(lines.len(), 2);
+        let robot = session.sim().robot(session.robot()).as_tracked().unwrap();
+        for (line, track) in lines.iter().zip(&robot.spec().tracks) {
+            let points = line["points"].as_array().unwrap();
+            assert!(points.len() > 8);
+            assert!(points.iter().all(|p| p["y"].as_f64() == Some(track.y)));
+            let low = points
+                .iter()
+                .map(|p| p["z"].as_f64().unwrap())
+                .fold(f64::MAX, f64::min);
+            assert!(low.abs() < 0.02, "lowest belt point at z = {low}");
+        }
+        // On a floor, only the flippers move on their own: their two belts.
+        let moving = bodies(&session, 0.0).unwrap();
+        let ids: Vec<&str> = moving["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["flippers"]);
+        assert_eq!(moving["entities"][0]["lines"].as_array().unwrap().len(), 2);
         // The schemas are JSON objects named as Foxglove names the types.
         for (schema, title) in [
             (transforms_schema(), "foxglove.FrameTransforms"),
@@ -436,8 +556,9 @@ mod tests {
         let x = cube["pose"]["position"]["x"].as_f64().unwrap();
         let expected = state.pose.translation.x;
         assert!((x - expected).abs() < 1e-5, "{x} vs {expected}");
-        // Every entity has exactly one primitive, in the arrays Foxglove reads.
-        for e in entities {
+        // Every entity but the flippers' has exactly one primitive, in the arrays Foxglove
+        // reads.
+        for e in entities.iter().filter(|e| e["id"] != "flippers") {
             let n: usize = ["cubes", "spheres", "cylinders"]
                 .iter()
                 .map(|k| e[*k].as_array().unwrap().len())

@@ -133,6 +133,9 @@ pub struct LogWriter {
     dirty: bool,
     /// Simulated time the next [`foxglove::TOPIC_BODIES`] message is due, s.
     next_bodies: f64,
+    /// The last bodies message written, its stamps left out: an unchanged one is not
+    /// written again (Foxglove keeps showing an entity until it is replaced).
+    last_bodies: Option<Value>,
     /// Each camera's picture channel, declared at its first picture.
     images: BTreeMap<String, u16>,
 }
@@ -238,6 +241,7 @@ impl LogWriter {
             last_flush: Instant::now(),
             dirty: false,
             next_bodies: 0.0,
+            last_bodies: None,
             images: BTreeMap::new(),
         };
         let text = serde_json::to_vec(header).map_err(|e| LogError::Write {
@@ -384,18 +388,24 @@ impl LogWriter {
         self.write_json(channel, captured, &message)
     }
 
-    /// Writes where the arm, the objects and the traffic are, if they are due (every
-    /// [`foxglove::BODIES_INTERVAL`] s of simulated time) and the scene has any.
+    /// Writes where the arm, the objects, the traffic and the flippers are, if they are due
+    /// (every [`foxglove::BODIES_INTERVAL`] s of simulated time), there are any, and they moved
+    /// since the last written.
     fn record_bodies(&mut self, session: &Session) -> Result<(), LogError> {
         let t = session.sim().time();
         if t < self.next_bodies || session.journal().is_none() {
             return Ok(());
         }
         self.next_bodies = t + foxglove::BODIES_INTERVAL;
-        match foxglove::bodies(session, t) {
-            Some(bodies) => self.write_json(self.channels.bodies, t, &bodies),
-            None => Ok(()),
+        let Some(bodies) = foxglove::bodies(session, t) else {
+            return Ok(());
+        };
+        let unstamped = foxglove::without_stamps(&bodies);
+        if self.last_bodies.as_ref() == Some(&unstamped) {
+            return Ok(());
         }
+        self.last_bodies = Some(unstamped);
+        self.write_json(self.channels.bodies, t, &bodies)
     }
 
     /// Writes the rest of the journal and the end record (the last step, and the trial's

@@ -27,10 +27,12 @@ FIELDS = {
                     "frame_locked": bool, "metadata": [None], "arrows": [None],
                     "cubes": ["CubePrimitive"], "spheres": ["SpherePrimitive"],
                     "cylinders": ["CylinderPrimitive"],
-                    "lines": [None], "triangles": ["TriangleListPrimitive"], "texts": [None],
+                    "lines": ["LinePrimitive"], "triangles": ["TriangleListPrimitive"], "texts": [None],
                     "models": [None]},
     "CubePrimitive": {"pose": "Pose", "size": "Vector3", "color": "Color"},
     "SpherePrimitive": {"pose": "Pose", "size": "Vector3", "color": "Color"},
+    "LinePrimitive": {"type": "LineType", "pose": "Pose", "thickness": float, "scale_invariant": bool,
+                      "points": ["Point3"], "color": "Color", "colors": ["Color"], "indices": [int]},
     "CylinderPrimitive": {"pose": "Pose", "size": "Vector3", "bottom_scale": float,
                           "top_scale": float, "color": "Color"},
     "TriangleListPrimitive": {"pose": "Pose", "points": ["Point3"], "color": "Color",
@@ -55,6 +57,12 @@ def build(name, value):
         kind = FIELDS[name][field]
         if kind == "base64":
             kwargs[field] = base64.b64decode(held, validate=True)
+        elif kind == "LineType":
+            # An enum in the SDK, its number in JSON (0 strip, 1 loop, 2 list).
+            kinds = [fm.LinePrimitiveLineType.LineStrip, fm.LinePrimitiveLineType.LineLoop,
+                     fm.LinePrimitiveLineType.LineList]
+            assert isinstance(held, int) and held in [k.value for k in kinds], held
+            kwargs[field] = [k for k in kinds if k.value == held][0]
         elif isinstance(kind, list):
             item = kind[0]
             if item is None:
@@ -99,13 +107,13 @@ with open(sys.argv[1], "rb") as f:
             seen["format"] = picture.format
         if channel.topic == "/foxglove/bodies" and out["bodies"] is None:
             out["bodies"] = sorted(
-                (e["id"], [k for k in ("cubes", "spheres", "cylinders") if e[k]][0])
+                (e["id"], [k for k in ("cubes", "spheres", "cylinders", "lines") if e[k]][0])
                 for e in value["entities"]
             )
         if channel.topic == "/foxglove/scene":
             out["scene_entities"] = [
                 {"id": e["id"], "frame": e["frame_id"], "cubes": len(e["cubes"]),
-                 "triangles": len(e["triangles"])}
+                 "triangles": len(e["triangles"]), "lines": len(e["lines"])}
                 for e in value["entities"]
             ]
 print(json.dumps(out))

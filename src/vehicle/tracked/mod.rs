@@ -2,6 +2,7 @@
 //! per-contact friction state, and the computation of the force and torque that the tracks
 //! apply to the hull in one step.
 
+pub mod belts;
 pub mod guard;
 mod stages;
 mod strip;
