@@ -28,6 +28,8 @@ enum Command {
         #[arg(required = true)]
         scenes: Vec<PathBuf>,
     },
+    /// Generate scenes: `treadsim scene generate building --floors N --seed S --out FILE`.
+    Scene(cli::scene::SceneArgs),
     /// List the library: its exercises, robots and scenes, each with the name to give
     /// (`--exercise stairs_35`), a line about it and its file.
     List(cli::list::ListArgs),
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { scenes } => cli::check::check(&scenes),
         Command::List(args) => cli::list::list_command(&args),
+        Command::Scene(args) => cli::scene::scene_command(&args),
         Command::Bench(args) => cli::bench::bench_command(&args),
         Command::Run(args) if args.exercise.is_some() => return verdict(run_exercise(&args)),
         Command::Run(args) => run(&args),

@@ -2,20 +2,19 @@
 //! for the reason its failing script states, with the other.
 //!
 //! Convention: `scenes/exercises/<stem>.toml` has `scenes/exercises/scripts/<stem>.pass.toml`
-//! and `<stem>.fail.toml`. The failing script's first line is `# expect: <text>`, a fragment of
-//! the reason the trial fails for (`time over`, `below the pass mark`) — what the score table's
-//! result line says — with `a | b` where the script's comment explains why either may happen.
+//! and `<stem>.fail.toml`, each timed commands or goals for the autopilot. The failing script's
+//! first line is `# expect: <text>`, a fragment of the reason the trial fails for (`time over`,
+//! `below the pass mark`) — what the score table's result line says — with `a | b` where the
+//! script's comment explains why either may happen.
 //! A second line `# faults: <a>, <b>` may name the faults the mistake causes on the way
 //! (`tip-over`, `roll-over`, `fall`, `out of bounds`, `motor stall`); each must happen.
 
 mod common;
-use common::run_trial;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use treadsim::exercise::{Exercise, ExerciseEvent};
-use treadsim::session::DriveScript;
 use treadsim::sim::SimConfig;
 
 fn exercises() -> Vec<PathBuf> {
@@ -38,6 +37,17 @@ fn script_path(exercise: &Path, kind: &str) -> PathBuf {
         .join(format!("{stem}.{kind}.toml"))
 }
 
+/// A trial of `exercise` driven by the script file at `path`: timed commands, or goals for the
+/// autopilot (as `treadsim run --exercise --script` takes either).
+fn run_script(exercise: &Exercise, path: &Path) -> treadsim::session::headless::HeadlessRun {
+    let file = treadsim::config::SourceFile::read(path).unwrap_or_else(|e| panic!("{e}"));
+    let mut driver = treadsim::session::script_driver(&file, &exercise.robot, false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let session = treadsim::session::Session::exercise(exercise, SimConfig::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    treadsim::session::headless::run_trial_with(session, driver.as_mut(), |_| {})
+}
+
 #[test]
 fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
     let files = exercises();
@@ -50,9 +60,7 @@ fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
     for path in &files {
         let exercise = Exercise::load(path).unwrap_or_else(|e| panic!("{e}"));
         let name = path.display();
-        let pass = DriveScript::load(&script_path(path, "pass")).unwrap_or_else(|e| panic!("{e}"));
-        let run = run_trial(&exercise, Some(pass), SimConfig::default(), |_, _| {})
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let run = run_script(&exercise, &script_path(path, "pass"));
         if !run.result.passed {
             failures.push(format!(
                 "{name}: the passing script failed: {}\n{}",
@@ -78,9 +86,7 @@ fn every_exercise_passes_with_its_script_and_fails_for_its_stated_reason() {
         let faults: Vec<&str> = header("# faults:", 1)
             .map(|l| l.split(',').map(str::trim).collect())
             .unwrap_or_default();
-        let fail = DriveScript::load(&fail_path).unwrap_or_else(|e| panic!("{e}"));
-        let run = run_trial(&exercise, Some(fail), SimConfig::default(), |_, _| {})
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let run = run_script(&exercise, &fail_path);
         // `a | b`: the script's comment names either outcome (a chaotic run such as weaving
         // through traffic may end either way; each must be a failure the script explains).
         let expected = expect

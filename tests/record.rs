@@ -422,6 +422,10 @@ fn the_mcap_file_reads_back_with_the_mcap_crate() {
     .into_iter()
     .map(|(t, n)| (t.to_owned(), n))
     .collect();
+    // The flippers' belts: at the start, then only while they turn (the inputs move them once),
+    // never more than every 0.1 s of the 2 s.
+    let bodies = counts.remove("/foxglove/bodies").unwrap_or(0);
+    assert!((2..=10).contains(&bodies), "{bodies} bodies messages");
     assert_eq!(counts, want);
     // Every message decodes as JSON, in log-time order within its channel.
     let mut last: BTreeMap<String, u64> = BTreeMap::new();

@@ -24,6 +24,7 @@ pub mod records;
 pub mod ros2;
 pub mod run;
 pub mod runtime_dir;
+pub mod scene;
 pub mod soak;
 #[cfg(feature = "viewer")]
 pub mod station;

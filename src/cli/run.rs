@@ -6,18 +6,14 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use treadsim::config::SourceFile;
-use treadsim::control::autopilot::Autopilot;
-use treadsim::control::goal_script::{is_goal_script, read_goals};
 use treadsim::exercise::report;
 use treadsim::launch::{log_path, open, Launch, LaunchOptions, Launched, LogTarget};
 use treadsim::record::{LogError, LogWriter};
-use treadsim::session::{
-    drive, headless, AutopilotDriver, DriveScript, Driver, ScriptDriver, Session,
-};
+use treadsim::session::{drive, headless, DriveScript, Driver, ScriptDriver, Session};
 use treadsim::sim::TelemetryWriter;
 use treadsim::vehicle::RobotSpec;
 
-/// The driver a script file asks for: timed commands, or goals for the autopilot.
+/// The driver of `--script` (none: a script of no commands, the robot standing).
 fn script_driver(
     path: Option<&Path>,
     robot: &RobotSpec,
@@ -30,14 +26,7 @@ fn script_driver(
         )));
     };
     let file = SourceFile::read(path)?;
-    if is_goal_script(&file) {
-        let goals = read_goals(&file)?;
-        return Ok(Box::new(AutopilotDriver::new(Autopilot::new(robot, goals))));
-    }
-    let script = DriveScript::from_source(&file)?;
-    // A pose the robot's arm does not have is the script's error, named before the run.
-    script.check_arm(robot.arm.as_ref())?;
-    Ok(Box::new(ScriptDriver::new(script, auto_reset)))
+    Ok(treadsim::session::script_driver(&file, robot, auto_reset)?)
 }
 
 /// Arguments of `treadsim run`.

@@ -1,6 +1,7 @@
 //! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints,
 //! surface materials and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
 
+pub mod generate;
 mod load;
 pub mod mesh_data;
 pub mod mesh_import;

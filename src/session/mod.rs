@@ -33,7 +33,7 @@ pub use input::{Input, InputError, StepInput};
 pub use journal::{
     EventCursor, Journal, LoggedEvent, TelemetrySample, SNAPSHOT_INTERVAL, TELEMETRY_RATE,
 };
-pub use pilot::AutopilotDriver;
+pub use pilot::{script_driver, AutopilotDriver};
 pub use script::DriveScript;
 
 use crate::control::traffic::Avoidance;

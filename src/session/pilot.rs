@@ -74,3 +74,22 @@ impl Driver for TrialPilot {
         TrialPilot::gave_up(self)
     }
 }
+
+/// The driver of a drive script file for a session of `robot`: the autopilot for a goal script
+/// (`[[goal]]` tables), else the timed commands (`[[command]]` tables; `auto_reset` puts the
+/// robot back at its spawn whenever it is halted). A script's arm pose the robot's arm does not
+/// have is the script's error, named before any run.
+pub fn script_driver(
+    file: &crate::config::SourceFile,
+    robot: &crate::vehicle::RobotSpec,
+    auto_reset: bool,
+) -> Result<Box<dyn Driver>, crate::config::ConfigError> {
+    use crate::control::goal_script::{is_goal_script, read_goals};
+    if is_goal_script(file) {
+        let goals = read_goals(file)?;
+        return Ok(Box::new(AutopilotDriver::new(Autopilot::new(robot, goals))));
+    }
+    let script = super::DriveScript::from_source(file)?;
+    script.check_arm(robot.arm.as_ref())?;
+    Ok(Box::new(super::ScriptDriver::new(script, auto_reset)))
+}
