@@ -291,3 +291,39 @@ fn the_trial_pilot_says_when_it_cannot_right_the_robot() {
     );
     assert!(Tilt::of(&sim.body_state(id).pose).upside_down);
 }
+
+/// The `face` goal turns the robot on the spot: the scout and tracker55 turn to face
+/// back the way they came (180°) and stop within the goal's 5° (2° more for the coast after
+/// it) with the footprint centre within 0.3 m of where it started: a skid-steer pivot turns
+/// about its loads' centre, not the footprint's (the scout's origin swings 0.21 m).
+#[test]
+fn a_face_goal_turns_on_the_spot() {
+    for name in ["scout", "tracker55"] {
+        let scene = scene_file("flat");
+        let spawn = scene.spawns[0].clone();
+        let spec = robot(name);
+        let mut session =
+            Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+        let goals = vec![Goal::Face {
+            yaw: std::f64::consts::PI,
+            tolerance: 5f64.to_radians(),
+        }];
+        let mut driver = AutopilotDriver::new(Autopilot::new(&spec, goals));
+        let start = session.sim().telemetry(session.robot()).position;
+        let mut drift: f64 = 0.0;
+        let steps = (20.0 / session.sim().config().dt) as u64;
+        drive(&mut session, &mut driver, steps, |s| {
+            let p = s.sim().telemetry(s.robot()).position;
+            drift = drift.max((p[0] - start[0]).hypot(p[1] - start[1]));
+            true
+        });
+        let yaw = session.sim().telemetry(session.robot()).rpy[2];
+        let off = (yaw.abs() - std::f64::consts::PI).abs().to_degrees();
+        println!(
+            "{name}: heading {:.1}°, {off:.1}° off, drift {drift:.3} m",
+            yaw.to_degrees()
+        );
+        assert!(off < 7.0, "{name}: {off}° off");
+        assert!(drift < 0.3, "{name}: drifted {drift} m");
+    }
+}

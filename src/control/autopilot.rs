@@ -28,6 +28,11 @@ use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
 const SKID_TURN_SHARE: f64 = 0.7;
 /// Heading error → turn rate gain, 1/s.
 const HEADING_GAIN: f64 = 3.0;
+/// Least heading error a `Face` goal's pivot is commanded with, rad (turn rates of
+/// `HEADING_GAIN` times these: 0.6–0.9 rad/s).
+const FACE_MIN_ERROR: f64 = 0.2;
+/// Most heading error a `Face` goal's pivot is commanded with, rad.
+const FACE_MAX_ERROR: f64 = 0.3;
 /// Share of the wanted speed an Ackermann robot keeps while turning toward a heading far off
 /// its own: it cannot turn on the spot, so it turns on its smallest circle instead of stopping.
 const ACKERMANN_CREEP: f64 = 0.5;
@@ -104,6 +109,15 @@ pub enum Goal {
         /// Cruise speed, m/s (less on the flight).
         speed: f64,
         /// Done within this distance of `to`, m.
+        tolerance: f64,
+    },
+    /// Turn on the spot to heading `yaw` (a pivot, belts opposed; an Ackermann robot creeps);
+    /// done within `tolerance` rad of it. What an operator does on a landing before lining up
+    /// on the next flight.
+    Face {
+        /// Heading, rad, counter-clockwise from world +x.
+        yaw: f64,
+        /// Done within this angle, rad.
         tolerance: f64,
     },
     /// Stop at `at`; done when stopped within `tolerance` m.
@@ -349,6 +363,17 @@ impl Autopilot {
                 ..
             } => around_point(&state, &centre, radius, left, speed),
             Goal::StopAt { at, speed, .. } => stop_at(&state, &at, speed, &limits, dt),
+            Goal::Face { yaw, .. } => {
+                // Asked for less than the least, a pivot stalls short of the heading (the
+                // belts' difference below what breaks the tracks' sideways friction); for more
+                // than the most, a heavy robot's spin coasts far past it once the belts stop.
+                let error = wrap_pi(yaw - state.yaw);
+                AgentCommand {
+                    yaw: state.yaw
+                        + error.signum() * error.abs().clamp(FACE_MIN_ERROR, FACE_MAX_ERROR),
+                    speed: 0.0,
+                }
+            }
             Goal::Climb {
                 from, to, speed, ..
             } => return self.stair_command(body, scan, StairDirection::Up, (from, to), speed, dt),
@@ -435,6 +460,7 @@ impl Autopilot {
             Goal::Line { to, tolerance, .. }
             | Goal::Climb { to, tolerance, .. }
             | Goal::Descend { to, tolerance, .. } => (state.position - to).norm() <= tolerance,
+            Goal::Face { yaw, tolerance } => wrap_pi(state.yaw - yaw).abs() <= tolerance,
             Goal::StopAt { at, tolerance, .. } => {
                 (state.position - at).norm() <= tolerance && state.speed < 0.02
             }

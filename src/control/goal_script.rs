@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! [[goal]]
-//! type = "point"          # point | heading | line | around | stop | climb | descend
+//! type = "point"          # point | heading | line | around | face | stop | climb | descend
 //! at = [4.0, 0.5]         # world x, y, m (point, heading, stop)
 //! speed = 0.5             # m/s (default 0.5; climb, descend 0.3)
 //! tolerance = 0.25        # done within this distance, m (default 0.25; stop 0.1; climb, descend 0.3)
@@ -24,6 +24,11 @@
 //! radius = 1.0
 //! side = "left"           # left | right
 //! sweep_deg = 180         # angle swept about the centre before the goal is done
+//!
+//! [[goal]]
+//! type = "face"           # turn on the spot to a heading (a landing's U-turn)
+//! yaw_deg = 180
+//! tolerance_deg = 5       # done within this angle (default 5)
 //!
 //! [[goal]]
 //! type = "climb"          # up a flight along `from` → `to` with the stair strategy
@@ -119,6 +124,13 @@ fn read_goal(t: &TableReader<'_>) -> Result<Goal, ConfigError> {
                 .to_radians(),
             speed: speed(0.5)?,
         },
+        "face" => Goal::Face {
+            yaw: t.f64("yaw_deg", -3600.0, 3600.0)?.to_radians(),
+            tolerance: t
+                .opt_f64("tolerance_deg", 0.5, 90.0)?
+                .unwrap_or(5.0)
+                .to_radians(),
+        },
         "stop" => Goal::StopAt {
             at: point(t, "at")?,
             speed: speed(0.5)?,
@@ -140,7 +152,8 @@ fn read_goal(t: &TableReader<'_>) -> Result<Goal, ConfigError> {
             return Err(t.error(
                 "type",
                 format!(
-                "unknown goal type '{other}' (point, heading, line, around, stop, climb, descend)"
+                "unknown goal type '{other}' (point, heading, line, around, face, stop, climb, \
+                 descend)"
             ),
             ))
         }
@@ -165,10 +178,14 @@ mod tests {
              [[goal]]\ntype = \"around\"\ncentre = [5, 1]\nradius = 1\nside = \"right\"\n\
              [[goal]]\ntype = \"stop\"\nat = [6, 0]\n\
              [[goal]]\ntype = \"climb\"\nfrom = [-2, 0]\nto = [4, 0]\n\
-             [[goal]]\ntype = \"descend\"\nfrom = [4, 0]\nto = [-2, 0]\n",
+             [[goal]]\ntype = \"descend\"\nfrom = [4, 0]\nto = [-2, 0]\n\
+             [[goal]]\ntype = \"face\"\nyaw_deg = 90\n",
         )
         .expect("goals");
-        assert_eq!(goals.len(), 7);
+        assert_eq!(goals.len(), 8);
+        assert!(
+            matches!(goals[7], Goal::Face { yaw, tolerance } if (yaw - std::f64::consts::FRAC_PI_2).abs() < 1e-12 && (tolerance - 5f64.to_radians()).abs() < 1e-12)
+        );
         assert!(matches!(goals[6], Goal::Descend { speed, .. } if speed == 0.3));
         assert_eq!(
             goals[0],
