@@ -188,17 +188,7 @@ fn a_log_opens_in_foxglove_readers_we_did_not_write_with_the_robot_in_3d() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let read = Command::new(&python)
-        .arg(manifest("tests/foxglove/foxglove_log.py"))
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(
-        read.status.success(),
-        "{}",
-        String::from_utf8_lossy(&read.stderr)
-    );
-    let seen: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    let seen = read_log(&python, &log);
     for (topic, schema) in [
         ("/foxglove/transforms", "foxglove.FrameTransforms"),
         ("/foxglove/scene", "foxglove.SceneUpdate"),
@@ -259,6 +249,21 @@ fn a_log_opens_in_foxglove_readers_we_did_not_write_with_the_robot_in_3d() {
     }
 }
 
+/// What `tests/foxglove/foxglove_log.py` found in `log`.
+fn read_log(python: &std::path::Path, log: &std::path::Path) -> serde_json::Value {
+    let read = Command::new(python)
+        .arg(manifest("tests/foxglove/foxglove_log.py"))
+        .arg(log)
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    serde_json::from_slice(&read.stdout).unwrap()
+}
+
 /// A robot with an arm beside an object: the log's bodies channel has them, each a primitive
 /// the Foxglove SDK's classes take.
 #[test]
@@ -283,17 +288,7 @@ fn a_log_of_an_arm_beside_an_object_shows_them_in_foxglove_readers() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let read = Command::new(&python)
-        .arg(manifest("tests/foxglove/foxglove_log.py"))
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(
-        read.status.success(),
-        "{}",
-        String::from_utf8_lossy(&read.stderr)
-    );
-    let seen: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    let seen = read_log(&python, &log);
     // Every 0.1 s of the trial (tens of seconds).
     let built = seen["built"]["/foxglove/bodies"].as_u64().unwrap();
     assert!(built >= 50, "{seen}");

@@ -10,37 +10,11 @@ import json
 import sys
 import time
 
-import zenoh
-from zenoh.ext import Int64, UInt8, z_serialize
-from rosbags.typesys import Stores, get_typestore
+from rmw import attachment, key, open_session, store
 
 endpoint = sys.argv[1]
 turret, shoulder, force = (float(x) for x in sys.argv[2:5])
-store = get_typestore(Stores.ROS2_JAZZY)
-
-
-def key(topic, typename, domain=0):
-    package, kind, name = typename.split("/")
-    return f"{domain}/{topic.strip('/')}/{package}::{kind}::dds_::{name}_/{store.hash_rihs01(typename)}"
-
-
-def attachment(sequence):
-    return z_serialize((Int64(sequence), Int64(time.time_ns()), [UInt8(9)] * 16))
-
-
-config = zenoh.Config()
-config.insert_json5("mode", '"client"')
-config.insert_json5("connect/endpoints", json.dumps([endpoint]))
-config.insert_json5("scouting/multicast/enabled", "false")
-deadline = time.time() + 60
-while True:
-    try:
-        session = zenoh.open(config)
-        break
-    except zenoh.ZError:
-        if time.time() > deadline:
-            raise
-        time.sleep(0.5)
+session = open_session(endpoint)
 
 states = []
 with session:
@@ -70,9 +44,9 @@ with session:
     arm = session.declare_publisher(key("/arm/joint_trajectory", "trajectory_msgs/msg/JointTrajectory"))
     grip = session.declare_publisher(key("/gripper/force", "std_msgs/msg/Float64"))
     arm.put(bytes(store.serialize_cdr(trajectory, "trajectory_msgs/msg/JointTrajectory")),
-            attachment=attachment(1))
+            attachment=attachment(1, 9))
     grip.put(bytes(store.serialize_cdr(Float64(data=force), "std_msgs/msg/Float64")),
-             attachment=attachment(2))
+             attachment=attachment(2, 9))
     time.sleep(4.0)
     after = states[-1] if states else {}
     joints.undeclare()

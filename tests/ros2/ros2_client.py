@@ -16,44 +16,16 @@ import time
 
 from PIL import Image
 
-import zenoh
-from zenoh.ext import Int64, UInt8, z_deserialize, z_serialize
-from rosbags.typesys import Stores, get_typestore
+from zenoh.ext import Int64, UInt8, z_deserialize
+
+from rmw import attachment, key, open_session, store
 
 endpoint, speed, seconds = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-store = get_typestore(Stores.ROS2_JAZZY)
 
 
-def dds(typename):
-    package, kind, name = typename.split("/")
-    return f"{package}::{kind}::dds_::{name}_"
-
-
-def key(topic, typename, domain=0):
-    return f"{domain}/{topic.strip('/')}/{dds(typename)}/{store.hash_rihs01(typename)}"
-
-
-def attachment(sequence):
-    # rmw_zenoh's AttachmentData: sequence number, source timestamp (ns), source GID (16).
-    return z_serialize((Int64(sequence), Int64(time.time_ns()), [UInt8(7)] * 16))
-
-
-config = zenoh.Config()
-config.insert_json5("mode", '"client"')
-config.insert_json5("connect/endpoints", json.dumps([endpoint]))
-config.insert_json5("scouting/multicast/enabled", "false")
 out = {"nodes": [], "topics": [], "odom": [], "attachments_ok": 0, "attachments_bad": 0,
        "images": [], "diagnostics": []}
-# The simulator may still be starting (a station's window opens first): wait for its router.
-deadline = time.time() + 60
-while True:
-    try:
-        session = zenoh.open(config)
-        break
-    except zenoh.ZError:
-        if time.time() > deadline:
-            raise
-        time.sleep(0.5)
+session = open_session(endpoint)
 with session:
     # The graph, as `ros2 node list` and `ros2 topic list -t` read it.
     deadline = time.time() + 20
