@@ -41,7 +41,7 @@ use super::teleop::{ArmRequest, TeleopCounters, TeleopDriver, TeleopInbox};
 use crate::record::foxglove as messages;
 use crate::record::writer::{event_schema, telemetry_schema};
 use crate::record::{TOPIC_EVENT, TOPIC_TELEMETRY};
-use crate::session::{EventCursor, LoggedEvent, Session};
+use crate::session::{EventCursor, LoggedEvent, Session, TelemetrySample};
 use crate::vehicle::RobotSpec;
 
 /// The address the server takes without one given: loopback only.
@@ -230,23 +230,14 @@ fn arm_request(trajectory: &Value) -> Option<ArmRequest> {
         .map(|n| n.as_str().map(str::to_owned))
         .collect::<Option<_>>()?;
     let last = trajectory.get("points")?.as_array()?.last()?;
-    let values = |field: &str| -> Option<Vec<f64>> {
-        last.get(field)?
-            .as_array()?
-            .iter()
-            .map(Value::as_f64)
-            .collect()
+    // A field that is absent or not all numbers counts as empty.
+    let values = |field: &str| -> Vec<f64> {
+        last.get(field)
+            .and_then(Value::as_array)
+            .and_then(|a| a.iter().map(Value::as_f64).collect())
+            .unwrap_or_default()
     };
-    let pair = |v: Vec<f64>| names.iter().cloned().zip(v).collect::<Vec<_>>();
-    match (values("positions"), values("velocities")) {
-        (Some(p), _) if !names.is_empty() && p.len() == names.len() => {
-            Some(ArmRequest::Positions(pair(p)))
-        }
-        (_, Some(v)) if !names.is_empty() && v.len() == names.len() => {
-            Some(ArmRequest::Velocities(pair(v)))
-        }
-        _ => None,
-    }
+    ArmRequest::of_point(names, &values("positions"), &values("velocities"))
 }
 
 impl ServerListener for Listener {
@@ -496,8 +487,7 @@ impl FoxgloveServer {
         self.scene_due = true;
         self.events_seen = EventCursor::default();
         let spec = session.sim().robot(session.robot()).spec();
-        let tracks: Vec<String> = spec.drive_names().iter().map(|n| n.to_string()).collect();
-        let flippers: Vec<String> = spec.flippers.iter().map(|f| f.name.clone()).collect();
+        let (tracks, flippers) = TelemetrySample::names(spec);
         let same = self
             .session_channels
             .as_ref()
@@ -543,13 +533,13 @@ impl FoxgloveServer {
 
     /// The robot's pose (as the log's transforms: the telemetry's body origin) and telemetry.
     fn publish_pose(&mut self, session: &Session, stamp: f64) {
+        let telemetry = self.session_channels.as_ref().map(|c| &c.telemetry);
+        if !self.transforms.has_sinks() && !telemetry.is_some_and(|c| c.has_sinks()) {
+            return;
+        }
         let sample = session.telemetry_sample();
         let mut sent = log(&self.transforms, stamp, None, || {
-            let [x, y, z] = sample.row.position;
-            let [roll, pitch, yaw] = sample.row.rpy;
-            let rotation = nalgebra::UnitQuaternion::from_euler_angles(roll, pitch, yaw);
-            let position = nalgebra::Vector3::new(x, y, z);
-            Some(messages::transforms(stamp, &position, &rotation))
+            Some(messages::row_transforms(stamp, &sample.row))
         }) as u64;
         if let Some(c) = &self.session_channels {
             sent += u64::from(log(&c.telemetry, stamp, None, || {
@@ -728,8 +718,7 @@ mod tests {
         // The scout's telemetry, as the server and the logs send it.
         let session = free();
         let spec = session.sim().robot(session.robot()).spec();
-        let tracks: Vec<String> = spec.drive_names().iter().map(|n| n.to_string()).collect();
-        let flippers: Vec<String> = spec.flippers.iter().map(|f| f.name.clone()).collect();
+        let (tracks, flippers) = TelemetrySample::names(spec);
         let telemetry = session.telemetry_sample().to_json(&tracks, &flippers);
         let served = [
             messages::TOPIC_TRANSFORMS.to_owned(),

@@ -45,6 +45,22 @@ pub enum ArmRequest {
 }
 
 impl ArmRequest {
+    /// What a trajectory point asks of the joints `names`: its positions if it has one per
+    /// joint, else its velocities if it has those; `None` for no joint or counts that do not
+    /// match (a `JointTrajectory`'s last point, from ROS 2's CDR or Foxglove's JSON).
+    pub fn of_point(names: Vec<String>, positions: &[f64], velocities: &[f64]) -> Option<Self> {
+        let pair = |values: &[f64]| names.iter().cloned().zip(values.iter().copied()).collect();
+        if names.is_empty() {
+            None
+        } else if positions.len() == names.len() {
+            Some(ArmRequest::Positions(pair(positions)))
+        } else if velocities.len() == names.len() {
+            Some(ArmRequest::Velocities(pair(velocities)))
+        } else {
+            None
+        }
+    }
+
     fn values(&self) -> &[(String, f64)] {
         match self {
             ArmRequest::Positions(v) | ArmRequest::Velocities(v) => v,

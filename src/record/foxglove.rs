@@ -77,6 +77,15 @@ pub fn transforms(t: f64, position: &Vector3<f64>, rotation: &UnitQuaternion<f64
     }]})
 }
 
+/// [`transforms`] of a telemetry row (its body origin and roll, pitch, yaw), stamped `t` s:
+/// the pose a log and the live server both send.
+pub fn row_transforms(t: f64, row: &crate::sim::TelemetryRow) -> Value {
+    let [x, y, z] = row.position;
+    let [roll, pitch, yaw] = row.rpy;
+    let rotation = UnitQuaternion::from_euler_angles(roll, pitch, yaw);
+    transforms(t, &Vector3::new(x, y, z), &rotation)
+}
+
 /// A scene entity with the fields Foxglove's `SceneEntity` has, its primitives given.
 fn entity(t: f64, frame: &str, id: &str, cubes: Vec<Value>, triangles: Vec<Value>) -> Value {
     json!({

@@ -122,6 +122,7 @@ impl LogHeader {
     ) -> Result<Self, LogError> {
         let sim = session.sim();
         let spec = sim.robot(session.robot()).spec();
+        let (tracks, flippers) = crate::session::TelemetrySample::names(spec);
         // The scene's mesh files too: a changed mesh changes the terrain.
         let meshes = sim.scene().mesh_files.iter().map(|p| ("mesh", p.as_path()));
         let files = files
@@ -147,8 +148,8 @@ impl LogHeader {
             scene_name: sim.scene().name.clone(),
             robot_name: spec.name.clone(),
             exercise_name: session.trial().map(|t| t.spec().name.clone()),
-            tracks: spec.drive_names().iter().map(|n| n.to_string()).collect(),
-            flippers: spec.flippers.iter().map(|f| f.name.clone()).collect(),
+            tracks,
+            flippers,
             files,
         })
     }

@@ -327,11 +327,7 @@ impl LogWriter {
         for sample in &journal.telemetry {
             let value = sample.to_json(&self.tracks, &self.flippers);
             self.write_json(self.channels.telemetry, sample.row.t, &value)?;
-            let [x, y, z] = sample.row.position;
-            let [roll, pitch, yaw] = sample.row.rpy;
-            let rotation = nalgebra::UnitQuaternion::from_euler_angles(roll, pitch, yaw);
-            let pose =
-                foxglove::transforms(sample.row.t, &nalgebra::Vector3::new(x, y, z), &rotation);
+            let pose = foxglove::row_transforms(sample.row.t, &sample.row);
             self.write_json(self.channels.transforms, sample.row.t, &pose)?;
         }
         for event in &journal.events {

@@ -48,6 +48,15 @@ impl TelemetrySample {
         }
     }
 
+    /// The names `robot`'s telemetry JSON is keyed by: its drives (main tracks, or wheels),
+    /// then its flippers, in the robot file's order.
+    pub fn names(robot: &crate::vehicle::RobotSpec) -> (Vec<String>, Vec<String>) {
+        (
+            robot.drive_names().iter().map(|n| n.to_string()).collect(),
+            robot.flippers.iter().map(|f| f.name.clone()).collect(),
+        )
+    }
+
     /// The JSON form logged on the telemetry channel (world frame, SI units, radians).
     pub fn to_json(&self, track_names: &[String], flipper_names: &[String]) -> Value {
         let r = &self.row;

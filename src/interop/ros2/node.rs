@@ -684,30 +684,12 @@ fn take(inbox: &TeleopInbox, what: Command, bytes: &[u8]) {
     }
 }
 
-/// What a trajectory asks of the arm: its last point (where it ends), as positions if it has
-/// one per joint, else as velocities if it has those; `None` for a trajectory of no point or
-/// with value counts that do not match its joints. Timing is not followed: the joints move at
-/// their servos' speed.
+/// What a trajectory asks of the arm: its last point (where it ends), as
+/// [`ArmRequest::of_point`] reads it. Timing is not followed: the joints move at their servos'
+/// speed.
 fn arm_request(trajectory: JointTrajectory) -> Option<ArmRequest> {
     let last = trajectory.points.last()?;
-    let names = trajectory.joint_names;
-    if !names.is_empty() && last.positions.len() == names.len() {
-        Some(ArmRequest::Positions(
-            names
-                .into_iter()
-                .zip(last.positions.iter().copied())
-                .collect(),
-        ))
-    } else if !names.is_empty() && last.velocities.len() == names.len() {
-        Some(ArmRequest::Velocities(
-            names
-                .into_iter()
-                .zip(last.velocities.iter().copied())
-                .collect(),
-        ))
-    } else {
-        None
-    }
+    ArmRequest::of_point(trajectory.joint_names, &last.positions, &last.velocities)
 }
 
 #[cfg(test)]
