@@ -499,3 +499,39 @@ fn bad_traffic_tables_are_located() {
         .expect("second group");
     assert_error(&e, &f, second, "traffic[1].name", "defined twice");
 }
+
+/// A material's look: an unknown texture kind (the message lists the kinds), a tile size or
+/// variation out of range, each located at its field.
+#[test]
+fn bad_material_looks_are_located() {
+    let c = Case::new();
+    let f = c.dir.path().join("scene.toml");
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            "texture = \"marble\"",
+            "material[0].texture",
+            "unknown texture 'marble' (one of grid, concrete",
+        ),
+        ("texture_scale = 0.0", "material[0].texture_scale", "0.01"),
+        ("texture_scale = 1e6", "material[0].texture_scale", "100"),
+        (
+            "texture_variation = 1.5",
+            "material[0].texture_variation",
+            "1",
+        ),
+    ];
+    for (line, field, what) in cases {
+        let text = format!("[[material]]\nname = \"floor\"\n{line}\n{FLOOR}");
+        let e = c.load(&text);
+        assert_error(&e, &f, line_of(&text, line), field, what);
+    }
+    // A good look loads, with the kind's default tile.
+    let text = format!(
+        "[[material]]\nname = \"floor\"\ntexture = \"brick\"\ntexture_variation = 0.4\n{FLOOR}"
+    );
+    let path = c.write("good.toml", text.as_bytes());
+    let scene = Scene::load(&path).expect("loads");
+    let look = scene.terrain.materials()[0].look;
+    assert_eq!(look.texture, treadsim::terrain::TextureKind::Brick);
+    assert_eq!((look.scale, look.variation), (0.45, 0.4));
+}

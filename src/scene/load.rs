@@ -9,7 +9,9 @@ use super::mesh_import::{load_mesh, MeshLimits};
 use super::primitives::{self, RubbleConfig, StairsGeometry};
 use super::MeshData;
 use crate::config::{ConfigError, SourceFile, TableReader};
-use crate::terrain::{buried_triangles, MaterialId, SurfaceMaterial, Terrain};
+use crate::terrain::{
+    buried_triangles, MaterialId, SurfaceLook, SurfaceMaterial, Terrain, TextureKind,
+};
 
 /// Largest number of `[[element]]` tables in a scene.
 pub const MAX_ELEMENTS: usize = 10_000;
@@ -351,6 +353,7 @@ fn read_materials(root: &TableReader<'_>) -> Result<Vec<SurfaceMaterial>, Config
             color: t
                 .opt_array::<3>("color", 0.0, 1.0)?
                 .map_or(d.color, |c| c.map(|x| x as f32)),
+            look: read_look(&t)?,
             name,
         };
         t.finish()?;
@@ -360,6 +363,30 @@ fn read_materials(root: &TableReader<'_>) -> Result<Vec<SurfaceMaterial>, Config
         out.push(SurfaceMaterial::default());
     }
     Ok(out)
+}
+
+/// A material's `texture`, `texture_scale` and `texture_variation` (its look; the grid when
+/// none is given).
+fn read_look(t: &TableReader<'_>) -> Result<SurfaceLook, ConfigError> {
+    let texture = match t.opt_str("texture")? {
+        None => TextureKind::default(),
+        Some(name) => TextureKind::from_name(&name).ok_or_else(|| {
+            let kinds: Vec<&str> = TextureKind::ALL.iter().map(|k| k.name()).collect();
+            t.error(
+                "texture",
+                format!("unknown texture '{name}' (one of {})", kinds.join(", ")),
+            )
+        })?,
+    };
+    let d = SurfaceLook::of(texture);
+    let (min, max) = SurfaceLook::SCALE_RANGE;
+    Ok(SurfaceLook {
+        texture,
+        scale: t.opt_f64("texture_scale", min, max)?.unwrap_or(d.scale),
+        variation: t
+            .opt_f64("texture_variation", 0.0, 1.0)?
+            .unwrap_or(d.variation),
+    })
 }
 
 /// A table's `material` (a `[[material]]` name; the first material when absent).

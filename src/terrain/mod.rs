@@ -9,11 +9,13 @@
 mod buried;
 mod cut;
 mod faces;
+mod look;
 mod side;
 mod slab;
 
 pub use buried::buried_triangles;
 pub use cut::{CutPlane, CutRegion, CutSegment};
+pub use look::{SurfaceLook, TextureKind};
 pub use side::{SideCrossing, SIDE_FACE_MIN_COS};
 pub use slab::{CullLine, SlabTriangles};
 
@@ -45,6 +47,8 @@ pub struct SurfaceMaterial {
     pub edge_radius: f64,
     /// Display colour, linear RGB in 0..=1.
     pub color: [f32; 3],
+    /// Display texture: its kind, tile size and colour variation (the viewer draws it).
+    pub look: SurfaceLook,
 }
 
 impl Default for SurfaceMaterial {
@@ -56,6 +60,7 @@ impl Default for SurfaceMaterial {
             stiffness: None,
             edge_radius: 0.0,
             color: [0.62, 0.62, 0.60],
+            look: SurfaceLook::default(),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! Mesa's CPU rasterizer it cost ~1 µs per pixel of the station's front view, well over the
 //! whole frame budget. This material keeps what an operator reads a scene by — each face's
 //! colour, its brightness from the sun's angle (so treads stay lighter than risers) and the
-//! terrain's grid texture — for a few dozen instructions per pixel.
+//! terrain material's texture — for a few dozen instructions per pixel.
 //!
 //! One instance is shared by every node it is set on; kiss3d calls it through its global
 //! material manager (`begin_frame`, `flush`), so [`FlatMaterial::register`] must put it there.
@@ -130,7 +130,7 @@ impl GpuData for FlatGpuData {
     }
 }
 
-/// Lambert-shaded material, plain or multiplied by one texture (the terrain's grid).
+/// Lambert-shaded material, plain or multiplied by one texture (a terrain material's).
 pub struct FlatMaterial {
     cull: PipelineCache,
     no_cull: PipelineCache,

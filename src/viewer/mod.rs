@@ -6,8 +6,9 @@
 //! and teleports.
 //!
 //! - [`scene_mesh`]: the scene's terrain → kiss3d meshes, one per (material, face orientation),
-//!   shaded so treads read lighter than risers, with a world-aligned 0.5 m grid texture that
-//!   gives the eye scale and motion.
+//!   shaded so treads read lighter than risers, with a world-aligned texture per material
+//!   (its look: concrete, tiles, grating, brick...; a 0.5 m grid by default) that gives the eye
+//!   scale and motion; [`surface_texture`] generates the textures' pixels.
 //! - [`robot_view`]: hull, wheels, belt runs, moving cleats and flippers, all as scene nodes
 //!   created once and moved every frame from [`TrackedRobot::plane_outline`].
 //! - [`cameras`]: the camera list (the robot file's onboard cameras, then `chase` and `free`)
@@ -55,6 +56,7 @@ pub mod station_seat;
 mod station_setup;
 mod station_state;
 mod station_views;
+pub mod surface_texture;
 pub mod terrain_panel;
 pub mod video;
 pub mod view_scene;

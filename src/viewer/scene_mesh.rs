@@ -8,8 +8,9 @@
 //! camera. Every triangle gets its own three vertices (no shared normals), so edges stay
 //! sharp instead of being smoothed away.
 //!
-//! A world-aligned grid texture (0.5 m squares, light mottling) multiplies the colour: without
-//! it a large untextured floor gives no sense of speed or distance, which is exactly what an
+//! A world-aligned texture multiplies the colour — each material's own (its look: concrete,
+//! tiles, grating, brick..., `viewer::surface_texture`), a 0.5 m grid by default: without it a
+//! large untextured floor gives no sense of speed or distance, which is exactly what an
 //! operator watching a camera needs.
 
 use std::cell::RefCell;
@@ -22,7 +23,8 @@ use kiss3d::resource::{GpuMesh3d, Texture};
 use kiss3d::scene::SceneNode3d;
 use nalgebra::Vector3;
 
-use crate::terrain::Terrain;
+use super::surface_texture::{texture_pixels, TEXTURE_SIZE};
+use crate::terrain::{SurfaceLook, Terrain, TextureKind};
 
 /// Orientation class of a terrain face, from its unit normal's vertical component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -106,6 +108,10 @@ pub struct TerrainView {
     pub meshes: usize,
     /// Number of triangles drawn.
     pub triangles: usize,
+    /// Each mesh's node and the key of its texture in `textures`.
+    pub nodes: Vec<(SceneNode3d, TextureKey)>,
+    /// The materials' textures, one per distinct look (kind and variation).
+    pub textures: Vec<(TextureKey, Arc<Texture>)>,
 }
 
 /// One (material, class) group being collected.
@@ -117,12 +123,9 @@ struct Group {
     uvs: Vec<Vec2>,
 }
 
-/// Adds the terrain under `parent`, textured with `texture` (see [`grid_texture`]).
-pub fn add_terrain(
-    parent: &mut SceneNode3d,
-    terrain: &Terrain,
-    texture: Option<Arc<Texture>>,
-) -> TerrainView {
+/// Adds the terrain under `parent`, each material textured by its look
+/// (`viewer::surface_texture`) with `anisotropy` (1..=16) filtering.
+pub fn add_terrain(parent: &mut SceneNode3d, terrain: &Terrain, anisotropy: u16) -> TerrainView {
     let materials = terrain.materials();
     let mut groups: Vec<Group> = Vec::new();
     let vertices = terrain.vertices();
@@ -152,11 +155,12 @@ pub fn add_terrain(
         };
         let g = &mut groups[k];
         let normal = Vec3::new(n.x as f32, n.y as f32, n.z as f32);
+        let tile = materials.get(material).map_or(1.0, |m| m.look.scale) as f32;
         for &i in tri {
             let p = vertices[i as usize].coords;
             g.coords.push(Vec3::new(p.x as f32, p.y as f32, p.z as f32));
             g.normals.push(normal);
-            g.uvs.push(world_uv(&p, n));
+            g.uvs.push(world_uv(&p, n) / tile);
         }
     }
     // A fixed order, so draw order is the same from run to run.
@@ -165,81 +169,59 @@ pub fn add_terrain(
     let mut group = parent.add_group();
     let mut triangles = 0;
     let meshes = groups.len();
+    let mut nodes = Vec::with_capacity(meshes);
+    let mut textures: Vec<(TextureKey, Arc<Texture>)> = Vec::new();
     for g in groups {
         let count = g.coords.len() / 3;
         triangles += count;
         let faces: Vec<[u32; 3]> = (0..count as u32)
             .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
             .collect();
-        let base = materials
+        let (base, look) = materials
             .get(g.material)
-            .map(|m| m.color)
-            .unwrap_or([0.6, 0.6, 0.6]);
+            .map_or(([0.6, 0.6, 0.6], SurfaceLook::default()), |m| {
+                (m.color, m.look)
+            });
+        let key = texture_key(&look);
+        let texture = match textures.iter().find(|(k, _)| *k == key) {
+            Some((_, t)) => t.clone(),
+            None => {
+                let t = gpu_texture(key, anisotropy);
+                textures.push((key, t.clone()));
+                t
+            }
+        };
         let mesh = GpuMesh3d::new(g.coords, faces, Some(g.normals), Some(g.uvs), false);
         let mut node = group.add_mesh(Rc::new(RefCell::new(mesh)), Vec3::ONE);
         node.set_color(face_color(base, g.class));
         node.set_roughness(0.9);
-        if let Some(t) = &texture {
-            node.set_texture(t.clone());
-        }
+        node.set_texture(texture);
+        nodes.push((node, key));
     }
     TerrainView {
         group,
         meshes,
         triangles,
+        nodes,
+        textures,
     }
 }
 
-/// Side of the grid texture, pixels (one metre of terrain).
-pub const GRID_TEXTURE_SIZE: u32 = 256;
+/// A texture's identity: its kind and its colour variation's bits.
+pub type TextureKey = (TextureKind, u64);
 
-/// RGBA8 pixels of the terrain texture: one metre square, a thin dark line every 0.5 m and a
-/// faint tileable mottling. Mostly near white, since it multiplies the material colour.
-pub fn grid_pixels() -> Vec<u8> {
-    let n = GRID_TEXTURE_SIZE as usize;
-    let cell = 16usize;
-    let cells = n / cell;
-    // Value noise on a wrapping lattice: tileable, deterministic.
-    let lattice = |i: usize, j: usize| -> f32 {
-        let mut h = ((i % cells) as u32)
-            .wrapping_mul(0x9E37_79B1)
-            .wrapping_add(((j % cells) as u32).wrapping_mul(0x85EB_CA77));
-        h ^= h >> 15;
-        h = h.wrapping_mul(0x2C1B_3C6D);
-        h ^= h >> 12;
-        (h & 0xFFFF) as f32 / 65535.0
-    };
-    let mut out = Vec::with_capacity(n * n * 4);
-    for y in 0..n {
-        for x in 0..n {
-            let (fx, fy) = (
-                (x % cell) as f32 / cell as f32,
-                (y % cell) as f32 / cell as f32,
-            );
-            let (i, j) = (x / cell, y / cell);
-            let a = lattice(i, j) * (1.0 - fx) + lattice(i + 1, j) * fx;
-            let b = lattice(i, j + 1) * (1.0 - fx) + lattice(i + 1, j + 1) * fx;
-            let noise = a * (1.0 - fy) + b * fy;
-            let mut v = 0.9 + 0.1 * noise;
-            // Grid lines 3 px (~1.2 cm) wide every half metre.
-            let half = n / 2;
-            if x % half < 3 || y % half < 3 {
-                v *= 0.72;
-            }
-            let c = (v * 255.0).round() as u8;
-            out.extend_from_slice(&[c, c, c, 255]);
-        }
-    }
-    out
+/// The key of a look's texture.
+fn texture_key(look: &SurfaceLook) -> TextureKey {
+    (look.texture, look.variation.to_bits())
 }
 
-/// The terrain texture on the GPU (needs kiss3d's GPU context: create a window or an
-/// off-screen surface first), mipmapped, with `anisotropy` (1..=16) filtering.
-pub fn grid_texture(anisotropy: u16) -> Arc<Texture> {
+/// A look's texture on the GPU (needs kiss3d's GPU context: create a window or an off-screen
+/// surface first), mipmapped, repeating, with `anisotropy` (1..=16) filtering.
+fn gpu_texture(key: TextureKey, anisotropy: u16) -> Arc<Texture> {
     Texture::new(
-        GRID_TEXTURE_SIZE,
-        GRID_TEXTURE_SIZE,
-        &grid_pixels(),
+        TEXTURE_SIZE,
+        TEXTURE_SIZE,
+        &texture_pixels(key.0, f64::from_bits(key.1)),
         wgpu::TextureFormat::Rgba8UnormSrgb,
         wgpu::AddressMode::Repeat,
         wgpu::FilterMode::Linear,
@@ -266,14 +248,5 @@ mod tests {
         let up = face_color([0.8, 0.76, 0.62], FaceClass::Up);
         let wall = face_color([0.8, 0.76, 0.62], FaceClass::Wall);
         assert!(up.r > wall.r + 0.2 && up.g > wall.g + 0.2);
-    }
-
-    #[test]
-    fn texture_is_mostly_light_and_tiles() {
-        let px = grid_pixels();
-        let n = GRID_TEXTURE_SIZE as usize;
-        assert_eq!(px.len(), n * n * 4);
-        let mean: f64 = px.chunks(4).map(|p| f64::from(p[0])).sum::<f64>() / (n * n) as f64;
-        assert!(mean > 200.0, "{mean}");
     }
 }

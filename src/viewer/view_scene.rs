@@ -14,7 +14,7 @@ use super::flat_material::FlatMaterial;
 use super::pose3;
 use super::render_path::RenderPath;
 use super::robot_view::RobotView;
-use super::scene_mesh::{add_terrain, grid_texture, TerrainView};
+use super::scene_mesh::{add_terrain, TerrainView};
 use crate::sim::{MoverId, RobotId, Simulation};
 
 /// Colour of traffic agents: safety orange, as site vehicles and hi-vis vests are.
@@ -96,8 +96,7 @@ impl ViewScene {
         // Anisotropic filtering keeps the far floor's grid sharp; on a CPU renderer it
         // multiplies the cost of every textured pixel.
         let anisotropy = if software_renderer() { 1 } else { 8 };
-        let grid = grid_texture(anisotropy);
-        let terrain = add_terrain(&mut root, &sim.scene().terrain, Some(grid.clone()));
+        let terrain = add_terrain(&mut root, &sim.scene().terrain, anisotropy);
         let mut robot = RobotView::new(&mut root, sim.robot(id));
         robot.update(&sim.body_state(id), sim.robot(id), 0.0);
         // Work lights beside each camera: a 60° cone reaching 12 m, as on EOD robots.
@@ -144,11 +143,21 @@ impl ViewScene {
             movers,
         };
         if path == RenderPath::Fast {
-            // Every drawn node gets the flat material: the terrain's multiplied by its grid,
-            // the rest plain. The lights stay where they are; the material reads them.
-            let textured = FlatMaterial::new(Some(grid)).register();
+            // Every drawn node gets the flat material: the terrain's multiplied by its
+            // material's texture (one flat material per texture), the rest plain. The lights
+            // stay where they are; the material reads them.
+            let textured: Vec<_> = scene
+                .terrain
+                .textures
+                .iter()
+                .map(|(key, t)| (*key, FlatMaterial::new(Some(t.clone())).register()))
+                .collect();
+            for (node, key) in &mut scene.terrain.nodes {
+                if let Some((_, material)) = textured.iter().find(|(k, _)| k == key) {
+                    node.set_material(material.clone());
+                }
+            }
             let plain = FlatMaterial::new(None).register();
-            scene.terrain.group.set_material_recursive(textured);
             scene.robot.set_material(plain.clone());
             for node in &mut scene.movers {
                 node.set_material(plain.clone());
