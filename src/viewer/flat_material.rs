@@ -130,7 +130,8 @@ impl GpuData for FlatGpuData {
     }
 }
 
-/// Lambert-shaded material, plain or multiplied by one texture (a terrain material's).
+/// Lambert-shaded material, plain or multiplied by each node's own texture (a terrain
+/// material's look): one pipeline for all the textures, a bind group per texture.
 pub struct FlatMaterial {
     cull: PipelineCache,
     no_cull: PipelineCache,
@@ -139,8 +140,10 @@ pub struct FlatMaterial {
     objects: DynamicUniformBuffer<ObjectUniform>,
     object_layout: wgpu::BindGroupLayout,
     object_group: wgpu::BindGroup,
-    /// The texture's bind group, for the textured variant.
-    texture_group: Option<wgpu::BindGroup>,
+    /// The textured variant's texture layout (`None`: the plain variant).
+    texture_layout: Option<wgpu::BindGroupLayout>,
+    /// The bind group of each texture drawn so far, by the texture (kept alive with it).
+    texture_groups: Vec<(Arc<Texture>, wgpu::BindGroup)>,
     /// Frames begun, and the frame whose uniform was last written: the first node prepared
     /// in a frame writes the frame uniform.
     frame: u64,
@@ -150,9 +153,10 @@ pub struct FlatMaterial {
 }
 
 impl FlatMaterial {
-    /// The material, multiplied by `texture` if given (needs the mesh's UVs). Needs kiss3d's
-    /// GPU context: create a window or an off-screen surface first.
-    pub fn new(texture: Option<Arc<Texture>>) -> Self {
+    /// The material; `textured`: multiplied by each node's texture (`SceneNode3d::set_texture`,
+    /// needs the mesh's UVs). Needs kiss3d's GPU context: create a window or an off-screen
+    /// surface first.
+    pub fn new(textured: bool) -> Self {
         let ctxt = Context::get();
         let uniform_entry = |dynamic: bool| wgpu::BindGroupLayoutEntry {
             binding: 0,
@@ -172,7 +176,7 @@ impl FlatMaterial {
             label: Some("treadsim_flat_object_layout"),
             entries: &[uniform_entry(true)],
         });
-        let (texture_layout, texture_group) = texture_binding(texture.as_ref());
+        let texture_layout = textured.then(texture_layout);
         let mut layouts = vec![Some(&frame_layout), Some(&object_layout)];
         if let Some(l) = &texture_layout {
             layouts.push(Some(l));
@@ -184,7 +188,6 @@ impl FlatMaterial {
         });
         let shader =
             ctxt.create_shader_module(Some("treadsim_flat_shader"), include_str!("flat.wgsl"));
-        let textured = texture.is_some();
         let build = Rc::new(move |cull_mode: Option<wgpu::Face>, samples: u32| {
             render_pipeline(&pipeline_layout, &shader, textured, cull_mode, samples)
         });
@@ -218,7 +221,8 @@ impl FlatMaterial {
             objects,
             object_layout,
             object_group,
-            texture_group,
+            texture_layout,
+            texture_groups: Vec::new(),
             frame: 0,
             written: u64::MAX,
             frame_bytes,
@@ -241,52 +245,47 @@ impl FlatMaterial {
     }
 }
 
-/// The texture's bind group layout and bind group (view and sampler), for the textured
-/// variant; none without a texture.
-fn texture_binding(
-    texture: Option<&Arc<Texture>>,
-) -> (Option<wgpu::BindGroupLayout>, Option<wgpu::BindGroup>) {
-    let ctxt = Context::get();
-    let texture_layout = texture.map(|_| {
-        ctxt.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("treadsim_flat_texture_layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
+/// The textured variant's bind group layout: a filterable 2D texture and its sampler.
+fn texture_layout() -> wgpu::BindGroupLayout {
+    Context::get().create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("treadsim_flat_texture_layout"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
                 },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        })
-    });
-    let texture_group = texture.zip(texture_layout.as_ref()).map(|(t, l)| {
-        ctxt.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("treadsim_flat_texture_group"),
-            layout: l,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: wgpu::BindingResource::TextureView(&t.view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::Sampler(&t.sampler),
-                },
-            ],
-        })
-    });
-    (texture_layout, texture_group)
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ],
+    })
+}
+
+/// A texture's bind group (its view and sampler) in `layout`.
+fn texture_group(layout: &wgpu::BindGroupLayout, texture: &Texture) -> wgpu::BindGroup {
+    Context::get().create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("treadsim_flat_texture_group"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(&texture.view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(&texture.sampler),
+            },
+        ],
+    })
 }
 
 /// The flat material's render pipeline: plain or textured, culling `cull_mode`, at `samples`
@@ -474,7 +473,7 @@ impl Material3d for FlatMaterial {
         else {
             return;
         };
-        let textured = self.texture_group.is_some();
+        let textured = self.texture_layout.is_some();
         if let Ok(mut v) = mesh.coords().write() {
             v.load_to_gpu();
         }
@@ -506,11 +505,24 @@ impl Material3d for FlatMaterial {
         render_pass.set_bind_group(1, &self.object_group, &[offset]);
         render_pass.set_vertex_buffer(0, coords.slice(..));
         render_pass.set_vertex_buffer(1, normals.slice(..));
-        if let Some(group) = &self.texture_group {
+        if let Some(layout) = &self.texture_layout {
             let Some(uvs) = mesh.uvs_buffer() else {
                 return;
             };
-            render_pass.set_bind_group(2, group, &[]);
+            let texture = data.texture();
+            let k = match self
+                .texture_groups
+                .iter()
+                .position(|(t, _)| Arc::ptr_eq(t, texture))
+            {
+                Some(k) => k,
+                None => {
+                    let group = texture_group(layout, texture);
+                    self.texture_groups.push((texture.clone(), group));
+                    self.texture_groups.len() - 1
+                }
+            };
+            render_pass.set_bind_group(2, &self.texture_groups[k].1, &[]);
             render_pass.set_vertex_buffer(2, uvs.slice(..));
         }
         render_pass.set_index_buffer(faces.slice(..), VERTEX_INDEX_FORMAT);

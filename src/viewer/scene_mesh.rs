@@ -108,10 +108,8 @@ pub struct TerrainView {
     pub meshes: usize,
     /// Number of triangles drawn.
     pub triangles: usize,
-    /// Each mesh's node and the key of its texture in `textures`.
-    pub nodes: Vec<(SceneNode3d, TextureKey)>,
-    /// The materials' textures, one per distinct look (kind and variation).
-    pub textures: Vec<(TextureKey, Arc<Texture>)>,
+    /// Number of distinct textures (looks) the meshes use.
+    pub textures: usize,
 }
 
 /// One (material, class) group being collected.
@@ -169,7 +167,6 @@ pub fn add_terrain(parent: &mut SceneNode3d, terrain: &Terrain, anisotropy: u16)
     let mut group = parent.add_group();
     let mut triangles = 0;
     let meshes = groups.len();
-    let mut nodes = Vec::with_capacity(meshes);
     let mut textures: Vec<(TextureKey, Arc<Texture>)> = Vec::new();
     for g in groups {
         let count = g.coords.len() / 3;
@@ -196,19 +193,17 @@ pub fn add_terrain(parent: &mut SceneNode3d, terrain: &Terrain, anisotropy: u16)
         node.set_color(face_color(base, g.class));
         node.set_roughness(0.9);
         node.set_texture(texture);
-        nodes.push((node, key));
     }
     TerrainView {
         group,
         meshes,
         triangles,
-        nodes,
-        textures,
+        textures: textures.len(),
     }
 }
 
 /// A texture's identity: its kind and its colour variation's bits.
-pub type TextureKey = (TextureKind, u64);
+type TextureKey = (TextureKind, u64);
 
 /// The key of a look's texture.
 fn texture_key(look: &SurfaceLook) -> TextureKey {

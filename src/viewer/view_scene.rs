@@ -143,21 +143,12 @@ impl ViewScene {
             movers,
         };
         if path == RenderPath::Fast {
-            // Every drawn node gets the flat material: the terrain's multiplied by its
-            // material's texture (one flat material per texture), the rest plain. The lights
+            // Every drawn node gets the flat material: the terrain's multiplied by each mesh's
+            // texture (its material's look; one pipeline for all), the rest plain. The lights
             // stay where they are; the material reads them.
-            let textured: Vec<_> = scene
-                .terrain
-                .textures
-                .iter()
-                .map(|(key, t)| (*key, FlatMaterial::new(Some(t.clone())).register()))
-                .collect();
-            for (node, key) in &mut scene.terrain.nodes {
-                if let Some((_, material)) = textured.iter().find(|(k, _)| k == key) {
-                    node.set_material(material.clone());
-                }
-            }
-            let plain = FlatMaterial::new(None).register();
+            let textured = FlatMaterial::new(true).register();
+            scene.terrain.group.set_material_recursive(textured);
+            let plain = FlatMaterial::new(false).register();
             scene.robot.set_material(plain.clone());
             for node in &mut scene.movers {
                 node.set_material(plain.clone());
