@@ -9,6 +9,18 @@ use rapier3d::prelude::*;
 
 use super::{isometry_of, pose_of, RobotId, Simulation};
 
+/// `next` with its rotation's quaternion on the same side as `now`'s. q and −q are one
+/// rotation, but rapier gives a kinematic body the angular velocity of next · now⁻¹ without
+/// taking the short way round: a heading wrapping through ±π (yaw −3.141 to +3.136) would be a
+/// turn of nearly 2π in one step — thousands of rad/s, flinging a robot the box touches (found
+/// by the soak on the street, cars turning beside the robot).
+fn short_way_round(now: &Pose, mut next: Pose) -> Pose {
+    if next.rotation.dot(now.rotation) < 0.0 {
+        next.rotation = -next.rotation;
+    }
+    next
+}
+
 /// Index of a moving obstacle in its simulation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoverId(pub usize);
@@ -43,7 +55,7 @@ impl Simulation {
             .get(id.0)
             .and_then(|(h, _)| self.world.bodies.get_mut(*h))
         {
-            body.set_next_kinematic_position(pose_of(pose));
+            body.set_next_kinematic_position(short_way_round(body.position(), pose_of(pose)));
         }
     }
 
@@ -54,6 +66,16 @@ impl Simulation {
             .bodies
             .get(*handle)
             .map(|b| isometry_of(b.position()))
+    }
+
+    /// Angular speed of mover `id`'s box, rad/s: what rapier gave it to reach the pose set for
+    /// the last step (contacts see the box turning at this rate); `None` for an unknown id.
+    pub fn mover_angular_speed(&self, id: MoverId) -> Option<f64> {
+        let (handle, _) = self.movers.get(id.0)?;
+        self.world
+            .bodies
+            .get(*handle)
+            .map(|b| f64::from(b.angvel().length()))
     }
 
     /// Full size of mover `id`'s box (length, width, height, m); `None` for an unknown id.

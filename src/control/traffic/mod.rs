@@ -19,7 +19,8 @@
 //!    out of the area. A sampled velocity-obstacle choice; the other agents choose the same
 //!    way, so each takes its share of the evasion.
 //! 4. **Move** every agent by the engine; an agent that would still leave the area is held at
-//!    its edge with its heading reflected, which is counted ([`TrafficStats::edge_holds`]).
+//!    its edge and turns, at its engine's rate, to its heading reflected (never at once: its
+//!    box would sweep what stands beside it), which is counted ([`TrafficStats::edge_holds`]).
 //! 5. **Count** collisions: a pair of circles that overlaps now and did not at the start of
 //!    the step, agent–agent and agent–robot.
 //!
@@ -416,8 +417,13 @@ impl Traffic {
                 held = true;
             }
             if held {
-                s.yaw = heading.y.atan2(heading.x);
-                agent.wander_yaw = s.yaw;
+                // The box does not turn at once: it would sweep its ends through whatever
+                // stands beside it (a 3.8 m car's corner moves 3 m for a reversal, in one
+                // step, and a robot's hull there is flung off). It is held at the edge and
+                // turns to the reflected heading at its engine's rate.
+                let reflected = heading.y.atan2(heading.x);
+                agent.wander_yaw = reflected;
+                agent.plan.yaw = reflected;
                 self.stats.edge_holds += 1;
             }
         }
