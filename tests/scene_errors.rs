@@ -535,3 +535,75 @@ fn bad_material_looks_are_located() {
     assert_eq!(look.texture, treadsim::terrain::TextureKind::Brick);
     assert_eq!((look.scale, look.variation), (0.45, 0.4));
 }
+
+/// `[[light]]` tables: an unknown kind, a spot's zero direction, a cone out of range, a spot's
+/// field on a point light and a name used twice, each located at its field.
+#[test]
+fn bad_lights_are_located() {
+    let c = Case::new();
+    let f = c.dir.path().join("scene.toml");
+    let cases: [(&str, &str, &str, &str); 5] = [
+        (
+            "kind = \"laser\"",
+            "kind = \"laser\"",
+            "light[0].kind",
+            "unknown light kind 'laser'",
+        ),
+        (
+            "kind = \"spot\"\ndirection = [0, 0, 0]",
+            "direction",
+            "light[0].direction",
+            "zero vector",
+        ),
+        (
+            "kind = \"spot\"\ncone_deg = 200",
+            "cone_deg",
+            "light[0].cone_deg",
+            "179",
+        ),
+        (
+            "cone_deg = 60",
+            "cone_deg",
+            "light[0].cone_deg",
+            "only a spot light",
+        ),
+        ("range = -1", "range", "light[0].range", "0.1"),
+    ];
+    for (fields, needle, field, what) in cases {
+        let text = format!("{FLOOR}\n[[light]]\nposition = [0, 0, 3]\n{fields}\n");
+        let e = c.load(&text);
+        assert_error(&e, &f, line_of(&text, needle), field, what);
+    }
+    let text = format!(
+        "{FLOOR}\n[[light]]\nname = \"lamp\"\nposition = [0, 0, 3]\n[[light]]\nname = \"lamp\"\nposition = [1, 0, 3]\n"
+    );
+    let e = c.load(&text);
+    let second = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("name = \"lamp\""))
+        .nth(1)
+        .expect("two")
+        .0
+        + 1;
+    assert_error(&e, &f, second, "light[1].name", "twice");
+    // A good spot light: its direction normalised, half its cone.
+    let text = format!(
+        "{FLOOR}\n[[light]]\nkind = \"spot\"\nposition = [0, 0, 3]\ndirection = [0, 0, -2]\ncone_deg = 120\n"
+    );
+    let path = c.write("good.toml", text.as_bytes());
+    let scene = Scene::load(&path).expect("loads");
+    let light = &scene.lights[0];
+    assert_eq!(light.name, "light#0");
+    match light.kind {
+        treadsim::scene::LightKind::Spot {
+            direction,
+            half_angle,
+        } => {
+            assert!((direction - nalgebra::Vector3::new(0.0, 0.0, -1.0)).norm() < 1e-12);
+            assert!((half_angle - 60f64.to_radians()).abs() < 1e-12);
+        }
+        treadsim::scene::LightKind::Point => panic!("a spot"),
+    }
+    assert_eq!((light.range, light.intensity), (8.0, 1.5));
+}

@@ -217,3 +217,28 @@ fn plant_sills_aisle_tray_stair_and_hatch_are_as_designed() {
             .line_of_sight(&Point3::from(eye), &Point3::from(target)));
     }
 }
+
+/// The plant's lights leave the grating stair and the mezzanine dark (no light reaches them:
+/// the "area without light", where the work lights matter in `plant_mezzanine_dark`),
+/// while the aisle, the valve station and the airlock each lie within a light's range.
+#[test]
+fn plant_lights_leave_the_mezzanine_dark() {
+    let s = scene_file("nuclear_plant");
+    let lit = |p: Point3<f64>| s.lights.iter().any(|l| (l.position - p).norm() < l.range);
+    for (x, y, z) in [
+        (1.8, 0.0, 0.3),
+        (8.0, 0.0, 0.3),
+        (16.0, 0.0, 0.3),
+        (21.0, -1.0, 0.5),
+    ] {
+        assert!(lit(Point3::new(x, y, z)), "({x}, {y}, {z}) is dark");
+    }
+    for (x, y, z) in [
+        (24.4, -4.5, 1.5),
+        (26.8, -4.5, 2.5),
+        (27.7, -3.0, 2.5),
+        (29.0, -1.5, 2.6),
+    ] {
+        assert!(!lit(Point3::new(x, y, z)), "({x}, {y}, {z}) is lit");
+    }
+}

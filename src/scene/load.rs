@@ -179,6 +179,8 @@ pub struct Scene {
     pub buried_triangles: usize,
     /// Groups of moving agents (`[[traffic]]`).
     pub traffic: Vec<super::TrafficSpec>,
+    /// The site's own lights (`[[light]]`), drawn by the station.
+    pub lights: Vec<super::SceneLight>,
     /// Movable objects (`[[object]]`), in file order.
     pub objects: Vec<super::ObjectSpec>,
     /// The mesh files its elements read, resolved against the scene file's folder, each
@@ -259,6 +261,7 @@ impl Scene {
         let spawns = read_spawns(&root)?;
         let checkpoints = read_checkpoints(&root)?;
         let traffic = super::traffic::read_traffic(&root)?;
+        let lights = super::lights::read_lights(&root)?;
         let objects = super::objects::read_objects(&root, &materials)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
@@ -297,6 +300,7 @@ impl Scene {
             dropped_triangles: builder.dropped,
             buried_triangles,
             traffic,
+            lights,
             objects,
             mesh_files,
         })

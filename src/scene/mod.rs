@@ -1,7 +1,8 @@
 //! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints,
-//! surface materials and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
+//! surface materials, the site's own lights and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
 
 pub mod generate;
+pub mod lights;
 mod load;
 pub mod mesh_data;
 pub mod mesh_import;
@@ -10,6 +11,7 @@ pub mod primitives;
 mod summary;
 pub mod traffic;
 
+pub use lights::{LightKind, SceneLight};
 pub use load::{
     resolve_inside, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn, UnknownSpawn,
     MAX_ELEMENTS, MAX_EXTENT, MAX_ROCKS, MAX_SCENE_TRIANGLES, MAX_SEGMENTS, MAX_STEPS,

@@ -5,7 +5,7 @@ use super::Scene;
 use std::fmt::Write;
 
 /// A human-readable report of a loaded scene, as `treadsim check` prints it: its size and
-/// bounds, then its elements, spawns, checkpoints and traffic, a line each.
+/// bounds, then its elements, spawns, checkpoints, traffic and lights, a line each.
 pub fn summary(scene: &Scene, load_ms: f64) -> String {
     let mut s = head(scene, load_ms);
     elements(scene, &mut s);
@@ -71,7 +71,7 @@ fn elements(scene: &Scene, s: &mut String) {
     }
 }
 
-/// Spawns, checkpoints and traffic groups.
+/// Spawns, checkpoints, traffic groups and lights.
 fn places(scene: &Scene, s: &mut String) {
     for sp in &scene.spawns {
         let p = sp.position;
@@ -117,6 +117,20 @@ fn places(scene: &Scene, s: &mut String) {
             g.area_max.x,
             g.area_min.y,
             g.area_max.y
+        );
+    }
+    for l in &scene.lights {
+        let kind = match l.kind {
+            crate::scene::LightKind::Point => "point".to_string(),
+            crate::scene::LightKind::Spot { half_angle, .. } => {
+                format!("spot {:.0}°", 2.0 * half_angle.to_degrees())
+            }
+        };
+        let p = l.position;
+        let _ = writeln!(
+            s,
+            "  light {:<18} {kind} at ({:.2}, {:.2}, {:.2}), range {:.1} m, intensity {:.2}",
+            l.name, p.x, p.y, p.z, l.range, l.intensity
         );
     }
 }

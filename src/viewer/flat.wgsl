@@ -19,7 +19,7 @@ struct Frame {
     view_proj: mat4x4<f32>,
     // rgb: ambient colour × intensity; w: number of lights.
     ambient: vec4<f32>,
-    lights: array<Light, 8>,
+    lights: array<Light, 16>,
 }
 
 struct Object {
@@ -73,7 +73,7 @@ fn vs_textured(
 // Irradiance (already divided by π) reaching a surface with unit normal `n` at `p`.
 fn irradiance(n: vec3<f32>, p: vec3<f32>) -> vec3<f32> {
     var sum = frame.ambient.rgb;
-    let count = min(u32(frame.ambient.w), 8u);
+    let count = min(u32(frame.ambient.w), 16u);
     for (var i = 0u; i < count; i = i + 1u) {
         let l = frame.lights[i];
         var to_light = -l.dir_radius.xyz;

@@ -28,8 +28,9 @@ use kiss3d::resource::{
 };
 use kiss3d::scene::{InstancesBuffer3d, ObjectData3d};
 
-/// Most lights the shader reads (the station has a sun, a fill light and a lamp per camera).
-pub const MAX_FLAT_LIGHTS: usize = 8;
+/// Most lights the shader reads: the sun, the fill light, a lamp per camera and the site's
+/// lights nearest the robot (`viewer::site_lights`).
+pub const MAX_FLAT_LIGHTS: usize = 16;
 
 /// The shader's per-frame uniform, as `vec4` rows: view-projection (4), ambient (1), then
 /// four rows per light (see `flat.wgsl`).

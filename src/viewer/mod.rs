@@ -50,6 +50,7 @@ pub mod replay;
 pub mod robot_view;
 pub mod scene_mesh;
 pub mod shot;
+pub mod site_lights;
 pub mod station;
 mod station_render;
 pub mod station_seat;

@@ -7,7 +7,7 @@ use kiss3d::glamx::Vec3;
 use kiss3d::light::Light;
 use kiss3d::scene::SceneNode3d;
 use kiss3d::window::Window;
-use nalgebra::{Isometry3, UnitQuaternion};
+use nalgebra::{Isometry3, Point3, UnitQuaternion};
 
 use super::body_nodes::BodyNodes;
 use super::flat_material::FlatMaterial;
@@ -15,6 +15,7 @@ use super::pose3;
 use super::render_path::RenderPath;
 use super::robot_view::RobotView;
 use super::scene_mesh::{add_terrain, TerrainView};
+use super::site_lights::{SiteLights, MAX_FLAT_LIGHTS};
 use crate::sim::{MoverId, RobotId, Simulation};
 
 /// Colour of traffic agents: safety orange, as site vehicles and hi-vis vests are.
@@ -52,6 +53,10 @@ pub struct ViewScene {
     daylight: [SceneNode3d; 2],
     /// The robot's own lights, one at each onboard camera, on in the dark.
     lamps: Vec<SceneNode3d>,
+    /// The site's own lights (`[[light]]`), on when the daylight is dimmed.
+    site_lights: SiteLights,
+    /// Most lights the render path shades with (the sun, the fill, lamps and site lights).
+    max_lights: usize,
     /// The light level last set (`None`: daylight).
     level: Option<f64>,
     /// One box per moving obstacle (traffic agent), in the simulation's mover order.
@@ -132,6 +137,11 @@ impl ViewScene {
             })
             .collect();
         let bodies = BodyNodes::new(&mut root, sim, id);
+        let site_lights = SiteLights::new(&mut root, &sim.scene().lights);
+        let max_lights = match path {
+            RenderPath::Fast => MAX_FLAT_LIGHTS,
+            RenderPath::Full => kiss3d::light::MAX_LIGHTS,
+        };
         let mut scene = Self {
             bodies,
             root,
@@ -139,6 +149,8 @@ impl ViewScene {
             terrain,
             daylight: [sun, fill],
             lamps,
+            site_lights,
+            max_lights,
             level: None,
             movers,
         };
@@ -159,7 +171,8 @@ impl ViewScene {
     }
 
     /// Sets the light level: `None` daylight, else a fraction of it (the link's
-    /// `ambient_light`); the robot's lights come on below [`LAMPS_ON_BELOW`].
+    /// `ambient_light`); the robot's lights come on below [`LAMPS_ON_BELOW`], the site's own
+    /// lights whenever the daylight is dimmed (as many as the render path has room for).
     pub fn set_light_level(&mut self, level: Option<f64>) {
         if level == self.level {
             return;
@@ -173,12 +186,20 @@ impl ViewScene {
         for lamp in &mut self.lamps {
             lamp.modify_light(|l| l.enabled = on);
         }
+        let built_in = self.daylight.len() + if on { self.lamps.len() } else { 0 };
+        self.site_lights.set(
+            level.is_some_and(|l| l < 1.0),
+            self.max_lights.saturating_sub(built_in),
+        );
     }
 
     /// Moves the robot's nodes to the simulation's current state; `dt` is the simulated time
     /// since the last update.
     pub fn update(&mut self, sim: &Simulation, id: RobotId, dt: f64) {
-        self.robot.update(&sim.body_state(id), sim.robot(id), dt);
+        let body = sim.body_state(id);
+        self.site_lights
+            .update(&Point3::from(body.pose.translation.vector));
+        self.robot.update(&body, sim.robot(id), dt);
         self.bodies.update(sim);
         for (k, node) in self.movers.iter_mut().enumerate() {
             if let Some(pose) = sim.mover_pose(MoverId(k)) {

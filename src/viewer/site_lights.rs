@@ -1,0 +1,149 @@
+//! The scene's own lights (`[[light]]`: ceiling lights, street lamps) in the station's views.
+//!
+//! They are on when the daylight is dimmed (an exercise's `ambient_light` below 1: night, a
+//! site without sun), so a lit aisle stays lit and an area without lights is seen only by the
+//! robot's work lights. A renderer shades with a fixed number of lights (the flat path
+//! [`MAX_FLAT_LIGHTS`], kiss3d's own `MAX_LIGHTS`), the sun, the fill light and the robot's
+//! lamps among them, so of a site's many lights only those nearest the robot are switched on,
+//! re-chosen as it moves: what lights the scene round the robot, which is what its cameras see.
+
+use kiss3d::color::Color;
+use kiss3d::light::Light;
+use kiss3d::scene::SceneNode3d;
+use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
+
+use super::pose3;
+use crate::scene::{LightKind, SceneLight};
+
+pub use super::flat_material::MAX_FLAT_LIGHTS;
+
+/// A light further than this outside its range from the robot is never chosen, m: it lights
+/// nothing a camera near the robot sees well.
+const REACH: f64 = 15.0;
+
+/// The site's lights as scene nodes, and which of them are on.
+pub struct SiteLights {
+    /// Each light's node, where it is and how far it reaches (m).
+    lights: Vec<(SceneNode3d, Point3<f64>, f64)>,
+    /// Whether the site's lights are on at all (the daylight is dimmed).
+    on: bool,
+    /// How many may be on at once.
+    budget: usize,
+    /// The lights on now, by index (nearest first).
+    chosen: Vec<usize>,
+}
+
+impl SiteLights {
+    /// Adds `lights` under `parent`, all off.
+    pub fn new(parent: &mut SceneNode3d, lights: &[SceneLight]) -> Self {
+        let lights = lights
+            .iter()
+            .map(|l| {
+                let color =
+                    Color::new(l.color[0] as f32, l.color[1] as f32, l.color[2] as f32, 1.0);
+                let (light, rotation) = match l.kind {
+                    LightKind::Point => (Light::point(l.range as f32), UnitQuaternion::identity()),
+                    LightKind::Spot {
+                        direction,
+                        half_angle,
+                    } => (
+                        Light::spot((0.7 * half_angle) as f32, half_angle as f32, l.range as f32),
+                        // kiss3d's spot lights shine along their node's −z.
+                        UnitQuaternion::rotation_between(&-Vector3::z(), &direction)
+                            .unwrap_or_else(|| {
+                                UnitQuaternion::from_euler_angles(std::f64::consts::PI, 0.0, 0.0)
+                            }),
+                    ),
+                };
+                let mut node = parent.add_group();
+                node.set_pose(pose3(&Isometry3::from_parts(
+                    l.position.coords.into(),
+                    rotation,
+                )));
+                node.set_light(Some(
+                    light
+                        .with_color(color)
+                        .with_intensity(l.intensity as f32)
+                        .with_casts_shadows(false)
+                        .with_enabled(false),
+                ));
+                (node, l.position, l.range)
+            })
+            .collect();
+        Self {
+            lights,
+            on: false,
+            budget: 0,
+            chosen: Vec::new(),
+        }
+    }
+
+    /// Whether the lights are on, and how many of them may be on at once.
+    pub fn set(&mut self, on: bool, budget: usize) {
+        self.on = on;
+        self.budget = budget;
+    }
+
+    /// Switches on the lights nearest `robot` (world, m) within the budget, the rest off.
+    pub fn update(&mut self, robot: &Point3<f64>) {
+        let places: Vec<(Point3<f64>, f64)> = self.lights.iter().map(|l| (l.1, l.2)).collect();
+        let chosen = if self.on {
+            nearest_lights(&places, robot, self.budget)
+        } else {
+            Vec::new()
+        };
+        if chosen == self.chosen {
+            return;
+        }
+        for (k, (node, _, _)) in self.lights.iter_mut().enumerate() {
+            let enabled = chosen.contains(&k);
+            node.modify_light(|l| l.enabled = enabled);
+        }
+        self.chosen = chosen;
+    }
+}
+
+/// Indices of at most `budget` of the lights `(position, range)` that matter most at `eye`:
+/// nearest to reaching it first (distance less range), ties by index; none more than
+/// [`REACH`] outside its range.
+pub fn nearest_lights(
+    lights: &[(Point3<f64>, f64)],
+    eye: &Point3<f64>,
+    budget: usize,
+) -> Vec<usize> {
+    let mut ranked: Vec<(f64, usize)> = lights
+        .iter()
+        .enumerate()
+        .map(|(k, (p, range))| ((p - eye).norm() - range, k))
+        .filter(|(outside, _)| *outside <= REACH)
+        .collect();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    ranked.into_iter().take(budget).map(|(_, k)| k).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_lights_within_reach_are_chosen() {
+        let lights = [
+            (Point3::new(0.0, 0.0, 4.0), 6.0),
+            (Point3::new(10.0, 0.0, 4.0), 6.0),
+            (Point3::new(3.0, 0.0, 4.0), 6.0),
+            (Point3::new(100.0, 0.0, 4.0), 6.0),
+            (Point3::new(3.0, 0.0, 4.0), 6.0),
+        ];
+        let eye = Point3::new(2.0, 0.0, 0.0);
+        assert_eq!(nearest_lights(&lights, &eye, 2), [2, 4]);
+        assert_eq!(nearest_lights(&lights, &eye, 10), [2, 4, 0, 1]);
+        assert!(nearest_lights(&lights, &eye, 0).is_empty());
+        // A long reach counts: a street lamp 12 m away reaching 10 m beats a bulb 8 m away
+        // reaching 2 m.
+        let mixed = [
+            (Point3::new(8.0, 0.0, 0.0), 2.0),
+            (Point3::new(12.0, 0.0, 0.0), 10.0),
+        ];
+        assert_eq!(nearest_lights(&mixed, &Point3::origin(), 1), [1]);
+    }
+}
