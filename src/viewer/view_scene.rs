@@ -67,6 +67,9 @@ pub struct ViewScene {
 
 /// Intensities of the sun and the fill light in daylight.
 const DAYLIGHT: [f32; 2] = [2.0, 0.5];
+/// Most lights the fast (CPU) path shades with at once: sun, fill, three lamps and five of
+/// the site's own.
+const FAST_PATH_LIGHTS: usize = 10;
 /// Below this fraction of daylight the robot's lights are on.
 pub const LAMPS_ON_BELOW: f64 = 0.5;
 
@@ -138,8 +141,11 @@ impl ViewScene {
             .collect();
         let bodies = BodyNodes::new(&mut root, sim, id);
         let site_lights = SiteLights::new(&mut root, &sim.scene().lights);
+        // On the CPU path every light costs every pixel: the sun, the fill, the lamps and
+        // the five site lights nearest the robot (measured: 16 lights in the dark plant
+        // doubled the main view's time); a GPU shades kiss3d's full 8.
         let max_lights = match path {
-            RenderPath::Fast => MAX_FLAT_LIGHTS,
+            RenderPath::Fast => FAST_PATH_LIGHTS.min(MAX_FLAT_LIGHTS),
             RenderPath::Full => kiss3d::light::MAX_LIGHTS,
         };
         let mut scene = Self {
