@@ -3,12 +3,16 @@
 //! widths, the building's floor-to-floor connection, spawns on clear level ground, goals that
 //! a robot standing there is inside, and a rubble field that is the same on every load.
 
+mod common;
+
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use nalgebra::{Isometry3, Point3, Vector3};
 use treadsim::scene::{ElementInfo, ElementKind, Scene, Spawn};
 use treadsim::terrain::{CutPlane, CutRegion, CutSegment};
+
+use common::scene_element;
 
 /// Robot footprint used to check spawns: a little larger than the ~0.7 × 0.5 m robots, m.
 const FOOTPRINT: (f64, f64) = (0.8, 0.6);
@@ -22,14 +26,6 @@ fn scenes_dir() -> PathBuf {
 fn load(file: &str) -> Scene {
     let path = scenes_dir().join(file);
     Scene::load(&path).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn element<'a>(scene: &'a Scene, name: &str) -> &'a ElementInfo {
-    scene
-        .elements
-        .iter()
-        .find(|e| e.name == name)
-        .unwrap_or_else(|| panic!("{}: no element '{name}'", scene.path.display()))
 }
 
 fn spawn<'a>(scene: &'a Scene, name: &str) -> &'a Spawn {
@@ -351,7 +347,7 @@ fn stair_scenes_have_their_nominal_geometry() {
 #[test]
 fn public_stairs_are_180_280_with_12_steps() {
     let s = load("public_stairs.toml");
-    let el = element(&s, "stairs");
+    let el = scene_element(&s, "stairs");
     assert_eq!(el.kind, ElementKind::Stairs);
     assert_eq!(el.nosings.len(), 12);
     let angle = check_nosings("public_stairs.toml", el, 0.18, 0.28);
@@ -367,7 +363,7 @@ fn ramps_rise_at_their_nominal_angles() {
     let mut segs: Vec<CutSegment> = Vec::new();
     for angle in [10, 15, 20, 25, 30, 35, 40, 45] {
         let name = format!("ramp{angle}");
-        let el = element(&s, &name);
+        let el = scene_element(&s, &name);
         assert_eq!(el.kind, ElementKind::Ramp);
         let nominal = f64::from(angle);
         let length = 1.0 / nominal.to_radians().tan();
@@ -430,7 +426,7 @@ fn curbs_have_their_nominal_heights() {
         ("curb40", 0.40),
         ("wall", 0.40),
     ] {
-        let el = element(&s, name);
+        let el = scene_element(&s, name);
         assert_eq!(el.kind, ElementKind::Curb, "{name}");
         let top = max_z(&s, el);
         assert!((top - h).abs() < 1e-9, "{name}: top at {top}, expected {h}");
@@ -515,10 +511,10 @@ fn ditches_are_0_35_and_0_8_m_wide_and_0_5_m_deep() {
 #[test]
 fn building_stair_connects_ground_floor_landing_and_upper_floor() {
     let s = load("building.toml");
-    let f1 = element(&s, "flight1");
-    let f2 = element(&s, "flight2");
-    let landing = element(&s, "mid_landing");
-    let upper = element(&s, "upper_floor");
+    let f1 = scene_element(&s, "flight1");
+    let f2 = scene_element(&s, "flight2");
+    let landing = scene_element(&s, "mid_landing");
+    let upper = scene_element(&s, "upper_floor");
     assert_eq!(
         (f1.kind, f2.kind),
         (ElementKind::Stairs, ElementKind::Stairs)
@@ -637,7 +633,7 @@ fn rubble_field_is_the_same_on_every_load() {
         a.terrain.triangle_materials(),
         b.terrain.triangle_materials()
     );
-    let field = element(&a, "rubble_field");
+    let field = scene_element(&a, "rubble_field");
     assert_eq!(field.kind, ElementKind::Rubble);
     assert_eq!(field.triangles.len(), 400 * 12);
     assert!(
@@ -658,7 +654,7 @@ fn rubble_field_is_the_same_on_every_load() {
     // outward (positive signed volume), whichever way it is turned. OBJ coordinates are read
     // in single precision, hence the 1e-6 tolerances.
     for name in ["barrier_left", "barrier_right"] {
-        let el = element(&a, name);
+        let el = scene_element(&a, name);
         assert_eq!(el.kind, ElementKind::Mesh);
         assert!((max_z(&a, el) - 0.81).abs() < 1e-6, "{name}");
         let volume: f64 = el

@@ -8,20 +8,12 @@
 
 mod common;
 
-use common::scene_file;
+use common::{scene_element, scene_file};
 use nalgebra::{Point3, Vector3};
-use treadsim::scene::{ElementInfo, Scene};
+use treadsim::scene::Scene;
 
 /// Heights and distances are built to the millimetre or better.
 const TOL: f64 = 1e-6;
-
-fn element<'a>(scene: &'a Scene, name: &str) -> &'a ElementInfo {
-    scene
-        .elements
-        .iter()
-        .find(|e| e.name == name)
-        .unwrap_or_else(|| panic!("{}: no element '{name}'", scene.path.display()))
-}
 
 /// World z of the highest surface under `(x, y)` below `from_z`, m.
 fn ground(scene: &Scene, x: f64, y: f64, from_z: f64) -> f64 {
@@ -43,7 +35,7 @@ fn ray(scene: &Scene, from: [f64; 3], dir: [f64; 3]) -> f64 {
 /// Each flight's nosings are `count` steps of `rise` over `run` (horizontal), and its angle is
 /// `angle_deg` within 0.01°.
 fn assert_flight(scene: &Scene, name: &str, count: usize, rise: f64, run: f64, angle_deg: f64) {
-    let flight = element(scene, name);
+    let flight = scene_element(scene, name);
     assert_eq!(flight.nosings.len(), count, "{name}: steps");
     for w in flight.nosings.windows(2) {
         let d = w[1] - w[0];

@@ -36,6 +36,15 @@ pub fn scene_file(name: &str) -> Scene {
     Scene::load(Path::new(&format!("scenes/{name}.toml"))).expect("scene loads")
 }
 
+/// The element named `name` of `scene` (panics naming the scene file if there is none).
+pub fn scene_element<'a>(scene: &'a Scene, name: &str) -> &'a treadsim::scene::ElementInfo {
+    scene
+        .elements
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or_else(|| panic!("{}: no element '{name}'", scene.path.display()))
+}
+
 /// A scene from TOML text (reported as `test.toml`).
 pub fn scene_text(text: &str) -> Scene {
     Scene::from_source(&SourceFile::from_text(Path::new("test.toml"), text.into())).expect("scene")
