@@ -20,7 +20,7 @@
 //!    way, so each takes its share of the evasion.
 //! 4. **Move** every agent by the engine; an agent that would still leave the area is held at
 //!    its edge and turns, at its engine's rate, to its heading reflected (never at once: its
-//!    box would sweep what stands beside it), which is counted ([`TrafficStats::edge_holds`]).
+//!    box would sweep what stands beside it), counted once a hold ([`TrafficStats::edge_holds`]).
 //! 5. **Count** collisions: a pair of circles that overlaps now and did not at the start of
 //!    the step, agent–agent and agent–robot.
 //!
@@ -108,6 +108,8 @@ pub struct TrafficAgent {
     pub wander_until: f64,
     /// What it last decided to ask of its engine (kept between decisions).
     pub plan: AgentCommand,
+    /// Whether it was held at its area's edge in the last step (turning back in).
+    pub held: bool,
 }
 
 /// Counts since the start.
@@ -119,7 +121,8 @@ pub struct TrafficStats {
     pub collisions: u64,
     /// Agent–robot pairs that began to overlap.
     pub robot_collisions: u64,
-    /// Times an agent was held at the edge of its area (the edge rule came too late).
+    /// Times an agent came to be held at the edge of its area (the edge rule came too late;
+    /// it stays held while it turns back in, counted once).
     pub edge_holds: u64,
 }
 
@@ -202,6 +205,7 @@ impl Traffic {
                     wander_yaw: yaw,
                     wander_until: 2.0 + 4.0 * rng.next_f64(),
                     plan: AgentCommand { yaw, speed: cruise },
+                    held: false,
                 }
             })
             .collect();
@@ -397,8 +401,8 @@ impl Traffic {
         Some(agent::wrap_pi(yaw + turn.clamp(-2.5, 2.5)))
     }
 
-    /// Stage 4's guard: an agent outside its area is put back on the edge, its heading
-    /// reflected.
+    /// Stage 4's guard: an agent outside its area is put back on the edge and its wanted
+    /// heading reflected; it turns there at its engine's rate (counted once a hold).
     fn hold_inside(&mut self) {
         let lo = self.spec.area_min.coords + Vector2::repeat(self.radius);
         let hi = self.spec.area_max.coords - Vector2::repeat(self.radius);
@@ -424,8 +428,11 @@ impl Traffic {
                 let reflected = heading.y.atan2(heading.x);
                 agent.wander_yaw = reflected;
                 agent.plan.yaw = reflected;
-                self.stats.edge_holds += 1;
+                if !agent.held {
+                    self.stats.edge_holds += 1;
+                }
             }
+            agent.held = held;
         }
     }
 
