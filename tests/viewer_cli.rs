@@ -98,6 +98,51 @@ fn shot_writes_a_png_without_a_display() {
     assert_eq!(img.dimensions(), (200, 120));
 }
 
+/// `shot --script` takes goals for the autopilot as `run` does: the robot has driven towards
+/// the point when the picture is taken.
+#[test]
+fn shot_follows_a_goal_script() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_png = dir.path().join("front.png");
+    let script = dir.path().join("goals.toml");
+    std::fs::write(
+        &script,
+        "[[goal]]\ntype = \"point\"\nat = [2.0, 0.0]\nspeed = 0.5\n",
+    )
+    .expect("script written");
+    let out = treadsim()
+        .args([
+            "shot",
+            "--scene",
+            "scenes/flat.toml",
+            "--width",
+            "160",
+            "--height",
+            "90",
+        ])
+        .args(["--at", "3", "--script"])
+        .arg(&script)
+        .arg("--out")
+        .arg(&out_png)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let x: f64 = text
+        .split("robot at x ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(x > 0.8, "the robot drove to x {x} m: {text}");
+}
+
 #[test]
 fn shot_refuses_unknown_cameras_and_bad_sizes() {
     let out = treadsim()

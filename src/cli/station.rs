@@ -66,7 +66,7 @@ pub struct StationArgs {
     /// trainee's ID may follow (`--trainee ID`).
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "ID")]
     trainee: Option<String>,
-    /// Drive from a script instead of the sticks (demonstrations).
+    /// Drive from a script instead of the sticks (demonstrations): timed commands, or goals for the autopilot (an exercise's scripts/<stem>.pass.toml), as `run` takes.
     #[arg(long)]
     script: Option<PathBuf>,
     /// Main view at start: a camera of the robot file, chase or free.
@@ -146,7 +146,7 @@ pub struct ShotCommandArgs {
     /// Output image (PNG).
     #[arg(long)]
     out: PathBuf,
-    /// Drive script followed until --at (default: the robot stands still).
+    /// Drive script followed until --at, timed commands or goals for the autopilot (default: the robot stands still).
     #[arg(long)]
     script: Option<PathBuf>,
     /// Simulated time before the picture, s (1 s lets the robot settle on its tracks).

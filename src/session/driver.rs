@@ -20,6 +20,11 @@ pub trait Driver {
     fn gave_up(&self) -> Option<&str> {
         None
     }
+
+    /// The robot was put back from outside (the station's reset): command again what it
+    /// commands now, before the next step. Goals need nothing: they steer from where the
+    /// robot is.
+    fn after_reset(&mut self) {}
 }
 
 /// The one driver loop: before each step `driver` gives the session its inputs; after it
@@ -82,6 +87,10 @@ impl ScriptDriver {
 impl Driver for ScriptDriver {
     fn resets(&self) -> u32 {
         self.resets
+    }
+
+    fn after_reset(&mut self) {
+        self.resend();
     }
 
     fn before_step(&mut self, session: &mut Session) {

@@ -5,14 +5,15 @@
 use super::replay::ReplayCursor;
 use crate::control::autopilot::TrialPilot;
 use crate::input::{Actions, InputMapper, MappedInput, RawInput};
-use crate::session::{Driver, Input, ScriptDriver, Session};
+use crate::session::{Driver, Input, Session};
 
 /// Where the robot's inputs come from.
 pub(super) enum InputSource {
     /// The operator's sticks and keys, through the mapper.
     Operator,
-    /// A drive script (demonstrations); station actions still work.
-    Script(ScriptDriver),
+    /// A drive script — timed commands or goals for the autopilot (demonstrations, a
+    /// course's scripts); station actions still work.
+    Script(Box<dyn Driver>),
     /// The autopilot drives the exercise's route (the instructor handed it the robot).
     Autopilot(Box<TrialPilot>),
     /// A log being replayed (boxed: the log is large, the other sources small).

@@ -12,8 +12,9 @@ use super::cameras::{chase_eye, heading, onboard_pose, views, StationCamera, Vie
 use super::render_path::RenderPath;
 use super::view_scene::{configure, ViewScene};
 use super::{catch_quietly, ViewerError};
+use crate::config::SourceFile;
 use crate::launch::{open, Launch};
-use crate::session::{drive, DriveScript, ScriptDriver};
+use crate::session::{drive, script_driver, DriveScript, ScriptDriver};
 use crate::sim::{RobotId, Simulation};
 
 /// An 8-bit RGB image, row-major, top row first.
@@ -201,7 +202,7 @@ pub struct ShotArgs {
     pub camera: String,
     /// Output PNG.
     pub out: PathBuf,
-    /// Drive script followed until `at` (default: stand still).
+    /// Drive script followed until `at`: timed commands or goals (default: stand still).
     pub script: Option<PathBuf>,
     /// Simulated time before the picture, s (the robot settles on its tracks in about 1 s).
     pub at: f64,
@@ -238,7 +239,7 @@ pub fn shot(a: &ShotArgs) -> Result<ShotSummary, ViewerError> {
         )));
     }
     check_size(a.width, a.height)?;
-    let script = a.script.as_deref().map(DriveScript::load).transpose()?;
+    let script = a.script.as_deref().map(SourceFile::read).transpose()?;
     let mut session = open(&Launch::Free {
         scene: a.scene.clone(),
         robot: a.robot.clone(),
@@ -266,8 +267,11 @@ pub fn shot(a: &ShotArgs) -> Result<ShotSummary, ViewerError> {
     let setup_seconds = start.elapsed().as_secs_f64();
     // The robot follows the script (stands still without one) up to `at`, as `treadsim run`.
     let steps = (a.at / session.sim().config().dt).round().max(0.0) as u64;
-    let mut driver = ScriptDriver::new(script.unwrap_or_default(), false);
-    drive(&mut session, &mut driver, steps, |_| true);
+    let mut driver = match &script {
+        Some(file) => script_driver(file, session.sim().robot(id).spec(), false)?,
+        None => Box::new(ScriptDriver::new(DriveScript::default(), false)),
+    };
+    drive(&mut session, driver.as_mut(), steps, |_| true);
     let sim = session.sim();
     let start = Instant::now();
     let image = renderer.render(sim, id, &a.camera)?;

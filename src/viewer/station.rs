@@ -49,10 +49,11 @@ pub use super::station_setup::{StationOptions, SOFTWARE_RENDER_SCALE};
 use super::station_state::{FrameActions, StationKeys, StationState};
 use super::station_views::Station;
 use super::{catch_quietly, conditions_panel, video, ViewerError};
+use crate::config::SourceFile;
 use crate::input::{ButtonSet, GamepadAdapter, InputEvent, Key, KeySet, RawInput};
 use crate::link::LinkChange;
 use crate::record::{LogError, LogWriter};
-use crate::session::{DriveScript, Input, ScriptDriver, Session};
+use crate::session::{script_driver, Input, Session};
 
 /// What a station session did, for the exit summary and measurements.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,7 +168,7 @@ pub fn run_class_station(
 /// class seat's lobby, given the drive script), opens the window and runs the frame loop.
 fn open_station(
     o: &StationOptions,
-    drive: impl FnOnce(Session, Option<DriveScript>) -> Result<Driven, ViewerError>,
+    drive: impl FnOnce(Session, Option<SourceFile>) -> Result<Driven, ViewerError>,
     mut peer: Option<&mut dyn Peer>,
 ) -> Result<StationReport, ViewerError> {
     let s = setup(o)?;
@@ -175,7 +176,7 @@ fn open_station(
         return Err(ViewerError::NoDisplay);
     }
     let script = s.script.clone();
-    let (session, mut state, log) = start_state(s, o);
+    let (session, mut state, log) = start_state(s, o)?;
     if let Some(operator) = peer
         .as_mut()
         .and_then(|p| p.operator(session.sim().robot(session.robot()).spec()))
@@ -478,7 +479,10 @@ impl StationPanel {
 /// The session from the setup, the station's state with the views `o` asks for, and the log;
 /// the session learns which view the operator sees (its log, and a trainee-mode trial, need
 /// it).
-fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionLog) {
+fn start_state(
+    s: Setup,
+    o: &StationOptions,
+) -> Result<(Session, StationState, SessionLog), ViewerError> {
     let Setup {
         mut session,
         mapper,
@@ -489,7 +493,10 @@ fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionL
     } = s;
     let source = match (replay, script) {
         (Some(cursor), _) => InputSource::Replay(Box::new(cursor)),
-        (None, Some(sc)) => InputSource::Script(ScriptDriver::new(sc, false)),
+        (None, Some(file)) => {
+            let robot = session.sim().robot(session.robot()).spec();
+            InputSource::Script(script_driver(&file, robot, false)?)
+        }
         (None, None) => InputSource::Operator,
     };
     let state = StationState::new(
@@ -507,7 +514,7 @@ fn start_state(s: Setup, o: &StationOptions) -> (Session, StationState, SessionL
         writer: log,
         error: None,
     };
-    (session, state, log)
+    Ok((session, state, log))
 }
 
 /// The station's frame loop, a stage a call: input, (a class's instructor), physics, actions

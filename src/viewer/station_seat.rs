@@ -118,8 +118,9 @@ mod class {
     use crate::classroom::protocol::{Command, SeatState};
     use crate::classroom::seat::{Seat, SeatOptions};
     use crate::classroom::seat_node::{SeatCounters, SeatLink};
+    use crate::config::SourceFile;
     use crate::input::{PadState, RawInput, Source, Status};
-    use crate::session::{DriveScript, ScriptDriver, Session};
+    use crate::session::{script_driver, Session};
 
     /// How long a closing station keeps delivering results the instructor has not yet
     /// acknowledged (they stay in the outbox either way, for the next start).
@@ -147,8 +148,9 @@ mod class {
         lobby: Session,
         /// The attempt the station shows (`None`: the lobby).
         shown: Option<String>,
-        /// The drive script the operator follows in each trial (demonstrations, tests).
-        script: Option<DriveScript>,
+        /// The drive script (timed commands or goals) followed in each trial
+        /// (demonstrations, tests): a new driver of it for each.
+        script: Option<SourceFile>,
     }
 
     impl ClassSeat {
@@ -157,7 +159,7 @@ mod class {
         pub(in crate::viewer) fn join(
             join: &ClassJoin,
             lobby: Session,
-            script: Option<DriveScript>,
+            script: Option<SourceFile>,
         ) -> Result<Self, ViewerError> {
             let class = |e: &dyn std::fmt::Display| ViewerError::Class(e.to_string());
             let mut seat = Seat::new(join.seat.clone()).map_err(|e| class(&e))?;
@@ -198,7 +200,11 @@ mod class {
             if new_exercise {
                 self.shown = self.seat.attempt_id().map(str::to_owned);
                 let source = match &self.script {
-                    Some(script) => InputSource::Script(ScriptDriver::new(script.clone(), false)),
+                    Some(file) => {
+                        let session = self.session();
+                        let robot = session.sim().robot(session.robot()).spec();
+                        InputSource::Script(script_driver(file, robot, false)?)
+                    }
                     None => InputSource::Operator,
                 };
                 state.show_exercise(self.session(), source);

@@ -8,10 +8,11 @@ use super::cameras::views;
 use super::render_path::RenderPath;
 use super::replay::ReplayCursor;
 use super::ViewerError;
+use crate::config::SourceFile;
 use crate::input::{load_mapping, InputMapper, MappingConfig};
 use crate::launch::{open, Launch, LaunchOptions, LogTarget};
 use crate::record::LogWriter;
-use crate::session::{DriveScript, Session};
+use crate::session::{script_driver, Session};
 use crate::vehicle::RobotSpec;
 
 /// Default render scale on a software renderer.
@@ -30,8 +31,8 @@ pub struct StationOptions {
     pub mapping: Option<PathBuf>,
     /// Start in trainee mode and lock it.
     pub trainee: bool,
-    /// Drive from this script instead of the operator's sticks (demos, screenshots);
-    /// station actions still work.
+    /// Drive from this script instead of the operator's sticks (demos, screenshots): timed
+    /// commands or goals for the autopilot; station actions still work.
     pub script: Option<PathBuf>,
     /// Window size, pixels.
     pub width: u32,
@@ -70,7 +71,8 @@ pub struct StationOptions {
 pub(super) struct Setup {
     pub(super) session: Session,
     pub(super) mapper: InputMapper,
-    pub(super) script: Option<DriveScript>,
+    /// The drive script (timed commands or goals), read and checked against the robot.
+    pub(super) script: Option<SourceFile>,
     /// The session's log, started.
     pub(super) log: Option<LogWriter>,
     /// Trainee mode is required (by the options or the exercise's rules).
@@ -130,7 +132,11 @@ pub(super) fn setup(o: &StationOptions) -> Result<Setup, ViewerError> {
             .as_ref()
             .and_then(|e| e.spec.rules.speed_limit),
     );
-    let script = o.script.as_deref().map(DriveScript::load).transpose()?;
+    let script = o.script.as_deref().map(SourceFile::read).transpose()?;
+    if let Some(file) = &script {
+        // Checked now, so a bad script is refused before the window opens.
+        script_driver(file, &robot, false)?;
+    }
     check_views(o, &robot, trainee)?;
     sync_flippers(&mut mapper, &robot);
     sync_steering(&mut mapper, &robot);

@@ -351,7 +351,7 @@ impl StationState {
             ..DriveCommand::STOP
         }));
         if let InputSource::Script(driver) = &mut self.source {
-            driver.resend();
+            driver.after_reset();
         }
     }
 

@@ -146,7 +146,7 @@ fn reset_stops_the_robot_and_resends_the_scripts_current_command() {
     let file = SourceFile::from_text(Path::new("forward.toml"), text.into());
     let forward = DriveScript::from_source(&file).expect("script");
     let (mut state, mut session) = station(
-        InputSource::Script(ScriptDriver::new(forward, false)),
+        InputSource::Script(Box::new(ScriptDriver::new(forward, false))),
         false,
     );
     assert!(run(&mut state, &mut session, 0.5) > 0);
@@ -399,4 +399,32 @@ fn another_exercise_keeps_the_trainee_lock_and_takes_the_new_robots_views() {
     );
     assert_eq!(state.views.main, FRONT);
     drop(session);
+}
+
+/// A goal script drives the station's robot as `treadsim run` does (the autopilot to the
+/// point), and the station's reset leaves it steering from the spawn again.
+#[test]
+fn a_goal_script_drives_the_station_and_resumes_after_a_reset() {
+    let text = "[[goal]]\ntype = \"point\"\nat = [3.0, 0.0]\nspeed = 0.4\n";
+    let file = SourceFile::from_text(Path::new("goals.toml"), text.into());
+    let driver = crate::session::script_driver(&file, &scout(), false).expect("goals");
+    let (mut state, mut session) = station(InputSource::Script(driver), false);
+    let x0 = session.sim().body_state(session.robot()).pose.translation.x;
+    // Frames of 0.25 s: the pacer catches up at most a second of physics per frame.
+    for _ in 0..12 {
+        run(&mut state, &mut session, 0.25);
+    }
+    let moved = session.sim().body_state(session.robot()).pose.translation.x - x0;
+    assert!(
+        moved > 0.5,
+        "the autopilot drove {moved} m towards the goal"
+    );
+    act(&mut state, &mut session, &mapped(|a| a.reset = true));
+    let back = session.sim().body_state(session.robot()).pose.translation.x - x0;
+    assert!(back.abs() < 0.05, "reset to the spawn, {back} m off");
+    for _ in 0..8 {
+        run(&mut state, &mut session, 0.25);
+    }
+    let again = session.sim().body_state(session.robot()).pose.translation.x - x0;
+    assert!(again > 0.2, "after the reset it drives on: {again} m");
 }
