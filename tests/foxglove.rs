@@ -133,7 +133,15 @@ fn check_messages(seen: &serde_json::Value) {
     );
     assert!(seen["scene"]["terrain_indices"].as_u64().unwrap() > 100);
     let image = &seen["image"];
-    assert_eq!(image["topic"], "/cameras/front/compressed");
+    // The first picture of any of the scout's cameras: they are captured in turn, so which
+    // reaches a client first depends on when it subscribed (under load CI saw the rear).
+    let topic = image["topic"].as_str().unwrap_or("none");
+    assert!(
+        ["front", "rear", "mast"]
+            .map(|c| format!("/cameras/{c}/compressed"))
+            .contains(&topic.to_string()),
+        "{image}"
+    );
     assert_eq!(
         (image["format"].as_str(), image["decoded"].as_str()),
         (Some("jpeg"), Some("JPEG"))

@@ -104,9 +104,7 @@ def take(message):
             "frames": [e["frame_id"] for e in value["entities"]],
             "terrain_indices": sum(len(t["indices"]) for e in value["entities"] for t in e["triangles"]),
         }
-    elif topic == "/cameras/front/compressed" and seen["image"] is None:
-        # The front camera's: the cameras are captured in turn, so which comes first to a
-        # client depends on when it subscribed (a loaded machine saw the rear first).
+    elif topic.startswith("/cameras/") and seen["image"] is None:
         picture = Image.open(io.BytesIO(base64.b64decode(value["data"])))
         picture.load()
         seen["image"] = {
