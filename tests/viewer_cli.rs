@@ -65,28 +65,42 @@ fn station_checks_its_files_before_looking_for_a_display() {
     assert!(err.contains("nope.toml"), "{err}");
 }
 
-#[test]
-fn shot_writes_a_png_without_a_display() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out_png = dir.path().join("mast.png");
-    let script = dir.path().join("drive.toml");
-    std::fs::write(
-        &script,
-        "[[command]]\nat = 0.0\nleft = 0.4\nright = 0.4\nflipper_deg = -20\n",
-    )
-    .expect("script written");
+/// Runs `treadsim shot ARGS --script <script> --out <dir>/<png>` without a display, the
+/// script written into `dir` first; returns the output and the picture's path.
+fn shot_with_script(
+    dir: &Path,
+    script: &str,
+    png: &str,
+    args: &[&str],
+) -> (std::process::Output, std::path::PathBuf) {
+    let out_png = dir.join(png);
+    let script_path = dir.join("drive.toml");
+    std::fs::write(&script_path, script).expect("script written");
     let out = treadsim()
-        .args([
-            "shot", "--camera", "mast", "--width", "200", "--height", "120",
-        ])
-        .args(["--at", "1.5", "--script"])
-        .arg(&script)
+        .arg("shot")
+        .args(args)
+        .arg("--script")
+        .arg(&script_path)
         .arg("--out")
         .arg(&out_png)
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")
         .output()
         .expect("treadsim runs");
+    (out, out_png)
+}
+
+#[test]
+fn shot_writes_a_png_without_a_display() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (out, out_png) = shot_with_script(
+        dir.path(),
+        "[[command]]\nat = 0.0\nleft = 0.4\nright = 0.4\nflipper_deg = -20\n",
+        "mast.png",
+        &[
+            "--camera", "mast", "--width", "200", "--height", "120", "--at", "1.5",
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -103,31 +117,21 @@ fn shot_writes_a_png_without_a_display() {
 #[test]
 fn shot_follows_a_goal_script() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out_png = dir.path().join("front.png");
-    let script = dir.path().join("goals.toml");
-    std::fs::write(
-        &script,
+    let (out, _) = shot_with_script(
+        dir.path(),
         "[[goal]]\ntype = \"point\"\nat = [2.0, 0.0]\nspeed = 0.5\n",
-    )
-    .expect("script written");
-    let out = treadsim()
-        .args([
-            "shot",
+        "front.png",
+        &[
             "--scene",
             "scenes/flat.toml",
             "--width",
             "160",
             "--height",
             "90",
-        ])
-        .args(["--at", "3", "--script"])
-        .arg(&script)
-        .arg("--out")
-        .arg(&out_png)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("treadsim runs");
+            "--at",
+            "3",
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -11,7 +11,7 @@
 //! direction = [0, 0, -1]      # spot: the way it shines (default straight down)
 //! cone_deg = 100              # spot: full angle of the cone (default 90)
 //! range = 8.0                 # reach, m (default 8)
-//! intensity = 1.5             # brightness, the station's units (the sun is 2.5; default 1.5)
+//! intensity = 1.5             # brightness, the station's units (the sun is 2.0; default 1.5)
 //! color = [1.0, 0.95, 0.85]   # linear RGB (default warm white)
 //! ```
 
@@ -47,7 +47,7 @@ pub struct SceneLight {
     pub position: Point3<f64>,
     /// How far it reaches, m (its light fades to nothing there).
     pub range: f64,
-    /// Brightness, in the station's light units (the sun's is 2.5, a work light's 3.0).
+    /// Brightness, in the station's light units (the sun's is 2.0, a work light's 3.0).
     pub intensity: f64,
     /// Colour, linear RGB in 0..=1.
     pub color: [f64; 3],

@@ -108,8 +108,6 @@ pub struct TerrainView {
     pub meshes: usize,
     /// Number of triangles drawn.
     pub triangles: usize,
-    /// Number of distinct textures (looks) the meshes use.
-    pub textures: usize,
 }
 
 /// One (material, class) group being collected.
@@ -198,7 +196,6 @@ pub fn add_terrain(parent: &mut SceneNode3d, terrain: &Terrain, anisotropy: u16)
         group,
         meshes,
         triangles,
-        textures: textures.len(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! They are on when the daylight is dimmed (an exercise's `ambient_light` below 1: night, a
 //! site without sun), so a lit aisle stays lit and an area without lights is seen only by the
 //! robot's work lights. A renderer shades with a fixed number of lights (the flat path
-//! [`MAX_FLAT_LIGHTS`], kiss3d's own `MAX_LIGHTS`), the sun, the fill light and the robot's
+//! `flat_material::MAX_FLAT_LIGHTS`, kiss3d's own `MAX_LIGHTS`), the sun, the fill light and the robot's
 //! lamps among them, so of a site's many lights only those nearest the robot are switched on,
 //! re-chosen as it moves: what lights the scene round the robot, which is what its cameras see.
 
@@ -15,16 +15,16 @@ use nalgebra::{Isometry3, Point3, UnitQuaternion, Vector3};
 use super::pose3;
 use crate::scene::{LightKind, SceneLight};
 
-pub use super::flat_material::MAX_FLAT_LIGHTS;
-
 /// A light further than this outside its range from the robot is never chosen, m: it lights
 /// nothing a camera near the robot sees well.
 const REACH: f64 = 15.0;
 
 /// The site's lights as scene nodes, and which of them are on.
 pub struct SiteLights {
-    /// Each light's node, where it is and how far it reaches (m).
-    lights: Vec<(SceneNode3d, Point3<f64>, f64)>,
+    /// Each light's node.
+    nodes: Vec<SceneNode3d>,
+    /// Each light's place and reach (world, m), as [`nearest_lights`] ranks them.
+    places: Vec<(Point3<f64>, f64)>,
     /// Whether the site's lights are on at all (the daylight is dimmed).
     on: bool,
     /// How many may be on at once.
@@ -36,7 +36,7 @@ pub struct SiteLights {
 impl SiteLights {
     /// Adds `lights` under `parent`, all off.
     pub fn new(parent: &mut SceneNode3d, lights: &[SceneLight]) -> Self {
-        let lights = lights
+        let nodes = lights
             .iter()
             .map(|l| {
                 let color =
@@ -67,11 +67,12 @@ impl SiteLights {
                         .with_casts_shadows(false)
                         .with_enabled(false),
                 ));
-                (node, l.position, l.range)
+                node
             })
             .collect();
         Self {
-            lights,
+            nodes,
+            places: lights.iter().map(|l| (l.position, l.range)).collect(),
             on: false,
             budget: 0,
             chosen: Vec::new(),
@@ -86,16 +87,15 @@ impl SiteLights {
 
     /// Switches on the lights nearest `robot` (world, m) within the budget, the rest off.
     pub fn update(&mut self, robot: &Point3<f64>) {
-        let places: Vec<(Point3<f64>, f64)> = self.lights.iter().map(|l| (l.1, l.2)).collect();
         let chosen = if self.on {
-            nearest_lights(&places, robot, self.budget)
+            nearest_lights(&self.places, robot, self.budget)
         } else {
             Vec::new()
         };
         if chosen == self.chosen {
             return;
         }
-        for (k, (node, _, _)) in self.lights.iter_mut().enumerate() {
+        for (k, node) in self.nodes.iter_mut().enumerate() {
             let enabled = chosen.contains(&k);
             node.modify_light(|l| l.enabled = enabled);
         }

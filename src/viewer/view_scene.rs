@@ -10,12 +10,12 @@ use kiss3d::window::Window;
 use nalgebra::{Isometry3, Point3, UnitQuaternion};
 
 use super::body_nodes::BodyNodes;
-use super::flat_material::FlatMaterial;
+use super::flat_material::{FlatMaterial, MAX_FLAT_LIGHTS};
 use super::pose3;
 use super::render_path::RenderPath;
 use super::robot_view::RobotView;
 use super::scene_mesh::{add_terrain, TerrainView};
-use super::site_lights::{SiteLights, MAX_FLAT_LIGHTS};
+use super::site_lights::SiteLights;
 use crate::sim::{MoverId, RobotId, Simulation};
 
 /// Colour of traffic agents: safety orange, as site vehicles and hi-vis vests are.
