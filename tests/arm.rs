@@ -10,6 +10,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 use treadsim::scene::Scene;
 use treadsim::sim::{RobotId, SimConfig, Simulation, StateSnapshot};
 use treadsim::tools::validate::arm as validate_arm;
+use treadsim::tools::validate::valve as validate_valve;
 use treadsim::vehicle::arm::kinematics::link_frames;
 use treadsim::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, ToolFrame, MAX_ARM_JOINTS};
 use treadsim::vehicle::RobotSpec;
@@ -107,6 +108,90 @@ fn a_grip_slips_when_twice_mu_times_force_is_below_the_weight() {
     let force = 0.8 * 1.0 * G / (2.0 * 0.5);
     let slide = grip_slide(force);
     assert!(slide > 0.05, "the box slid only {slide:.4} m");
+}
+
+/// The level gripper pinching a two-spoke handwheel's hub with `force` N per pad rolls its
+/// wrist `roll` turns against the valve's friction torque `torque` N·m (`treadsim validate`'s
+/// run).
+fn valve_turn(torque: f64, force: f64, wrist: Option<f64>, roll: f64) -> validate_valve::ValveTurn {
+    validate_valve::valve_turn(&armed(), &SimConfig::default(), torque, force, wrist, roll)
+        .expect("valve run")
+}
+
+#[test]
+fn a_valve_turns_with_the_wrist_while_grip_and_wrist_are_stronger_than_it() {
+    // Full grip, 60 N at μ 0.9 on the 0.024 m hub: 2·μ·F·ρ = 2.59 N·m; the wrist 4 N·m; the
+    // valve 1 N·m. The wheel follows the wrist within 2 % and stays in hand.
+    let full = 60.0;
+    assert!((validate_valve::hub_grip_torque(&armed(), full) - 2.592).abs() < 1e-9);
+    let run = valve_turn(1.0, full, None, 0.5);
+    assert!(
+        (run.rolled - 0.5).abs() < 0.01,
+        "wrist rolled {:.4} turns",
+        run.rolled
+    );
+    // Rolling the wrist the positive way about the gripper's x, which points into the wheel,
+    // turns it clockwise as the operator sees it: closing.
+    assert!(
+        (run.turned + run.rolled).abs() < 0.02 * run.rolled,
+        "valve turned {:.4} turns for the wrist's {:.4}",
+        run.turned,
+        run.rolled
+    );
+    assert!(run.held, "the gripper let go of the wheel");
+}
+
+#[test]
+fn the_pads_slip_round_a_valve_stiffer_than_the_grip_until_they_meet_a_spoke() {
+    // 15 N per pad: 2·0.9·15·0.024 = 0.648 N·m passes the grip (and the plates a little more
+    // with the pads a few millimetres off the stem); the valve 1.6 N·m. Rolled 30° (and the
+    // servo's coasting to a stop: well inside the free angle) the pads slip round the hub and
+    // the wheel stays.
+    let run = valve_turn(1.6, 15.0, None, 1.0 / 12.0);
+    assert!(
+        run.rolled > 1.0 / 12.0 && run.rolled < 0.11,
+        "wrist rolled {:.4} turns",
+        run.rolled
+    );
+    assert!(
+        run.turned.abs() < 0.002,
+        "valve turned {:.4} turns",
+        run.turned
+    );
+    // Rolled half a turn they meet the spokes after the free angle plane geometry gives for
+    // 30 mm pads and 8 mm spokes (about 44°) and push the wheel round the rest of the way.
+    let run = valve_turn(1.6, 15.0, None, 0.5);
+    let free = validate_valve::free_angle(0.5 * run.gap, 0.015, 0.008, 0.0005);
+    assert!(
+        (free.to_degrees() - 44.0).abs() < 2.0,
+        "free angle {:.1}°",
+        free.to_degrees()
+    );
+    // (Against the farthest the wrist rolled: its servo comes back a little from an overshoot,
+    // which the pads slip back through without turning the wheel.)
+    let expected = run.farthest - free / std::f64::consts::TAU;
+    assert!(
+        (-run.turned - expected).abs() < 2.0 / 360.0,
+        "valve turned {:.4} turns, expected {expected:.4}",
+        -run.turned
+    );
+}
+
+#[test]
+fn a_wrist_weaker_than_the_valve_stalls_and_never_exceeds_its_limit() {
+    // Full grip (2.59 N·m), the valve 1.3 N·m, the wrist limited to 1.04 N·m.
+    let run = valve_turn(1.3, 60.0, Some(1.04), 0.5);
+    assert!(
+        run.rolled.abs() < 0.003,
+        "wrist rolled {:.4} turns",
+        run.rolled
+    );
+    assert!(
+        run.turned.abs() < 0.003,
+        "valve turned {:.4} turns",
+        run.turned
+    );
+    assert!(run.peak <= 1.04 * 1.001, "wrist gave {:.3} N·m", run.peak);
 }
 
 #[test]

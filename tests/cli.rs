@@ -391,3 +391,25 @@ fn a_logged_grasp_replays_bit_for_bit() {
     assert_eq!(code, Some(0), "{text}");
     verifies(root, &log);
 }
+
+/// A valve turned through regrips replays bit for bit: the hold on the wheel (where the pads
+/// took it, their slip and free angle) and every valve's opening are in every state snapshot.
+#[test]
+fn a_logged_valve_turn_replays_bit_for_bit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let log = dir.path().join("valve.mcap");
+    let out = dir.path().join("valve");
+    let args = [
+        "run",
+        "--exercise",
+        "dexterity_valve",
+        "--script",
+        "scenes/exercises/scripts/dexterity_valve.pass.toml",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ];
+    let (code, text) = run_logged(root, &args, &log);
+    assert_eq!(code, Some(0), "{text}");
+    verifies(root, &log);
+}

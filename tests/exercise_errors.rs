@@ -262,6 +262,27 @@ fn malformed_exercise_files_get_located_errors() {
             "goal[1].position",
             "outside the scene's bounds",
         ),
+        case(
+            "valve not in the scene",
+            with("[[goal]]\nvalve = \"feed\"\nopen = 0\n"),
+            "valve = \"feed\"",
+            "goal[1].valve",
+            "has no valve 'feed' (it has: none)",
+        ),
+        case(
+            "valve goal without an opening",
+            with("[[goal]] # the feed valve\nvalve = \"feed\"\n"),
+            "# the feed valve",
+            "goal[1].open",
+            "missing",
+        ),
+        case(
+            "valve goal with a negative opening",
+            with("[[goal]]\nvalve = \"feed\"\nopen = -1\n"),
+            "open = -1",
+            "goal[1].open",
+            "",
+        ),
     ];
     assert!(cases.len() >= 15);
     for c in &cases {

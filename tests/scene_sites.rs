@@ -198,10 +198,22 @@ fn plant_sills_aisle_tray_stair_and_hatch_are_as_designed() {
             "deck at ({x}, {y})"
         );
     }
-    // The valve handwheels and the gauge face into the plant, in view from where a robot stands.
+    // The valves (turnable handwheels) stand on the panel facing into the plant, and they and
+    // the gauge are in view from where a robot stands.
+    let names: Vec<&str> = s.valves.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["V-101", "V-102"]);
+    for v in &s.valves {
+        assert!((v.axis.into_inner() - Vector3::new(-1.0, 0.0, 0.0)).norm() < 1e-12);
+        assert!(
+            (2.0 * (v.radius + v.rim) - 0.364).abs() < 0.01,
+            "{} across",
+            v.name
+        );
+        assert!((v.centre.z - 0.6).abs() < TOL);
+    }
     for (eye, target) in [
-        ([21.2, -1.0, 0.36], [21.97, -1.0, 0.6]),
-        ([21.2, 1.0, 0.36], [21.97, 1.0, 0.6]),
+        ([21.2, -1.0, 0.36], [21.92, -1.0, 0.6]),
+        ([21.2, 1.0, 0.36], [21.92, 1.0, 0.6]),
         ([29.2, -1.5, 2.64], [29.97, -1.5, 2.65]),
     ] {
         assert!(s

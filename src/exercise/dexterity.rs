@@ -1,6 +1,7 @@
 //! Manipulation (dexterity) in exercises, modelled on the ASTM E54.09 manipulator test methods
 //! (E3408 "Dexterity: Inspect") and RoboCup Rescue's pick-and-place: goals about the scene's
-//! movable objects (hold one, put one in a zone, clear one out of a zone), the gripper
+//! movable objects (hold one, put one in a zone, clear one out of a zone) and valves (turn one
+//! to an opening), the gripper
 //! camera's part in observation goals (which camera, and how square to the target's face),
 //! and the arm's faults and penalties (a dropped object, a joint held past its torque limit,
 //! the arm or its load hitting the scene hard).
@@ -19,6 +20,11 @@
 //! clear = "debris"
 //! position = [3.0, 0.0, 0.1]
 //! radius = 0.5
+//!
+//! [[goal]]                  # a valve turned to an opening and let go of
+//! valve = "feed"
+//! open = 0                  # turns open (0: shut)
+//! within = 0.05             # turns either side (default 0.05)
 //!
 //! [[goal]]                  # observe with a named camera, square to the target's face
 //! observe = [1.2, 0.0, 0.4]
@@ -67,6 +73,64 @@ pub struct ObjectGoal {
     pub index: usize,
     /// What is asked of it.
     pub task: ObjectTask,
+}
+
+/// A goal about one of the scene's valves: turned to an opening and let go of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValveGoal {
+    /// The valve's name.
+    pub valve: String,
+    /// Its index in the scene's valves (filled in when the exercise is resolved).
+    pub index: usize,
+    /// The opening asked for, turns (0: shut).
+    pub open: f64,
+    /// How far either side of it counts, turns.
+    pub within: f64,
+}
+
+/// Reads a valve goal from its table; returns its default name and the goal.
+pub fn read_valve_goal(t: &TableReader<'_>) -> Result<(String, ValveGoal), ConfigError> {
+    let valve = t.str("valve")?;
+    let open = t.f64("open", 0.0, crate::scene::valves::MAX_VALVE_TRAVEL)?;
+    let within = t.opt_positive("within", 10.0)?.unwrap_or(0.05);
+    let name = if open == 0.0 {
+        format!("shut {valve}")
+    } else {
+        format!("{valve} to {open} turns")
+    };
+    Ok((
+        name,
+        ValveGoal {
+            valve,
+            index: 0,
+            open,
+            within,
+        },
+    ))
+}
+
+impl ValveGoal {
+    /// The goal in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "turn valve {} to {} ± {} turns open and let go",
+            self.valve, self.open, self.within
+        )
+    }
+
+    /// Where the goal is, world, m: the valve's hub.
+    pub fn point(&self, valves: &[crate::scene::ValveSpec]) -> Point3<f64> {
+        valves
+            .get(self.index)
+            .map_or(Point3::origin(), |v| v.centre)
+    }
+
+    /// Whether robot `id` has done it: the valve within the tolerance of the opening and no
+    /// gripper holding it.
+    pub fn met(&self, sim: &Simulation, _id: RobotId) -> bool {
+        sim.valve_state(self.index)
+            .is_some_and(|v| !v.held && (v.open - self.open).abs() <= self.within)
+    }
 }
 
 /// The face of an observation target that must be seen square on.

@@ -18,7 +18,9 @@ pub(crate) fn goal_point(kind: &GoalKind, ground: f64, sim: &Simulation) -> Poin
             Point3::new(m.x, m.y, ground)
         }
         GoalKind::Observe { target, .. } => *target,
-        GoalKind::Object(goal) => goal.point(&sim.scene().objects),
+        GoalKind::Object(_) | GoalKind::Valve(_) => {
+            kind.scene_point(sim.scene()).unwrap_or_default()
+        }
     }
 }
 
@@ -31,7 +33,9 @@ pub(crate) fn goal_distance(kind: &GoalKind, at: &Point3<f64>, sim: &Simulation)
         GoalKind::Zone(z) => ((flat(&z.position) - here).norm() - z.radius).max(0.0),
         GoalKind::Gate { a, b, .. } => segment_distance(here, *a, *b),
         GoalKind::Observe { target, range, .. } => ((target - at).norm() - range).max(0.0),
-        GoalKind::Object(goal) => (flat(&goal.point(&sim.scene().objects)) - here).norm(),
+        GoalKind::Object(_) | GoalKind::Valve(_) => {
+            (flat(&kind.scene_point(sim.scene()).unwrap_or_default()) - here).norm()
+        }
     }
 }
 
@@ -75,6 +79,7 @@ impl GoalCheck<'_> {
                         && square_to(pose, target, facing.as_ref())
                 }),
             GoalKind::Object(goal) => goal.met(self.sim, self.id),
+            GoalKind::Valve(goal) => goal.met(self.sim, self.id),
         }
     }
 }

@@ -79,6 +79,7 @@ pub fn summary(exercise: &Exercise) -> String {
                     .map_or(String::new(), |c| format!(" with the {c} camera"))
             ),
             spec::GoalKind::Object(goal) => goal.describe(),
+            spec::GoalKind::Valve(goal) => goal.describe(),
         };
         out += &format!("  goal {}: {} — {what}\n", i + 1, goal.name);
     }
@@ -231,6 +232,7 @@ impl Exercise {
                     }
                     dexterity::ObjectTask::Hold => Vec::new(),
                 },
+                spec::GoalKind::Valve(_) => Vec::new(),
             };
             if let Some(p) = points.iter().find(|p| !scene.bounds.contains_xy(p)) {
                 let b = &scene.bounds;
@@ -253,7 +255,7 @@ impl Exercise {
 }
 
 /// The exercise's objects join the scene's (names must stay unique), and each object goal
-/// finds its object.
+/// finds its object and each valve goal its valve.
 fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), ConfigError> {
     for (i, object) in spec.objects.iter().enumerate() {
         if scene.objects.iter().any(|o| o.name == object.name) {
@@ -268,6 +270,35 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
         scene.objects.push(object.clone());
     }
     for (i, goal) in spec.goals.iter_mut().enumerate() {
+        if let spec::GoalKind::Valve(valve_goal) = &mut goal.kind {
+            let Some(index) = scene.valves.iter().position(|v| v.name == valve_goal.valve) else {
+                let names: Vec<&str> = scene.valves.iter().map(|v| v.name.as_str()).collect();
+                return Err(located(
+                    &spec.goal_locations[i],
+                    format!(
+                        "the scene {} has no valve '{}' (it has: {})",
+                        spec.scene.display(),
+                        valve_goal.valve,
+                        if names.is_empty() {
+                            "none".into()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                ));
+            };
+            if valve_goal.open > scene.valves[index].travel {
+                return Err(located(
+                    &spec.goal_locations[i],
+                    format!(
+                        "open {} is beyond valve '{}''s travel of {} turns",
+                        valve_goal.open, valve_goal.valve, scene.valves[index].travel
+                    ),
+                ));
+            }
+            valve_goal.index = index;
+            continue;
+        }
         let spec::GoalKind::Object(object_goal) = &mut goal.kind else {
             continue;
         };

@@ -77,7 +77,9 @@ use std::path::{Path, PathBuf};
 
 use nalgebra::{Point2, Point3};
 
-use super::dexterity::{read_object_goal, read_observe_view, Facing, ObjectGoal};
+use super::dexterity::{
+    read_object_goal, read_observe_view, read_valve_goal, Facing, ObjectGoal, ValveGoal,
+};
 use crate::config::{ConfigError, SourceFile, TableReader};
 use crate::link::{CameraFault, CameraFaultKind, Dropout, LinkConditions};
 use crate::scene::ObjectSpec;
@@ -140,6 +142,20 @@ pub enum GoalKind {
     },
     /// Something done with one of the scene's movable objects ([`super::dexterity`]).
     Object(ObjectGoal),
+    /// One of the scene's valves turned to an opening ([`super::dexterity`]).
+    Valve(ValveGoal),
+}
+
+impl GoalKind {
+    /// Where an object or valve goal is in `scene`, world, m ([`ObjectGoal::point`],
+    /// [`ValveGoal::point`]); `None` for other goals.
+    pub fn scene_point(&self, scene: &crate::scene::Scene) -> Option<Point3<f64>> {
+        match self {
+            GoalKind::Object(goal) => Some(goal.point(&scene.objects)),
+            GoalKind::Valve(goal) => Some(goal.point(&scene.valves)),
+            _ => None,
+        }
+    }
 }
 
 /// One goal of the route.
@@ -580,6 +596,7 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
         "hold",
         "place",
         "clear",
+        "valve",
     ];
     let with_zone = t.has("place") || t.has("clear");
     // A place or clear goal's zone is written with `position`.
@@ -590,8 +607,8 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
         .collect();
     if given.len() != 1 {
         let message = if given.is_empty() {
-            "a goal needs one of checkpoint, position (a zone), gate, observe, hold, place or \
-             clear"
+            "a goal needs one of checkpoint, position (a zone), gate, observe, hold, place, \
+             clear or valve"
                 .to_string()
         } else {
             format!("give only one of {}", given.join(", "))
@@ -642,6 +659,10 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
         kind @ ("hold" | "place" | "clear") => {
             let (name, goal) = read_object_goal(t, kind)?;
             (name, GoalKind::Object(goal))
+        }
+        "valve" => {
+            let (name, goal) = read_valve_goal(t)?;
+            (name, GoalKind::Valve(goal))
         }
         _ => {
             let target = Point3::from(t.array::<3>("observe", -MAX_COORD, MAX_COORD)?);

@@ -183,6 +183,8 @@ pub struct Scene {
     pub lights: Vec<super::SceneLight>,
     /// Movable objects (`[[object]]`), in file order.
     pub objects: Vec<super::ObjectSpec>,
+    /// Handwheel valves (`[[valve]]`), in file order.
+    pub valves: Vec<super::ValveSpec>,
     /// The mesh files its elements read, resolved against the scene file's folder, each
     /// once, in file order.
     pub mesh_files: Vec<PathBuf>,
@@ -263,6 +265,7 @@ impl Scene {
         let traffic = super::traffic::read_traffic(&root)?;
         let lights = super::lights::read_lights(&root)?;
         let objects = super::objects::read_objects(&root, &materials)?;
+        let valves = super::valves::read_valves(&root, &materials)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
         let buried_triangles = builder.drop_buried(&mut infos);
@@ -302,6 +305,7 @@ impl Scene {
             traffic,
             lights,
             objects,
+            valves,
             mesh_files,
         })
     }

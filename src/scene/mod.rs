@@ -1,5 +1,5 @@
 //! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints,
-//! surface materials, the site's own lights and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
+//! surface materials, the site's own lights, movable objects, handwheel valves and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
 
 pub mod generate;
 pub mod lights;
@@ -10,6 +10,7 @@ pub mod objects;
 pub mod primitives;
 mod summary;
 pub mod traffic;
+pub mod valves;
 
 pub use lights::{LightKind, SceneLight};
 pub use load::{
@@ -21,3 +22,4 @@ pub(crate) use objects::read_objects;
 pub use objects::{ObjectShape, ObjectSpec};
 pub use summary::summary;
 pub use traffic::TrafficSpec;
+pub use valves::ValveSpec;

@@ -17,7 +17,8 @@
 //!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
 //!    and switch it off while neither terrain nor another robot, mover or object can reach it
 //!    (`proximity.rs`). An arm's joints answer their loads and command, its fingers close,
-//!    grasp or open, and its colliders on the hull move to the new pose (`arm/`).
+//!    grasp or open, a valve's wheel it holds turns with it (`valves.rs`), and its colliders
+//!    on the hull move to the new pose (`arm/`).
 //! 4. **Integrate**: one rapier step (gravity; the hull collider's contacts and the belts'
 //!    side guards' lateral contacts with the terrain mesh, `hull.rs`; integration), a held
 //!    object's resting body moved to where its collider went, and advance time.
@@ -58,11 +59,15 @@ mod movers;
 mod objects;
 mod proximity;
 pub mod ranging;
+mod valves;
 pub use config::SimConfig;
 mod state;
 mod telemetry;
 
-pub use arm::{ArmState, ARM_OUT_SPEED_SHARE, MAX_LAG, RAMP_TIME, SERVO_GAIN};
+pub use arm::{
+    grip_torque, twist_about, ArmState, PadLevers, ARM_OUT_SPEED_SHARE, MAX_LAG, RAMP_TIME,
+    SERVO_GAIN, SLIP_RELEASE, SLIP_SWEEP_SINK,
+};
 pub use bare::bare_world;
 use convert::{body_state, hull_mass, v32, v64};
 pub use convert::{isometry_of, pose_of};
@@ -70,6 +75,7 @@ pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
 pub use objects::ObjectState;
 pub use state::{f64_of_json, json_f64, Divergence, StateSnapshot};
+pub use valves::ValveState;
 
 pub use telemetry::{TelemetryRow, TelemetryWriter};
 
@@ -187,6 +193,8 @@ pub struct Simulation {
     movers: Vec<(RigidBodyHandle, [f64; 3])>,
     /// The scene's movable objects' bodies, in scene order (`objects.rs`).
     objects: Vec<RigidBodyHandle>,
+    /// The scene's handwheel valves, in scene order (`valves.rs`).
+    valves: Vec<valves::ValveRig>,
     time: f64,
     steps: u64,
     /// Per-robot scratch of stages 1–3, in robot order (not state: never saved or restored).
@@ -250,6 +258,11 @@ impl Simulation {
             .iter()
             .map(|o| objects::insert_object(&mut world, o))
             .collect();
+        let valves = scene
+            .valves
+            .iter()
+            .map(|v| valves::ValveRig::insert(&mut world, v))
+            .collect();
         Ok(Self {
             scene,
             config,
@@ -258,6 +271,7 @@ impl Simulation {
             robots: Vec::new(),
             movers: Vec::new(),
             objects,
+            valves,
             time: 0.0,
             steps: 0,
             scratch: Vec::new(),
@@ -428,7 +442,7 @@ impl Simulation {
             }
             pose_guards(&mut self.world, &r.model, &r.guards);
             if let Some(rig) = &mut r.arm {
-                rig.control(&mut self.world, dt);
+                rig.control(&mut self.world, &mut self.valves, dt);
             }
         }
         // 4: integrate.
@@ -485,6 +499,7 @@ impl Simulation {
             self.config.dt,
             &mut self.spheres,
         );
+        valves::push_spheres(&self.valves, &self.scene.valves, &mut self.spheres);
         self.bodies_near.resize(self.robots.len(), false);
         mark_robots_near_bodies(&mut self.spheres, reach, &mut self.bodies_near);
     }

@@ -93,14 +93,12 @@ impl Simulation {
         else {
             return false;
         };
-        // Movers are the only kinematic bodies in the world.
         let is_mover = |c: ColliderHandle| {
             self.world
                 .colliders
                 .get(c)
                 .and_then(|c| c.parent())
-                .and_then(|b| self.world.bodies.get(b))
-                .is_some_and(|b| b.is_kinematic())
+                .is_some_and(|b| self.movers.iter().any(|(mover, _)| *mover == b))
         };
         body.colliders().iter().any(|own| {
             self.world

@@ -77,7 +77,8 @@ impl Simulation {
         self.objects.get(i).copied()
     }
 
-    /// Puts every object back at its initial pose, at rest (the instructor's reset).
+    /// Puts every object back at its initial pose, at rest, and every valve at its starting
+    /// opening (the instructor's reset).
     pub fn reset_objects(&mut self) {
         // A held object leaves the gripper first (its collider is on the hull while held).
         for r in &mut self.robots {
@@ -92,10 +93,11 @@ impl Simulation {
                 body.set_angvel(Vector::ZERO, true);
             }
         }
+        self.reset_valves();
     }
 
     /// Adds every object's pose and velocities as rapier stores them to a state snapshot,
-    /// named `object.<name>.…`.
+    /// named `object.<name>.…`, and every valve's opening ([`Simulation::capture_valves`]).
     pub fn capture_objects(&self, out: &mut StateSnapshot) {
         for (o, spec) in self.objects.iter().zip(&self.scene.objects) {
             let Some(body) = self.world.bodies.get(*o) else {
@@ -103,6 +105,7 @@ impl Simulation {
             };
             out.push_all(&format!("object.{}", spec.name), body_values(body));
         }
+        self.capture_valves(out);
     }
 }
 

@@ -1,5 +1,5 @@
 //! Scene nodes that follow rapier colliders: the robot's arm (links, palm, finger plates on the
-//! hull) and the scene's movable objects. Each node is built once from its collider's shape
+//! hull), the scene's movable objects and its valves' handwheels. Each node is built once from its collider's shape
 //! and posed from the collider's world pose every frame, so what is drawn is exactly what the
 //! physics collides with (a held object follows the gripper because its collider does).
 
@@ -70,7 +70,7 @@ fn shape_node(
 }
 
 impl BodyNodes {
-    /// Nodes for robot `id`'s arm and every scene object of `sim`, under `root`.
+    /// Nodes for robot `id`'s arm and every scene object and valve wheel of `sim`, under `root`.
     pub fn new(root: &mut SceneNode3d, sim: &Simulation, id: RobotId) -> Self {
         let world = sim.physics();
         let arm = sim.arm_colliders(id).into_iter().map(|h| (h, ARM_COLOR));
@@ -80,8 +80,21 @@ impl BodyNodes {
             let [r, g, b] = spec.color;
             Some((*body.colliders().first()?, Color::new(r, g, b, 1.0)))
         });
+        // A valve's wheel: every collider of its body (rim segments, spokes, hub).
+        let valves = (0..sim.scene().valves.len()).flat_map(|i| {
+            let [r, g, b] = sim.scene().valves[i].color;
+            let colliders = sim
+                .valve_body(i)
+                .and_then(|h| world.bodies.get(h))
+                .map(|body| body.colliders().to_vec())
+                .unwrap_or_default();
+            colliders
+                .into_iter()
+                .map(move |c| (c, Color::new(r, g, b, 1.0)))
+        });
         let nodes = arm
             .chain(objects)
+            .chain(valves)
             .filter_map(|(handle, color)| {
                 let collider = world.colliders.get(handle)?;
                 let (node, offset) = shape_node(root, collider, color)?;

@@ -105,29 +105,35 @@ fn recompute_mass(world: &mut PhysicsWorld, body: RigidBodyHandle) {
     }
 }
 
+/// The colliders the pad `finger` touches (last step's contacts).
+pub(crate) fn touched_by(
+    world: &PhysicsWorld,
+    finger: ColliderHandle,
+) -> impl Iterator<Item = ColliderHandle> + '_ {
+    world
+        .narrow_phase
+        .contact_pairs_with(finger)
+        .filter(|pair| {
+            pair.solver_manifolds()
+                .iter()
+                .flat_map(|m| &m.points)
+                .any(|p| p.dist <= TOUCH)
+        })
+        .map(move |pair| {
+            if pair.collider1 == finger {
+                pair.collider2
+            } else {
+                pair.collider1
+            }
+        })
+}
+
 /// The dynamic, free body both pads touch (last step's contacts), with its collider's μ.
 pub(crate) fn pressed_between(
     world: &PhysicsWorld,
     fingers: [ColliderHandle; 2],
 ) -> Option<(ColliderHandle, f64)> {
-    let touched = |finger: ColliderHandle| {
-        world
-            .narrow_phase
-            .contact_pairs_with(finger)
-            .filter(|pair| {
-                pair.solver_manifolds()
-                    .iter()
-                    .flat_map(|m| &m.points)
-                    .any(|p| p.dist <= TOUCH)
-            })
-            .map(move |pair| {
-                if pair.collider1 == finger {
-                    pair.collider2
-                } else {
-                    pair.collider1
-                }
-            })
-    };
+    let touched = |finger: ColliderHandle| touched_by(world, finger);
     touched(fingers[0])
         .find(|c| touched(fingers[1]).any(|other| other == *c))
         .and_then(|c| {

@@ -30,6 +30,12 @@ pub(crate) struct JointLoads {
     pub torque: JointVector,
     /// Inertia about (kg·m²) or mass along (kg) each joint's axis of everything outboard.
     pub inertia: JointVector,
+    /// Coulomb friction each joint meets turning (or sliding) the positive way, N·m or N: it
+    /// opposes motion up to this and never drives it (a valve the gripper holds,
+    /// `turn.rs`).
+    pub resist_plus: JointVector,
+    /// As `resist_plus`, the negative way.
+    pub resist_minus: JointVector,
 }
 
 impl JointLoads {
@@ -42,6 +48,8 @@ impl JointLoads {
             slides: [false; MAX_ARM_JOINTS],
             torque: [0.0; MAX_ARM_JOINTS],
             inertia: [MIN_INERTIA; MAX_ARM_JOINTS],
+            resist_plus: [0.0; MAX_ARM_JOINTS],
+            resist_minus: [0.0; MAX_ARM_JOINTS],
         };
         for (j, joint) in spec.joints.iter().enumerate() {
             loads.origins[j] = Point3::from(frames[j].translation.vector);
@@ -49,6 +57,32 @@ impl JointLoads {
             loads.slides[j] = joint.kind == JointKind::Prismatic;
         }
         loads
+    }
+
+    /// Joint `j`'s axis, body frame (unit).
+    pub fn axis(&self, j: usize) -> Vector3<f64> {
+        self.axes[j]
+    }
+
+    /// Adds Coulomb friction to joint `j`: `plus` against its positive motion and `minus`
+    /// against its negative, N·m or N.
+    pub fn add_resist(&mut self, j: usize, plus: f64, minus: f64) {
+        self.resist_plus[j] += plus;
+        self.resist_minus[j] += minus;
+    }
+
+    /// The speed a joint of inertia `inertia` reaches from `free` (its speed before friction,
+    /// rad/s or m/s) in `dt` s against Coulomb friction `plus`/`minus` (N·m or N, against
+    /// positive/negative motion): friction takes speed off up to stopping it, never
+    /// reversing it.
+    pub fn after_friction(free: f64, inertia: f64, plus: f64, minus: f64, dt: f64) -> f64 {
+        let resist = if free > 0.0 { plus } else { minus };
+        let loss = resist / inertia * dt;
+        if free.abs() <= loss {
+            0.0
+        } else {
+            free - loss.copysign(free)
+        }
     }
 
     /// Adds a force (N) at `point` and a torque (N·m) on link `link` (or a part carried by

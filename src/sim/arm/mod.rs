@@ -29,6 +29,10 @@
 //! by a joint whose every force is bounded by Coulomb's law at the pads ([`grasp`]), so it
 //! stays while 2·μ·F covers what holding it needs and slides when not.
 //!
+//! **Valves.** A valve's wheel both pads touch is held the same way and turns with the gripper's
+//! own turn about its stem, the valve's friction loading the joints as Coulomb friction and the
+//! grip bounded by the same law at the pads ([`turn`]).
+//!
 //! Arm colliders are in [`ARM_GROUP`] and filter it out: arms do not collide with arms, but
 //! they do with the scene, objects and other robots' hulls.
 
@@ -36,6 +40,8 @@ mod grasp;
 mod loads;
 mod parts;
 mod route;
+mod simulation;
+mod turn;
 
 use nalgebra::{Isometry3, Point3, Vector3};
 use rapier3d::prelude::*;
@@ -45,11 +51,13 @@ use grasp::{pressed_between, Grasp, HullMotion};
 use loads::{contact_force, JointLoads};
 use parts::{insert_parts, meets_own_hull, part_poses, ArmParts, PartPoses};
 use route::{HullCheck, PoseRoute};
+pub use turn::{grip_torque, twist_about, PadLevers, SLIP_RELEASE, SLIP_SWEEP_SINK};
+use turn::{pressed_valve, PadsNow, ValveHold};
 
-use super::{isometry_of, pose_of, v64, RobotId, Simulation, StateSnapshot};
+use super::valves::ValveRig;
+use super::{isometry_of, pose_of, v64, StateSnapshot};
 use crate::vehicle::arm::kinematics::{gripper_frame, resolved_rate, tool_point, JointVector};
 use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand, ToolFrame, MAX_ARM_JOINTS};
-use crate::vehicle::stability::TipLimits;
 use crate::vehicle::DriveCommand;
 
 /// Collision group of every arm collider, and the one group arm colliders filter out.
@@ -100,6 +108,8 @@ pub struct ArmState {
     pub holding: bool,
     /// The object it holds, by index in the scene's objects.
     pub held: Option<usize>,
+    /// The valve whose wheel it holds, by index in the scene's valves.
+    pub turning: Option<usize>,
     /// Whether the fingers are closing (or closed) rather than opening (or open).
     pub closing: bool,
     /// The largest contact force on the arm's links, palm, fingers or held object in the last
@@ -165,6 +175,8 @@ pub(crate) struct ArmRig {
     closing: Option<f64>,
     /// The object held, if any.
     grasp: Option<Grasp>,
+    /// The valve's wheel held, if any.
+    turning: Option<ValveHold>,
     /// The largest contact force on the arm or its load in the last step, N.
     scene_force: f64,
     /// The route of a pose command ([`PoseRoute`]).
@@ -201,6 +213,7 @@ impl ArmRig {
             command: ArmCommand::HOLD,
             closing: None,
             grasp: None,
+            turning: None,
             scene_force: 0.0,
             route: PoseRoute::default(),
             drive_command: DriveCommand::STOP,
@@ -259,8 +272,11 @@ impl ArmRig {
         self.place_parts(world, &poses);
     }
 
-    /// Lets go of a held object.
+    /// Lets go of a held object or valve.
     pub fn release(&mut self, world: &mut PhysicsWorld) {
+        if let Some(hold) = self.turning.take() {
+            hold.release(world);
+        }
         let Some(grasp) = self.grasp.take() else {
             return;
         };
@@ -291,12 +307,13 @@ impl ArmRig {
             efforts: self.efforts,
             targets: self.targets,
             finger_gap: self.finger_gap,
-            grip_force: match (&self.grasp, self.closing) {
-                (Some(_), Some(force)) => force.min(self.spec.gripper.max_force),
+            grip_force: match (self.grasp.is_some() || self.turning.is_some(), self.closing) {
+                (true, Some(force)) => force.min(self.spec.gripper.max_force),
                 _ => 0.0,
             },
             holding: self.grasp.is_some(),
             held: None,
+            turning: self.turning(),
             closing: self.closing.is_some(),
             scene_force: self.scene_force,
             reaching_out: self.reaches_out(),
@@ -305,10 +322,16 @@ impl ArmRig {
         }
     }
 
+    /// The valve whose wheel the gripper holds, by index in the scene's valves.
+    pub fn turning(&self) -> Option<usize> {
+        self.turning.map(|t| t.valve)
+    }
+
     /// Stage 3 for the arm: the joints answer the last step's loads and the command, the
-    /// fingers close, grasp or open, and the arm's colliders and grasp joint are set for the
-    /// coming step. `dt` is the step, s.
-    pub fn control(&mut self, world: &mut PhysicsWorld, dt: f64) {
+    /// fingers close, grasp or open, a held valve turns with the gripper, and the arm's
+    /// colliders and grasp joint are set for the coming step. `valves` are the scene's valves;
+    /// `dt` is the step, s.
+    pub fn control(&mut self, world: &mut PhysicsWorld, valves: &mut [ValveRig], dt: f64) {
         let Some(hull_pose) = world
             .bodies
             .get(self.hull)
@@ -319,8 +342,13 @@ impl ArmRig {
         // rapier solves a step in substeps; joints and contacts keep the last one's impulses.
         let substep = dt / world.integration_parameters.num_solver_iterations.max(1) as f64;
         let before = part_poses(&self.spec, &self.positions, self.finger_gap);
-        let (loads, scene_force) = self.loads(world, &hull_pose, &before, substep);
+        let (mut loads, scene_force) = self.loads(world, &hull_pose, &before, substep);
         self.scene_force = scene_force;
+        if let Some((hold, valve)) = self.held_valve(valves) {
+            let now = self.pads_now(&hull_pose, &before.pad);
+            let capacity = hold.capacity(valve, &now, &self.spec.gripper);
+            hold.resist(valve, capacity, &self.spec, &hull_pose, &mut loads);
+        }
         let (old_positions, old_gap) = (self.positions, self.finger_gap);
         self.plan_route(world);
         self.move_joints(&loads, dt);
@@ -332,7 +360,7 @@ impl ArmRig {
         } else {
             before
         };
-        self.grip(world, &after.pad, dt);
+        self.grip(world, valves, &hull_pose, &after.pad, dt);
         if self.finger_gap != old_gap {
             after = part_poses(&self.spec, &self.positions, self.finger_gap);
         }
@@ -354,6 +382,44 @@ impl ArmRig {
             self.place_parts(world, &after);
         }
         self.hold(world, &after.pad, substep, dt);
+        self.turn_valve(world, valves, &hull_pose, &after.pad);
+    }
+
+    /// The held valve's hold and the valve, if the gripper holds one.
+    fn held_valve<'v>(&self, valves: &'v [ValveRig]) -> Option<(ValveHold, &'v ValveRig)> {
+        let hold = self.turning?;
+        Some((hold, valves.get(hold.valve)?))
+    }
+
+    /// The pads at `pad` (body frame) on the hull at `hull`, world frame, and their force.
+    fn pads_now(&self, hull: &Isometry3<f64>, pad: &Isometry3<f64>) -> PadsNow {
+        PadsNow {
+            pads: hull * pad,
+            gap: self.finger_gap,
+            force: self.closing.unwrap_or(0.0).min(self.spec.gripper.max_force),
+        }
+    }
+
+    /// A held valve turns with the gripper, the pads now at `pad` (body frame) on the hull at
+    /// `hull` ([`ValveHold::follow`]); pads that slid off it let go.
+    fn turn_valve(
+        &mut self,
+        world: &mut PhysicsWorld,
+        valves: &mut [ValveRig],
+        hull: &Isometry3<f64>,
+        pad: &Isometry3<f64>,
+    ) {
+        let now = self.pads_now(hull, pad);
+        let Some(hold) = self.turning.as_mut() else {
+            return;
+        };
+        let Some(valve) = valves.get_mut(hold.valve) else {
+            return;
+        };
+        if !hold.follow(world, valve, &now, &self.spec.gripper) {
+            hold.release(world);
+            self.turning = None;
+        }
     }
 
     /// Coulomb's law at the pads for a held object, one step of `dt` s ([`Grasp::slide`]),
@@ -487,10 +553,20 @@ impl ArmRig {
                 .clamp(self.profile[j] - ramp, self.profile[j] + ramp);
             self.profile[j] = desired;
             let (inertia, load) = (loads.inertia[j], loads.torque[j]);
-            let needed = inertia * (desired - self.rates[j]) / dt - load;
+            let (plus, minus) = (loads.resist_plus[j], loads.resist_minus[j]);
+            // The motor also works through the friction against the way it is asked to go.
+            let friction = if desired > 0.0 {
+                plus
+            } else if desired < 0.0 {
+                -minus
+            } else {
+                0.0
+            };
+            let needed = inertia * (desired - self.rates[j]) / dt - load + friction;
             let effort = needed.clamp(-joint.max_effort, joint.max_effort);
+            let free = self.rates[j] + (effort + load) / inertia * dt;
             // A back-driven gear train turns no faster than its motor's top speed.
-            let rate = (self.rates[j] + (effort + load) / inertia * dt).clamp(-top, top);
+            let rate = JointLoads::after_friction(free, inertia, plus, minus, dt).clamp(-top, top);
             let moved = q + rate * dt;
             let stopped = moved.clamp(joint.min, joint.max);
             self.rates[j] = if stopped == moved { rate } else { 0.0 };
@@ -502,7 +578,14 @@ impl ArmRig {
     /// The fingers for one step of `dt` s: opening lets go and opens; closing keeps a held
     /// object while both pads touch it, takes one both pads touch (the pads' frame now at
     /// `pad`, body frame), and otherwise closes on.
-    fn grip(&mut self, world: &mut PhysicsWorld, pad: &Isometry3<f64>, dt: f64) {
+    fn grip(
+        &mut self,
+        world: &mut PhysicsWorld,
+        valves: &mut [ValveRig],
+        hull: &Isometry3<f64>,
+        pad: &Isometry3<f64>,
+        dt: f64,
+    ) {
         let Some(_) = self.closing else {
             self.release(world);
             let g = &self.spec.gripper;
@@ -514,13 +597,21 @@ impl ArmRig {
             // It slid off the pads: it falls.
             self.release(world);
         }
-        if self.grasp.is_some() {
+        if self.grasp.is_some() || self.turning.is_some() {
             return;
         }
         let g = &self.spec.gripper;
         if let Some((collider, friction)) = pressed_between(world, self.parts.fingers) {
             let friction = friction.min(g.friction);
             self.grasp = Grasp::take(world, self.hull, collider, pad, friction);
+        } else if let Some((index, friction)) = pressed_valve(world, self.parts.fingers, valves) {
+            let friction = friction.min(g.friction);
+            let pads = hull * pad;
+            let poses = part_poses(&self.spec, &self.positions, self.finger_gap);
+            let fingers = [0, 1].map(|k| (hull * poses.fingers[k], self.parts.fingers[k]));
+            self.turning = valves
+                .get_mut(index)
+                .map(|v| ValveHold::take(world, v, index, &pads, &fingers, friction));
         } else {
             self.finger_gap = (self.finger_gap - 2.0 * g.finger_speed * dt).max(2.0 * FINGER_MIN);
         }
@@ -606,128 +697,9 @@ impl ArmRig {
         if let Some(g) = &self.grasp {
             out.push_all(&format!("{prefix}.arm_slid"), g.slide_state());
         }
-    }
-}
-
-/// The drive motors' top speed of a robot of `spec`, m/s: its slowest driven track or wheel.
-fn drive_top_speed(spec: &crate::vehicle::RobotSpec) -> f64 {
-    spec.tracks
-        .iter()
-        .map(|t| t.motor.max_speed)
-        .chain(
-            spec.wheels
-                .iter()
-                .filter(|w| w.driven)
-                .map(|w| w.motor.max_speed),
-        )
-        .fold(f64::INFINITY, f64::min)
-}
-
-impl Simulation {
-    /// Stage 1½ for armed robots: the operator's drive command through the arm interlock
-    /// ([`ArmRig::interlocked`]), every step, as the arm moves in and out of its drive reach.
-    pub(super) fn arm_interlocks(&mut self) {
-        for r in &mut self.robots {
-            let Some(rig) = r.arm.as_ref() else {
-                continue;
-            };
-            if r.status.is_halted() {
-                continue;
-            }
-            let top = drive_top_speed(r.model.spec());
-            r.model.set_command(rig.interlocked(rig.drive_command, top));
-        }
-    }
-
-    /// Sets robot `id`'s arm command; it holds until changed. A halted robot's arm
-    /// ([`crate::sim::RobotStatus::is_halted`]) ignores it and holds; a robot without an arm
-    /// ignores it.
-    pub fn set_arm_command(&mut self, id: RobotId, command: ArmCommand) {
-        if let Some(r) = self.robots.get_mut(id.0) {
-            if let Some(rig) = r.arm.as_mut().filter(|_| !r.status.is_halted()) {
-                rig.set_command(command);
-            }
-        }
-    }
-
-    /// Robot `id`'s arm as the last step left it (`None`: no arm).
-    pub fn arm_state(&self, id: RobotId) -> Option<ArmState> {
-        let r = self.robots.get(id.0)?;
-        let rig = r.arm.as_ref()?;
-        let mut state = rig.read(&self.world);
-        state.held = rig
-            .grasp
-            .and_then(|g| self.objects.iter().position(|o| *o == g.object));
-        Some(state)
-    }
-
-    /// Puts robot `id`'s arm at joint positions `positions` (rad or m, joint order; clamped to
-    /// the limits) with the finger pads `finger_gap` m apart, at rest, holding there and
-    /// holding nothing (for tests, tools and the envelope). No effect without an arm.
-    pub fn pose_arm(&mut self, id: RobotId, positions: &[f64], finger_gap: f64) {
-        let Some(rig) = self.robots.get_mut(id.0).and_then(|r| r.arm.as_mut()) else {
-            return;
-        };
-        let mut posture = ArmPosture {
-            positions: [0.0; MAX_ARM_JOINTS],
-            finger_gap,
-        };
-        for ((p, q), joint) in posture
-            .positions
-            .iter_mut()
-            .zip(positions)
-            .zip(&rig.spec.joints)
-        {
-            *p = q.clamp(joint.min, joint.max);
-        }
-        rig.place(&mut self.world, &posture);
-    }
-
-    /// Robot `id`'s mass (kg) and centre of mass (m, body frame) with its arm as posed and
-    /// what the arm holds: the hull body's (rapier sums the arm's colliders, and a held
-    /// object's, into it).
-    pub fn mass_center(&self, id: RobotId) -> (f64, Point3<f64>) {
-        let r = &self.robots[id.0];
-        let Some(hull) = self.world.bodies.get(r.body) else {
-            let spec = r.model.spec();
-            return (spec.mass, spec.center_of_mass);
-        };
-        let pose = isometry_of(hull.position());
-        let mass = hull.mass() as f64;
-        let moment = v64(hull.center_of_mass()) * mass;
-        (mass, pose.inverse() * Point3::from(moment / mass.max(1e-9)))
-    }
-
-    /// Robot `id`'s static tip-over limits now: an armed robot's from its centre of mass with
-    /// the arm as posed and its load ([`Simulation::mass_center`]), any other's from its file.
-    pub fn tip_limits(&self, id: RobotId) -> TipLimits {
-        let r = &self.robots[id.0];
-        let spec = r.model.spec();
-        if r.arm.is_none() {
-            return TipLimits::from_spec(spec);
-        }
-        TipLimits::with_center_of_mass(spec, &self.mass_center(id).1)
-    }
-
-    /// Robot `id`'s arm command in force (`None`: no arm).
-    pub fn arm_command(&self, id: RobotId) -> Option<ArmCommand> {
-        Some(self.robots.get(id.0)?.arm.as_ref()?.command())
-    }
-
-    /// The colliders of robot `id`'s arm on its hull body: links, palm, then the left and
-    /// right fingers (empty: no arm), for the viewer.
-    pub fn arm_colliders(&self, id: RobotId) -> Vec<ColliderHandle> {
-        self.robots
-            .get(id.0)
-            .and_then(|r| r.arm.as_ref())
-            .map(|rig| rig.colliders().collect())
-            .unwrap_or_default()
-    }
-
-    /// Adds robot `id`'s arm state to a state snapshot (see [`ArmRig::capture`]).
-    pub(super) fn capture_arm(&self, id: RobotId, prefix: &str, out: &mut StateSnapshot) {
-        if let Some(rig) = self.robots[id.0].arm.as_ref() {
-            rig.capture(prefix, out);
+        if let Some(t) = &self.turning {
+            out.push(format!("{prefix}.arm_valve"), t.valve as f64);
+            out.push_all(&format!("{prefix}.arm_valve_hold"), t.state());
         }
     }
 }

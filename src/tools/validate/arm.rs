@@ -166,7 +166,7 @@ pub fn rows(spec: &RobotSpec, config: &SimConfig) -> Result<Vec<Row>, ValidateEr
     let force = |share: f64| share * mass * G / (2.0 * mu);
     let held = grip_slide(spec, config, force(1.25))?;
     let slipped = grip_slide(spec, config, force(0.8))?;
-    Ok(vec![
+    let mut rows = vec![
         Row::new(
             "arm joint torque",
             name,
@@ -221,5 +221,7 @@ pub fn rows(spec: &RobotSpec, config: &SimConfig) -> Result<Vec<Row>, ValidateEr
             Check::AtLeast(0.0),
             "grip",
         ),
-    ])
+    ];
+    rows.extend(super::valve::rows(spec, config)?);
+    Ok(rows)
 }

@@ -13,6 +13,7 @@
 pub mod arm;
 pub mod cases;
 pub mod coulomb;
+pub mod valve;
 
 use std::fmt::{self, Write as _};
 
@@ -140,7 +141,7 @@ pub struct Reference {
 }
 
 /// Every source the rows cite.
-pub const REFERENCES: [Reference; 9] = [
+pub const REFERENCES: [Reference; 10] = [
     Reference {
         key: "design",
         citation: "treadsim DESIGN.md, \"Reference results to test against\" (rest, drop, slope, tilt table)",
@@ -180,6 +181,11 @@ pub const REFERENCES: [Reference; 9] = [
         key: "grip",
         citation: "Coulomb's law at a two-finger grip: an object held by two pads pressed with F each holds while 2·μ·F ≥ m·g",
         used_for: "a 1 kg box holds at 2·μ·F = 1.25·m·g and slips at 0.8·m·g",
+    },
+    Reference {
+        key: "valve",
+        citation: "Coulomb's law at a two-finger pinch turning a shaft: the pads pass on at most 2·μ·F·ρ about it (each μ·F at the shaft's radius ρ); a joint turns against a friction torque only while its own limit exceeds it",
+        used_for: "a handwheel turns with the wrist at 0.4 × the weaker of 2·μ·F·ρ and the wrist's limit; at 2.5 × 2·μ·F·ρ the pads slip round its hub, then push its spokes from the angle plane geometry gives; the wrist stalls at 1.25 × its limit",
     },
     Reference {
         key: "trench",
