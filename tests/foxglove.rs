@@ -272,8 +272,8 @@ fn read_log(python: &std::path::Path, log: &std::path::Path) -> serde_json::Valu
     serde_json::from_slice(&read.stdout).unwrap()
 }
 
-/// A robot with an arm beside an object: the log's bodies channel has them, each a primitive
-/// the Foxglove SDK's classes take.
+/// A robot with an arm beside an object (and the bench's valve): the log's bodies channel has
+/// them, each a primitive the Foxglove SDK's classes take.
 #[test]
 fn a_log_of_an_arm_beside_an_object_shows_them_in_foxglove_readers() {
     let Some(python) = client_python("the Foxglove readers") else {
@@ -303,6 +303,11 @@ fn a_log_of_an_arm_beside_an_object_shows_them_in_foxglove_readers() {
     let bodies = seen["bodies"].as_array().unwrap();
     assert!(
         bodies.contains(&serde_json::json!(["object/block", "cubes"])),
+        "{seen}"
+    );
+    // The bench's valve: one entity, its rim, spokes and hub as cylinders.
+    assert!(
+        bodies.contains(&serde_json::json!(["valve/isolation", "cylinders"])),
         "{seen}"
     );
     // The flippers' belts move on the hull: they are bodies too.

@@ -268,40 +268,53 @@ fn primitive(
 }
 
 /// The `foxglove.SceneUpdate` of what moves on its own in `session` now, stamped `t` s: robot
-/// arm parts, scene objects and traffic, each an entity in `world`, and the flippers' belts in
+/// arm parts, scene objects, valves' wheels and traffic, each an entity in `world`, and the flippers' belts in
 /// `base_link`, each replacing the last of its id; `None` when there are none.
 pub fn bodies(session: &Session, t: f64) -> Option<Value> {
     let sim = session.sim();
     let world = sim.physics();
     let mut entities = Vec::new();
-    let mut push = |id: String, handle, color: Value| {
-        let Some(collider) = world.colliders.get(handle) else {
-            return;
-        };
-        if let Some((kind, p)) = primitive(collider, color) {
-            let mut e = entity(t, "world", &id, Vec::new(), Vec::new());
-            e["frame_locked"] = json!(false);
-            e[kind] = json!([p]);
+    // One entity per thing, with a primitive per collider of it.
+    let mut push = |id: String, handles: &[rapier3d::geometry::ColliderHandle], color: Value| {
+        let mut e = entity(t, "world", &id, Vec::new(), Vec::new());
+        e["frame_locked"] = json!(false);
+        let mut any = false;
+        for collider in handles.iter().filter_map(|h| world.colliders.get(*h)) {
+            if let Some((kind, p)) = primitive(collider, color.clone()) {
+                match e[kind].as_array_mut() {
+                    Some(list) => list.push(p),
+                    None => e[kind] = json!([p]),
+                }
+                any = true;
+            }
+        }
+        if any {
             entities.push(e);
         }
     };
     for (i, handle) in sim.arm_colliders(session.robot()).into_iter().enumerate() {
         push(
             format!("arm/{i}"),
-            handle,
+            &[handle],
             json!({"r": 0.85, "g": 0.7, "b": 0.15, "a": 1.0}),
         );
     }
+    let colour = |[r, g, b]: [f32; 3]| json!({"r": r, "g": g, "b": b, "a": 1.0});
     for (i, spec) in sim.scene().objects.iter().enumerate() {
-        let Some(body) = sim.object_body(i).and_then(|h| world.bodies.get(h)) else {
-            continue;
-        };
-        let [r, g, b] = spec.color;
-        for handle in body.colliders() {
+        if let Some(body) = sim.object_body(i).and_then(|h| world.bodies.get(h)) {
             push(
                 format!("object/{}", spec.name),
-                *handle,
-                json!({"r": r, "g": g, "b": b, "a": 1.0}),
+                body.colliders(),
+                colour(spec.color),
+            );
+        }
+    }
+    for (i, spec) in sim.scene().valves.iter().enumerate() {
+        if let Some(body) = sim.valve_body(i).and_then(|h| world.bodies.get(h)) {
+            push(
+                format!("valve/{}", spec.name),
+                body.colliders(),
+                colour(spec.color),
             );
         }
     }
@@ -565,14 +578,22 @@ mod tests {
         let x = cube["pose"]["position"]["x"].as_f64().unwrap();
         let expected = state.pose.translation.x;
         assert!((x - expected).abs() < 1e-5, "{x} vs {expected}");
-        // Every entity but the flippers' has exactly one primitive, in the arrays Foxglove
-        // reads.
-        for e in entities.iter().filter(|e| e["id"] != "flippers") {
-            let n: usize = ["cubes", "spheres", "cylinders"]
+        // Every entity but the flippers' and the valve's has exactly one primitive, in the
+        // arrays Foxglove reads; the bench's valve is one entity of 16 rim segments, 4 spokes
+        // and a hub.
+        let primitives = |e: &Value| -> usize {
+            ["cubes", "spheres", "cylinders"]
                 .iter()
                 .map(|k| e[*k].as_array().unwrap().len())
-                .sum();
-            assert_eq!(n, 1, "{e}");
+                .sum()
+        };
+        for e in entities.iter().filter(|e| e["id"] != "flippers") {
+            let n = primitives(e);
+            if e["id"] == "valve/isolation" {
+                assert_eq!(n, 16 + 4 + 1, "{e}");
+            } else {
+                assert_eq!(n, 1, "{e}");
+            }
         }
     }
 

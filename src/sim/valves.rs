@@ -1,9 +1,11 @@
 //! The scene's handwheel valves ([`crate::scene::ValveSpec`]) in the rapier world: each wheel
-//! (rim, spokes and hub) is a kinematic body on its stem, turned only by a gripper that holds
-//! it (`arm/turn.rs`) between its closed and fully open stops. Robots and objects meet it as a
-//! fixed part of the plant.
+//! (rim, spokes and hub) is a fixed body on its stem, moved to its new angle only when a gripper
+//! that holds it turns it (`arm/turn.rs`) between its closed and fully open stops. Robots and
+//! objects meet it as a fixed part of the plant; at rest it costs nothing a step (a kinematic
+//! body's colliders would be updated every step: 20 idle valves took the scout's step from 2×
+//! to 6–9× a bare rapier step).
 //!
-//! **Why kinematic, turned in `f64`.** The arm is rigid on its hull between steps and its joints
+//! **Why turned in `f64`, not on a rapier joint.** The arm is rigid on its hull between steps and its joints
 //! are integrated here (`arm/`), not by rapier; a wheel the gripper turns is one more degree of
 //! freedom of that same chain, integrated with it: its friction torque loads the arm's joints
 //! as Coulomb friction ([`super::arm`]), so a wrist too weak for the valve stalls. A wheel on a
@@ -32,7 +34,7 @@ pub struct ValveState {
 /// A valve in the world: its wheel's body and how far it is open.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ValveRig {
-    /// The wheel's kinematic body.
+    /// The wheel's fixed body.
     pub body: RigidBodyHandle,
     /// The hub's centre, m, world frame.
     pub centre: Point3<f64>,
@@ -67,11 +69,9 @@ impl ValveRig {
             open: spec.open,
             inertia: spec.mass * spec.radius * spec.radius,
         };
-        rig.body = world.bodies.insert(
-            RigidBodyBuilder::kinematic_position_based()
-                .pose(pose_of(&rig.pose()))
-                .build(),
-        );
+        rig.body = world
+            .bodies
+            .insert(RigidBodyBuilder::fixed().pose(pose_of(&rig.pose())).build());
         for collider in wheel_colliders(spec) {
             world
                 .colliders
@@ -100,7 +100,7 @@ impl ValveRig {
         self.open = (self.open + angle / std::f64::consts::TAU).clamp(0.0, self.travel);
         if self.open != before {
             if let Some(b) = world.bodies.get_mut(self.body) {
-                b.set_next_kinematic_position(pose_of(&self.pose()));
+                b.set_position(pose_of(&self.pose()), true);
             }
         }
         (self.open - before) * std::f64::consts::TAU

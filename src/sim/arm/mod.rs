@@ -51,8 +51,8 @@ use grasp::{pressed_between, Grasp, HullMotion};
 use loads::{contact_force, JointLoads};
 use parts::{insert_parts, meets_own_hull, part_poses, ArmParts, PartPoses};
 use route::{HullCheck, PoseRoute};
+use turn::{clear_of, pressed_valve, PadsNow, ValveHold};
 pub use turn::{grip_torque, twist_about, PadLevers, SLIP_RELEASE, SLIP_SWEEP_SINK};
-use turn::{pressed_valve, PadsNow, ValveHold};
 
 use super::valves::ValveRig;
 use super::{isometry_of, pose_of, v64, StateSnapshot};
@@ -76,6 +76,10 @@ pub const RAMP_TIME: f64 = 0.5;
 /// beyond its [`drive_reach`](crate::vehicle::arm::ArmSpec::drive_reach): real units slow
 /// driving with the arm deployed, so that a lurch does not swing a load or tip the robot.
 pub const ARM_OUT_SPEED_SHARE: f64 = 0.3;
+
+/// How much wider than when they let go of a valve's wheel the pads open before they meet it
+/// again, m.
+const CLEAR_OPENING: f64 = 0.01;
 
 /// Closest the finger pads come to the centre line, m (each): closed empty fingers stop 4 mm
 /// apart rather than rubbing.
@@ -177,6 +181,10 @@ pub(crate) struct ArmRig {
     grasp: Option<Grasp>,
     /// The valve's wheel held, if any.
     turning: Option<ValveHold>,
+    /// A wheel just let go of, and the finger gap then (m): the arm passes through it until
+    /// the pads have opened [`CLEAR_OPENING`] wider and no part of the arm is in it, so that
+    /// letting go is not a knock.
+    letting_go: Option<(RigidBodyHandle, f64)>,
     /// The largest contact force on the arm or its load in the last step, N.
     scene_force: f64,
     /// The route of a pose command ([`PoseRoute`]).
@@ -214,6 +222,7 @@ impl ArmRig {
             closing: None,
             grasp: None,
             turning: None,
+            letting_go: None,
             scene_force: 0.0,
             route: PoseRoute::default(),
             drive_command: DriveCommand::STOP,
@@ -277,6 +286,14 @@ impl ArmRig {
         if let Some(hold) = self.turning.take() {
             hold.release(world);
         }
+        if let Some((body, _)) = self.letting_go.take() {
+            ValveRig::set_held(world, body, false);
+        }
+        self.release_object(world);
+    }
+
+    /// Lets go of a held object.
+    fn release_object(&mut self, world: &mut PhysicsWorld) {
         let Some(grasp) = self.grasp.take() else {
             return;
         };
@@ -587,9 +604,21 @@ impl ArmRig {
         dt: f64,
     ) {
         let Some(_) = self.closing else {
-            self.release(world);
+            // Opening on a wheel: the pads let go of it as they open.
+            if let Some(hold) = self.turning.take() {
+                self.letting_go = Some((hold.body, self.finger_gap));
+            }
+            self.release_object(world);
             let g = &self.spec.gripper;
             self.finger_gap = (self.finger_gap + 2.0 * g.finger_speed * dt).min(g.opening);
+            if let Some((body, gap)) = self.letting_go {
+                let poses = part_poses(&self.spec, &self.positions, self.finger_gap);
+                let opened = self.finger_gap >= (gap + CLEAR_OPENING).min(g.opening);
+                if opened && clear_of(world, body, hull, self.parts.each(&poses)) {
+                    ValveRig::set_held(world, body, false);
+                    self.letting_go = None;
+                }
+            }
             return;
         };
         let gripper = &self.spec.gripper;
@@ -700,6 +729,9 @@ impl ArmRig {
         if let Some(t) = &self.turning {
             out.push(format!("{prefix}.arm_valve"), t.valve as f64);
             out.push_all(&format!("{prefix}.arm_valve_hold"), t.state());
+        }
+        if let Some((_, gap)) = self.letting_go {
+            out.push(format!("{prefix}.arm_letting_go"), gap);
         }
     }
 }

@@ -189,6 +189,35 @@ pub(crate) fn free_slip(
     })
 }
 
+/// Whether the arm's `parts` (collider, link, pose on the hull at `hull`) are all clear of the
+/// wheel `body`: none sunk into any of its colliders.
+pub(crate) fn clear_of<'a>(
+    world: &PhysicsWorld,
+    body: RigidBodyHandle,
+    hull: &Isometry3<f64>,
+    mut parts: impl Iterator<Item = (ColliderHandle, usize, &'a Isometry3<f64>)>,
+) -> bool {
+    let Some(wheel) = world.bodies.get(body) else {
+        return true;
+    };
+    parts.all(|(handle, _, pose)| {
+        let Some(part) = world.colliders.get(handle) else {
+            return true;
+        };
+        let at = pose_of(&(hull * pose));
+        wheel
+            .colliders()
+            .iter()
+            .filter_map(|c| world.colliders.get(*c))
+            .all(|w| {
+                contact(&at, part.shape(), w.position(), w.shape(), 0.0)
+                    .ok()
+                    .flatten()
+                    .is_none_or(|c| c.dist >= 0.0)
+            })
+    })
+}
+
 /// A gripper's hold on a valve's wheel.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct ValveHold {
