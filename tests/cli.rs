@@ -374,38 +374,30 @@ fn a_run_without_out_writes_its_telemetry_beside_its_log() {
 /// state snapshot, and so is every object.
 #[test]
 fn a_logged_grasp_replays_bit_for_bit() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let log = dir.path().join("pick.mcap");
-    let out = dir.path().join("pick");
-    let args = [
-        "run",
-        "--exercise",
-        "dexterity_pick_place",
-        "--script",
-        "scenes/exercises/scripts/dexterity_pick_place.pass.toml",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-    ];
-    let (code, text) = run_logged(root, &args, &log);
-    assert_eq!(code, Some(0), "{text}");
-    verifies(root, &log);
+    logged_exercise_replays("dexterity_pick_place");
 }
 
 /// A valve turned through regrips replays bit for bit: the hold on the wheel (where the pads
 /// took it, their slip and free angle) and every valve's opening are in every state snapshot.
 #[test]
 fn a_logged_valve_turn_replays_bit_for_bit() {
+    logged_exercise_replays("dexterity_valve");
+}
+
+/// Exercise `stem` run with its passing script and a log passes, and the log replays bit for
+/// bit (`replay --verify`).
+fn logged_exercise_replays(stem: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let log = dir.path().join("valve.mcap");
-    let out = dir.path().join("valve");
+    let log = dir.path().join(format!("{stem}.mcap"));
+    let out = dir.path().join(stem);
+    let script = format!("scenes/exercises/scripts/{stem}.pass.toml");
     let args = [
         "run",
         "--exercise",
-        "dexterity_valve",
+        stem,
         "--script",
-        "scenes/exercises/scripts/dexterity_valve.pass.toml",
+        &script,
         "--out",
         out.to_str().expect("utf-8 path"),
     ];
