@@ -211,6 +211,12 @@ fn plant_sills_aisle_tray_stair_and_hatch_are_as_designed() {
         );
         assert!((v.centre.z - 0.6).abs() < TOL);
     }
+    // `treadsim check` lists them.
+    let listed = treadsim::scene::summary(&s, 0.0);
+    assert!(
+        listed.contains("valve V-101") && listed.contains("3.0 N·m, 5.00 of 5.00 turns open"),
+        "{listed}"
+    );
     for (eye, target) in [
         ([21.2, -1.0, 0.36], [21.92, -1.0, 0.6]),
         ([21.2, 1.0, 0.36], [21.92, 1.0, 0.6]),

@@ -5,7 +5,8 @@ use super::Scene;
 use std::fmt::Write;
 
 /// A human-readable report of a loaded scene, as `treadsim check` prints it: its size and
-/// bounds, then its elements, spawns, checkpoints, traffic and lights, a line each.
+/// bounds, then its elements, spawns, checkpoints, traffic, lights, objects and valves, a line
+/// each.
 pub fn summary(scene: &Scene, load_ms: f64) -> String {
     let mut s = head(scene, load_ms);
     elements(scene, &mut s);
@@ -71,7 +72,7 @@ fn elements(scene: &Scene, s: &mut String) {
     }
 }
 
-/// Spawns, checkpoints, traffic groups and lights.
+/// Spawns, checkpoints, traffic groups, lights, movable objects and valves.
 fn places(scene: &Scene, s: &mut String) {
     for sp in &scene.spawns {
         let p = sp.position;
@@ -131,6 +132,33 @@ fn places(scene: &Scene, s: &mut String) {
             s,
             "  light {:<18} {kind} at ({:.2}, {:.2}, {:.2}), range {:.1} m, intensity {:.2}",
             l.name, p.x, p.y, p.z, l.range, l.intensity
+        );
+    }
+    for o in &scene.objects {
+        let p = o.pose.translation.vector;
+        let _ = writeln!(
+            s,
+            "  object {:<17} {:.2} kg at ({:.2}, {:.2}, {:.2}), μ {:.2}",
+            o.name, o.mass, p.x, p.y, p.z, o.friction
+        );
+    }
+    for v in &scene.valves {
+        let (p, a) = (v.centre, v.axis);
+        let _ = writeln!(
+            s,
+            "  valve {:<18} {:.2} m wheel at ({:.2}, {:.2}, {:.2}) stem ({:.2}, {:.2}, {:.2}), \
+             {:.1} N·m, {:.2} of {:.2} turns open",
+            v.name,
+            2.0 * v.radius,
+            p.x,
+            p.y,
+            p.z,
+            a.x,
+            a.y,
+            a.z,
+            v.torque,
+            v.open,
+            v.travel
         );
     }
 }
