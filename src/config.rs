@@ -498,6 +498,29 @@ impl<'f> TableReader<'f> {
             .collect()
     }
 
+    /// The `[[key]]` tables (at most `max`), each read by `read`, whose `name`s must differ: a
+    /// second table of a name is refused at its `name` field as `"<what> '<name>' is defined
+    /// twice"`.
+    pub fn named_tables<T>(
+        &self,
+        key: &str,
+        max: usize,
+        what: &str,
+        mut read: impl FnMut(&TableReader<'f>) -> Result<T, ConfigError>,
+        name: impl Fn(&T) -> &str,
+    ) -> Result<Vec<T>, ConfigError> {
+        let mut out: Vec<T> = Vec::new();
+        for t in self.tables(key, max)? {
+            let item = read(&t)?;
+            if out.iter().any(|o| name(o) == name(&item)) {
+                let message = format!("{what} '{}' is defined twice", name(&item));
+                return Err(t.error("name", message));
+            }
+            out.push(item);
+        }
+        Ok(out)
+    }
+
     /// Rejects every key that no getter asked for: with the known field it most likely
     /// misspells (`unknown field `sise` (did you mean `size`?)`), else naming the known ones.
     pub fn finish(&self) -> Result<(), ConfigError> {

@@ -68,15 +68,13 @@ pub(crate) fn read_objects(
     root: &TableReader<'_>,
     materials: &[SurfaceMaterial],
 ) -> Result<Vec<ObjectSpec>, ConfigError> {
-    let mut objects: Vec<ObjectSpec> = Vec::new();
-    for t in root.tables("object", MAX_OBJECTS)? {
-        let object = read_object(&t, materials)?;
-        if objects.iter().any(|o| o.name == object.name) {
-            return Err(t.error("name", format!("object '{}' is defined twice", object.name)));
-        }
-        objects.push(object);
-    }
-    Ok(objects)
+    root.named_tables(
+        "object",
+        MAX_OBJECTS,
+        "object",
+        |t| read_object(t, materials),
+        |o| &o.name,
+    )
 }
 
 fn read_object(

@@ -94,15 +94,13 @@ pub(crate) fn read_valves(
     root: &TableReader<'_>,
     materials: &[SurfaceMaterial],
 ) -> Result<Vec<ValveSpec>, ConfigError> {
-    let mut valves: Vec<ValveSpec> = Vec::new();
-    for t in root.tables("valve", MAX_VALVES)? {
-        let valve = read_valve(&t, materials)?;
-        if valves.iter().any(|v| v.name == valve.name) {
-            return Err(t.error("name", format!("valve '{}' is defined twice", valve.name)));
-        }
-        valves.push(valve);
-    }
-    Ok(valves)
+    root.named_tables(
+        "valve",
+        MAX_VALVES,
+        "valve",
+        |t| read_valve(t, materials),
+        |v| &v.name,
+    )
 }
 
 fn read_valve(

@@ -235,15 +235,13 @@ fn read_running_gear(
 
 /// Reads the `[[camera]]` tables; names must differ.
 fn read_cameras(root: &TableReader<'_>) -> Result<Vec<CameraSpec>, ConfigError> {
-    let mut cameras: Vec<CameraSpec> = Vec::new();
-    for t in root.tables("camera", MAX_CAMERAS)? {
-        let camera = read_camera(&t, None)?;
-        if cameras.iter().any(|c| c.name == camera.name) {
-            return Err(t.error("name", format!("camera '{}' is defined twice", camera.name)));
-        }
-        cameras.push(camera);
-    }
-    Ok(cameras)
+    root.named_tables(
+        "camera",
+        MAX_CAMERAS,
+        "camera",
+        |t| read_camera(t, None),
+        |c| &c.name,
+    )
 }
 
 /// A text field that must not be blank.

@@ -128,6 +128,15 @@ const SLIP_SWEEP_STEP: f64 = std::f64::consts::PI / 180.0;
 /// sweep to count as meeting it, m: half a millimetre, below what a step's contact slop moves.
 pub const SLIP_SWEEP_SINK: f32 = 0.0005;
 
+/// How far `shape` at `pose` (world) is from the collider `part`, m: negative when sunk into
+/// it, infinite when apart (no contact within 0 m).
+fn depth(pose: &Pose, shape: &dyn Shape, part: &Collider) -> f32 {
+    contact(pose, shape, part.position(), part.shape(), 0.0)
+        .ok()
+        .flatten()
+        .map_or(f32::INFINITY, |c| c.dist)
+}
+
 /// How far the pads at `pads` (each pad's world pose and collider) may turn round the stem of
 /// `valve` relative to its wheel before they meet it, rad: against and along the stem's
 /// positive sense (opening), each at most a whole turn (`f64::INFINITY`: nothing in the way).
@@ -150,12 +159,6 @@ pub(crate) fn free_slip(
         .iter()
         .filter_map(|(pose, c)| Some((*pose, world.colliders.get(*c)?)))
         .collect();
-    let depth = |pad: &Pose, shape: &dyn Shape, part: &Collider| -> f32 {
-        contact(pad, shape, part.position(), part.shape(), 0.0)
-            .ok()
-            .flatten()
-            .map_or(f32::INFINITY, |c| c.dist)
-    };
     // Each pad against each part of the wheel, at the start.
     let start: Vec<f32> = pad_shapes
         .iter()
@@ -209,12 +212,7 @@ pub(crate) fn clear_of<'a>(
             .colliders()
             .iter()
             .filter_map(|c| world.colliders.get(*c))
-            .all(|w| {
-                contact(&at, part.shape(), w.position(), w.shape(), 0.0)
-                    .ok()
-                    .flatten()
-                    .is_none_or(|c| c.dist >= 0.0)
-            })
+            .all(|w| depth(&at, part.shape(), w) >= 0.0)
     })
 }
 
@@ -250,7 +248,6 @@ pub(crate) struct PadsNow {
 }
 
 impl ValveHold {
-    /// Takes hold of `valve` (index `index`) with the pads at `pads`, friction `friction`.
     /// Takes hold of `valve` (index `index`) with the pads' frame at `pads` and each pad at
     /// `fingers` (world poses and colliders), friction `friction`.
     pub fn take(
