@@ -1,7 +1,7 @@
 //! Manipulation (dexterity) in exercises, modelled on the ASTM E54.09 manipulator test methods
 //! (E3408 "Dexterity: Inspect") and RoboCup Rescue's pick-and-place: goals about the scene's
-//! movable objects (hold one, put one in a zone, clear one out of a zone) and valves (turn one
-//! to an opening), the gripper
+//! movable objects (hold one, put one in a zone, clear one out of a zone), valves (turn one
+//! to an opening) and doors (open one so far), the gripper
 //! camera's part in observation goals (which camera, and how square to the target's face),
 //! and the arm's faults and penalties (a dropped object, a joint held past its torque limit,
 //! the arm or its load hitting the scene hard).
@@ -25,6 +25,10 @@
 //! valve = "feed"
 //! open = 0                  # turns open (0: shut)
 //! within = 0.05             # turns either side (default 0.05)
+//!
+//! [[goal]]                  # a door opened at least so far
+//! door = "lab"
+//! open_deg = 60
 //!
 //! [[goal]]                  # observe with a named camera, square to the target's face
 //! observe = [1.2, 0.0, 0.4]
@@ -130,6 +134,56 @@ impl ValveGoal {
     pub fn met(&self, sim: &Simulation, _id: RobotId) -> bool {
         sim.valve_state(self.index)
             .is_some_and(|v| !v.held && (v.open - self.open).abs() <= self.within)
+    }
+}
+
+/// A goal about one of the scene's doors: opened at least so far (a door a robot will drive
+/// through; latched doors need their handle turned first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DoorGoal {
+    /// The door's name.
+    pub door: String,
+    /// Its index in the scene's doors (filled in when the exercise is resolved).
+    pub index: usize,
+    /// How far open it must stand, rad.
+    pub open: f64,
+}
+
+/// Reads a door goal from its table; returns its default name and the goal.
+pub fn read_door_goal(t: &TableReader<'_>) -> Result<(String, DoorGoal), ConfigError> {
+    let door = t.str("door")?;
+    let open_deg = t.f64("open_deg", 1.0, 180.0)?;
+    Ok((
+        format!("open {door} {open_deg}°"),
+        DoorGoal {
+            door,
+            index: 0,
+            open: open_deg.to_radians(),
+        },
+    ))
+}
+
+impl DoorGoal {
+    /// The goal in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "open door {} at least {:.0}°",
+            self.door,
+            self.open.to_degrees()
+        )
+    }
+
+    /// Where the goal is, world, m: the shut leaf's centre at handle height.
+    pub fn point(&self, doors: &[crate::scene::DoorSpec]) -> Point3<f64> {
+        doors.get(self.index).map_or(Point3::origin(), |d| {
+            d.leaf_pose(0.0) * Point3::new(0.5 * d.size[0], 0.0, d.handle_height)
+        })
+    }
+
+    /// Whether it is done: the door stands open at least so far.
+    pub fn met(&self, sim: &Simulation, _id: RobotId) -> bool {
+        sim.door_state(self.index)
+            .is_some_and(|d| d.angle >= self.open)
     }
 }
 

@@ -18,7 +18,7 @@ pub(crate) fn goal_point(kind: &GoalKind, ground: f64, sim: &Simulation) -> Poin
             Point3::new(m.x, m.y, ground)
         }
         GoalKind::Observe { target, .. } => *target,
-        GoalKind::Object(_) | GoalKind::Valve(_) => {
+        GoalKind::Object(_) | GoalKind::Valve(_) | GoalKind::Door(_) => {
             kind.scene_point(sim.scene()).unwrap_or_default()
         }
     }
@@ -33,7 +33,7 @@ pub(crate) fn goal_distance(kind: &GoalKind, at: &Point3<f64>, sim: &Simulation)
         GoalKind::Zone(z) => ((flat(&z.position) - here).norm() - z.radius).max(0.0),
         GoalKind::Gate { a, b, .. } => segment_distance(here, *a, *b),
         GoalKind::Observe { target, range, .. } => ((target - at).norm() - range).max(0.0),
-        GoalKind::Object(_) | GoalKind::Valve(_) => {
+        GoalKind::Object(_) | GoalKind::Valve(_) | GoalKind::Door(_) => {
             (flat(&kind.scene_point(sim.scene()).unwrap_or_default()) - here).norm()
         }
     }
@@ -80,6 +80,7 @@ impl GoalCheck<'_> {
                 }),
             GoalKind::Object(goal) => goal.met(self.sim, self.id),
             GoalKind::Valve(goal) => goal.met(self.sim, self.id),
+            GoalKind::Door(goal) => goal.met(self.sim, self.id),
         }
     }
 }

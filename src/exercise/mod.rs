@@ -80,6 +80,7 @@ pub fn summary(exercise: &Exercise) -> String {
             ),
             spec::GoalKind::Object(goal) => goal.describe(),
             spec::GoalKind::Valve(goal) => goal.describe(),
+            spec::GoalKind::Door(goal) => goal.describe(),
         };
         out += &format!("  goal {}: {} — {what}\n", i + 1, goal.name);
     }
@@ -232,7 +233,7 @@ impl Exercise {
                     }
                     dexterity::ObjectTask::Hold => Vec::new(),
                 },
-                spec::GoalKind::Valve(_) => Vec::new(),
+                spec::GoalKind::Valve(_) | spec::GoalKind::Door(_) => Vec::new(),
             };
             if let Some(p) = points.iter().find(|p| !scene.bounds.contains_xy(p)) {
                 let b = &scene.bounds;
@@ -270,6 +271,37 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
         scene.objects.push(object.clone());
     }
     for (i, goal) in spec.goals.iter_mut().enumerate() {
+        if let spec::GoalKind::Door(door_goal) = &mut goal.kind {
+            let Some(index) = scene.doors.iter().position(|d| d.name == door_goal.door) else {
+                let names: Vec<&str> = scene.doors.iter().map(|d| d.name.as_str()).collect();
+                return Err(located(
+                    &spec.goal_locations[i],
+                    format!(
+                        "the scene {} has no door '{}' (it has: {})",
+                        spec.scene.display(),
+                        door_goal.door,
+                        if names.is_empty() {
+                            "none".into()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                ));
+            };
+            if door_goal.open > scene.doors[index].swing.abs() {
+                return Err(located(
+                    &spec.goal_locations[i],
+                    format!(
+                        "open_deg {:.0} is beyond door '{}''s swing of {:.0}°",
+                        door_goal.open.to_degrees(),
+                        door_goal.door,
+                        scene.doors[index].swing.abs().to_degrees()
+                    ),
+                ));
+            }
+            door_goal.index = index;
+            continue;
+        }
         if let spec::GoalKind::Valve(valve_goal) = &mut goal.kind {
             let Some(index) = scene.valves.iter().position(|v| v.name == valve_goal.valve) else {
                 let names: Vec<&str> = scene.valves.iter().map(|v| v.name.as_str()).collect();

@@ -78,7 +78,8 @@ use std::path::{Path, PathBuf};
 use nalgebra::{Point2, Point3};
 
 use super::dexterity::{
-    read_object_goal, read_observe_view, read_valve_goal, Facing, ObjectGoal, ValveGoal,
+    read_door_goal, read_object_goal, read_observe_view, read_valve_goal, DoorGoal, Facing,
+    ObjectGoal, ValveGoal,
 };
 use crate::config::{ConfigError, SourceFile, TableReader};
 use crate::link::{CameraFault, CameraFaultKind, Dropout, LinkConditions};
@@ -144,15 +145,18 @@ pub enum GoalKind {
     Object(ObjectGoal),
     /// One of the scene's valves turned to an opening ([`super::dexterity`]).
     Valve(ValveGoal),
+    /// One of the scene's doors opened so far ([`super::dexterity`]).
+    Door(DoorGoal),
 }
 
 impl GoalKind {
-    /// Where an object or valve goal is in `scene`, world, m ([`ObjectGoal::point`],
-    /// [`ValveGoal::point`]); `None` for other goals.
+    /// Where an object, valve or door goal is in `scene`, world, m ([`ObjectGoal::point`],
+    /// [`ValveGoal::point`], [`DoorGoal::point`]); `None` for other goals.
     pub fn scene_point(&self, scene: &crate::scene::Scene) -> Option<Point3<f64>> {
         match self {
             GoalKind::Object(goal) => Some(goal.point(&scene.objects)),
             GoalKind::Valve(goal) => Some(goal.point(&scene.valves)),
+            GoalKind::Door(goal) => Some(goal.point(&scene.doors)),
             _ => None,
         }
     }
@@ -597,6 +601,7 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
         "place",
         "clear",
         "valve",
+        "door",
     ];
     let with_zone = t.has("place") || t.has("clear");
     // A place or clear goal's zone is written with `position`.
@@ -608,7 +613,7 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
     if given.len() != 1 {
         let message = if given.is_empty() {
             "a goal needs one of checkpoint, position (a zone), gate, observe, hold, place, \
-             clear or valve"
+             clear, valve or door"
                 .to_string()
         } else {
             format!("give only one of {}", given.join(", "))
@@ -656,14 +661,7 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
                 GoalKind::Gate { a, b, heading },
             )
         }
-        kind @ ("hold" | "place" | "clear") => {
-            let (name, goal) = read_object_goal(t, kind)?;
-            (name, GoalKind::Object(goal))
-        }
-        "valve" => {
-            let (name, goal) = read_valve_goal(t)?;
-            (name, GoalKind::Valve(goal))
-        }
+        kind @ ("hold" | "place" | "clear" | "valve" | "door") => read_dexterity_goal(t, kind)?,
         _ => {
             let target = Point3::from(t.array::<3>("observe", -MAX_COORD, MAX_COORD)?);
             let (camera, facing) = read_observe_view(t)?;
@@ -688,6 +686,25 @@ fn read_goal(t: &TableReader<'_>, index: usize) -> Result<GoalAndReference, Conf
     let name = t.opt_str("name")?.unwrap_or(default_name);
     t.finish()?;
     Ok((GoalSpec { name, kind, dwell }, reference, location))
+}
+
+/// A goal about the scene's objects, valves or doors, by its `kind` key: its default name and
+/// the goal.
+fn read_dexterity_goal(t: &TableReader<'_>, kind: &str) -> Result<(String, GoalKind), ConfigError> {
+    Ok(match kind {
+        "valve" => {
+            let (name, goal) = read_valve_goal(t)?;
+            (name, GoalKind::Valve(goal))
+        }
+        "door" => {
+            let (name, goal) = read_door_goal(t)?;
+            (name, GoalKind::Door(goal))
+        }
+        _ => {
+            let (name, goal) = read_object_goal(t, kind)?;
+            (name, GoalKind::Object(goal))
+        }
+    })
 }
 
 /// The two posts of a gate: `gate = [x0, y0, x1, y1]`.

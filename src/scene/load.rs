@@ -185,6 +185,8 @@ pub struct Scene {
     pub objects: Vec<super::ObjectSpec>,
     /// Handwheel valves (`[[valve]]`), in file order.
     pub valves: Vec<super::ValveSpec>,
+    /// Hinged doors (`[[door]]`), in file order.
+    pub doors: Vec<super::DoorSpec>,
     /// The mesh files its elements read, resolved against the scene file's folder, each
     /// once, in file order.
     pub mesh_files: Vec<PathBuf>,
@@ -266,6 +268,7 @@ impl Scene {
         let lights = super::lights::read_lights(&root)?;
         let objects = super::objects::read_objects(&root, &materials)?;
         let valves = super::valves::read_valves(&root, &materials)?;
+        let doors = super::doors::read_doors(&root, &materials)?;
         let explicit_bounds = read_bounds(&root, &spawns)?;
         root.finish()?;
         let buried_triangles = builder.drop_buried(&mut infos);
@@ -306,6 +309,7 @@ impl Scene {
             lights,
             objects,
             valves,
+            doors,
             mesh_files,
         })
     }

@@ -1,6 +1,7 @@
 //! Scene files: the TOML format, procedural primitives, mesh import, spawn poses, checkpoints,
-//! surface materials, the site's own lights, movable objects, handwheel valves and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
+//! surface materials, the site's own lights, movable objects, handwheel valves, hinged doors and moving traffic. A loaded scene becomes one [`crate::terrain::Terrain`].
 
+pub mod doors;
 pub mod generate;
 pub mod lights;
 mod load;
@@ -12,6 +13,7 @@ mod summary;
 pub mod traffic;
 pub mod valves;
 
+pub use doors::DoorSpec;
 pub use lights::{LightKind, SceneLight};
 pub use load::{
     resolve_inside, Checkpoint, ElementInfo, ElementKind, Scene, SceneBounds, Spawn, UnknownSpawn,

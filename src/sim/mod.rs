@@ -53,6 +53,7 @@ mod checks;
 mod clearance;
 mod config;
 mod convert;
+mod doors;
 mod events;
 mod hull;
 mod movers;
@@ -71,6 +72,7 @@ pub use arm::{
 pub use bare::bare_world;
 use convert::{body_state, hull_mass, v32, v64};
 pub use convert::{isometry_of, pose_of};
+pub use doors::{DoorState, LATCH_CATCH};
 pub use events::{RobotStatus, SimEvent};
 pub use movers::MoverId;
 pub use objects::ObjectState;
@@ -195,6 +197,9 @@ pub struct Simulation {
     objects: Vec<RigidBodyHandle>,
     /// The scene's handwheel valves, in scene order (`valves.rs`).
     valves: Vec<valves::ValveRig>,
+    /// The scene's hinged doors, in scene order (`doors.rs`); their handles are in `valves`,
+    /// after the scene's valves.
+    doors: Vec<doors::DoorRig>,
     time: f64,
     steps: u64,
     /// Per-robot scratch of stages 1–3, in robot order (not state: never saved or restored).
@@ -258,10 +263,19 @@ impl Simulation {
             .iter()
             .map(|o| objects::insert_object(&mut world, o))
             .collect();
-        let valves = scene
+        let mut valves: Vec<valves::ValveRig> = scene
             .valves
             .iter()
             .map(|v| valves::ValveRig::insert(&mut world, v))
+            .collect();
+        let doors = scene
+            .doors
+            .iter()
+            .map(|d| {
+                let (door, handle) = doors::DoorRig::insert(&mut world, d, valves.len());
+                valves.push(handle);
+                door
+            })
             .collect();
         Ok(Self {
             scene,
@@ -272,6 +286,7 @@ impl Simulation {
             movers: Vec::new(),
             objects,
             valves,
+            doors,
             time: 0.0,
             steps: 0,
             scratch: Vec::new(),
@@ -408,6 +423,7 @@ impl Simulation {
                 .for_each(drive);
         }
         // 3: apply.
+        self.step_doors();
         self.mark_bodies_near(reach);
         let robots = self
             .robots
@@ -445,6 +461,7 @@ impl Simulation {
                 rig.control(&mut self.world, &mut self.valves, dt);
             }
         }
+        self.pull_doors();
         // 4: integrate.
         self.world.step_with_events(&GuardHook, &());
         for rig in self.robots.iter_mut().filter_map(|r| r.arm.as_mut()) {
@@ -500,6 +517,12 @@ impl Simulation {
             &mut self.spheres,
         );
         valves::push_spheres(&self.valves, &self.scene.valves, &mut self.spheres);
+        doors::push_spheres(
+            &self.world,
+            &self.doors,
+            &self.scene.doors,
+            &mut self.spheres,
+        );
         self.bodies_near.resize(self.robots.len(), false);
         mark_robots_near_bodies(&mut self.spheres, reach, &mut self.bodies_near);
     }

@@ -77,8 +77,8 @@ impl Simulation {
         self.objects.get(i).copied()
     }
 
-    /// Puts every object back at its initial pose, at rest, and every valve at its starting
-    /// opening (the instructor's reset).
+    /// Puts every object back at its initial pose, at rest, every valve at its starting
+    /// opening and every door at its starting angle (the instructor's reset).
     pub fn reset_objects(&mut self) {
         // A held object leaves the gripper first (its collider is on the hull while held).
         for r in &mut self.robots {
@@ -94,10 +94,12 @@ impl Simulation {
             }
         }
         self.reset_valves();
+        self.reset_doors();
     }
 
     /// Adds every object's pose and velocities as rapier stores them to a state snapshot,
-    /// named `object.<name>.…`, and every valve's opening ([`Simulation::capture_valves`]).
+    /// named `object.<name>.…`, every valve's opening ([`Simulation::capture_valves`]) and every
+    /// door's leaf, handle and latch ([`Simulation::capture_doors`]).
     pub fn capture_objects(&self, out: &mut StateSnapshot) {
         for (o, spec) in self.objects.iter().zip(&self.scene.objects) {
             let Some(body) = self.world.bodies.get(*o) else {
@@ -106,6 +108,7 @@ impl Simulation {
             out.push_all(&format!("object.{}", spec.name), body_values(body));
         }
         self.capture_valves(out);
+        self.capture_doors(out);
     }
 }
 

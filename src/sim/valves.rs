@@ -31,11 +31,15 @@ pub struct ValveState {
     pub pose: Isometry3<f64>,
 }
 
-/// A valve in the world: its wheel's body and how far it is open.
+/// Something a gripper takes hold of and turns about an axis between two stops: a valve's
+/// handwheel, or a door's lever handle (`doors.rs`); its body and how far it is turned.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct ValveRig {
-    /// The wheel's fixed body.
+    /// The wheel's fixed body, or the door's leaf a handle turns on. The colliders that turn
+    /// (all of a wheel's; a handle's spindle and levers) carry [`TURN_TAG`].
     pub body: RigidBodyHandle,
+    /// What it turns on.
+    mount: Mount,
     /// The hub's centre, m, world frame.
     pub centre: Point3<f64>,
     /// The stem's axis, world frame (unit).
@@ -52,6 +56,28 @@ pub(crate) struct ValveRig {
     pub inertia: f64,
 }
 
+/// What a [`ValveRig`] turns on.
+#[derive(Debug, Clone, PartialEq)]
+enum Mount {
+    /// A wheel on its own fixed body, moved to each new angle.
+    Fixed,
+    /// A handle on a door's leaf: its frame on the leaf (z along the spindle), and its parts
+    /// with each one's pose in that frame at rest; they move on the leaf as it turns.
+    Leaf {
+        frame: Isometry3<f64>,
+        parts: Vec<(ColliderHandle, Isometry3<f64>)>,
+    },
+}
+
+/// `user_data` of a collider that turns with a [`ValveRig`]: a wheel's or a handle's part
+/// ("turn" in ASCII). A handle's leaf carries other colliders that must not count as it.
+pub(crate) const TURN_TAG: u128 = 0x7475_726e;
+
+/// Whether `collider` is a part of something that turns ([`TURN_TAG`]).
+pub(crate) fn turns(collider: &Collider) -> bool {
+    collider.user_data == TURN_TAG
+}
+
 impl ValveRig {
     /// Inserts the wheel of `spec` into `world`, at its starting opening.
     pub fn insert(world: &mut PhysicsWorld, spec: &ValveSpec) -> Self {
@@ -61,6 +87,7 @@ impl ValveRig {
             });
         let mut rig = Self {
             body: RigidBodyHandle::invalid(),
+            mount: Mount::Fixed,
             centre: spec.centre,
             axis: spec.axis.into_inner(),
             closed,
@@ -72,12 +99,63 @@ impl ValveRig {
         rig.body = world
             .bodies
             .insert(RigidBodyBuilder::fixed().pose(pose_of(&rig.pose())).build());
-        for collider in wheel_colliders(spec) {
+        for mut collider in wheel_colliders(spec) {
+            collider.user_data = TURN_TAG;
             world
                 .colliders
                 .insert_with_parent(collider, rig.body, &mut world.bodies);
         }
         rig
+    }
+
+    /// Inserts a door's lever handle on its leaf `leaf` (whose pose is now `leaf_pose`,
+    /// world): its `parts` (colliders and their poses in the handle's frame `frame` on the
+    /// leaf, z along the spindle), turning `travel` turns against `torque` N·m.
+    pub fn insert_handle(
+        world: &mut PhysicsWorld,
+        leaf: RigidBodyHandle,
+        leaf_pose: &Isometry3<f64>,
+        frame: Isometry3<f64>,
+        parts: Vec<(Collider, Isometry3<f64>)>,
+        torque: f64,
+        travel: f64,
+    ) -> Self {
+        let parts = parts
+            .into_iter()
+            .map(|(mut collider, pose)| {
+                collider.user_data = TURN_TAG;
+                // A collider's pose before it has a parent is the one it keeps on it.
+                collider.set_position(pose_of(&(frame * pose)));
+                let handle = world
+                    .colliders
+                    .insert_with_parent(collider, leaf, &mut world.bodies);
+                (handle, pose)
+            })
+            .collect();
+        let mut rig = Self {
+            body: leaf,
+            mount: Mount::Leaf { frame, parts },
+            centre: Point3::origin(),
+            axis: Vector3::z(),
+            closed: UnitQuaternion::identity(),
+            torque,
+            travel,
+            open: 0.0,
+            inertia: 0.0,
+        };
+        rig.carry(leaf_pose);
+        rig
+    }
+
+    /// A handle on a leaf now at `leaf_pose` (world): its spindle and rest pose go with it
+    /// (a wheel stays where it is).
+    pub fn carry(&mut self, leaf_pose: &Isometry3<f64>) {
+        if let Mount::Leaf { frame, .. } = &self.mount {
+            let pose = leaf_pose * frame;
+            self.centre = Point3::from(pose.translation.vector);
+            self.axis = pose.rotation * Vector3::z();
+            self.closed = pose.rotation;
+        }
     }
 
     /// The wheel's pose now, world frame.
@@ -99,15 +177,46 @@ impl ValveRig {
         let before = self.open;
         self.open = (self.open + angle / std::f64::consts::TAU).clamp(0.0, self.travel);
         if self.open != before {
-            if let Some(b) = world.bodies.get_mut(self.body) {
-                b.set_position(pose_of(&self.pose()), true);
-            }
+            self.place(world);
         }
         (self.open - before) * std::f64::consts::TAU
     }
 
-    /// Marks the wheel held or let go: while held, the gripper's parts pass through it (the
-    /// pads hold it by the law in `arm/turn.rs`, not by contact, which would fight it).
+    /// Sets it to `open` turns (within its stops) and moves its body or parts there.
+    pub fn set_open(&mut self, world: &mut PhysicsWorld, open: f64) {
+        self.open = open.clamp(0.0, self.travel);
+        self.place(world);
+    }
+
+    /// Moves the wheel's body, or the handle's parts on the leaf, to the angle now.
+    fn place(&self, world: &mut PhysicsWorld) {
+        match &self.mount {
+            Mount::Fixed => {
+                if let Some(b) = world.bodies.get_mut(self.body) {
+                    b.set_position(pose_of(&self.pose()), true);
+                }
+            }
+            Mount::Leaf { frame, parts } => {
+                let turned = frame
+                    * UnitQuaternion::from_axis_angle(
+                        &Vector3::z_axis(),
+                        self.open * std::f64::consts::TAU,
+                    );
+                for (handle, pose) in parts {
+                    if let Some(c) = world.colliders.get_mut(*handle) {
+                        c.set_position_wrt_parent(pose_of(&(turned * pose)));
+                    }
+                }
+                if let Some(b) = world.bodies.get_mut(self.body) {
+                    b.wake_up(true);
+                }
+            }
+        }
+    }
+
+    /// Marks the turning parts on `body` held or let go: while held, the gripper's parts pass
+    /// through them (the pads hold them by the law in `arm/turn.rs`, not by contact, which
+    /// would fight it).
     pub fn set_held(world: &mut PhysicsWorld, body: RigidBodyHandle, held: bool) {
         let colliders: Vec<ColliderHandle> = world
             .bodies
@@ -120,7 +229,7 @@ impl ValveRig {
             Group::ALL
         };
         for c in colliders {
-            if let Some(c) = world.colliders.get_mut(c) {
+            if let Some(c) = world.colliders.get_mut(c).filter(|c| turns(c)) {
                 c.set_collision_groups(InteractionGroups::new(
                     Group::ALL,
                     filter,
@@ -210,10 +319,7 @@ impl Simulation {
     /// [`Simulation::reset_objects`], which lets go of what the grippers hold first).
     pub(crate) fn reset_valves(&mut self) {
         for (v, spec) in self.valves.iter_mut().zip(&self.scene.valves) {
-            v.open = spec.open;
-            if let Some(b) = self.world.bodies.get_mut(v.body) {
-                b.set_position(pose_of(&v.pose()), true);
-            }
+            v.set_open(&mut self.world, spec.open);
         }
     }
 

@@ -179,7 +179,7 @@ fn plan_extent(run: &RunData) -> (f64, f64, f64, f64) {
                 GoalKind::Zone(z) => vec![(z.position.x, z.position.y)],
                 GoalKind::Gate { a, b, .. } => vec![(a.x, a.y), (b.x, b.y)],
                 GoalKind::Observe { target, .. } => vec![(target.x, target.y)],
-                GoalKind::Object(_) | GoalKind::Valve(_) => {
+                GoalKind::Object(_) | GoalKind::Valve(_) | GoalKind::Door(_) => {
                     let p = goal.kind.scene_point(&exercise.scene).unwrap_or_default();
                     vec![(p.x, p.y)]
                 }
@@ -342,7 +342,7 @@ fn draw_goals<DB: DrawingBackend>(chart: &mut Chart2d<'_, DB>, run: &RunData) ->
                     .map_err(err)?;
                 (target.x, target.y)
             }
-            GoalKind::Object(_) | GoalKind::Valve(_) => {
+            GoalKind::Object(_) | GoalKind::Valve(_) | GoalKind::Door(_) => {
                 let p = goal.kind.scene_point(&exercise.scene).unwrap_or_default();
                 chart
                     .draw_series(std::iter::once(Circle::new(

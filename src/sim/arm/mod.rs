@@ -60,6 +60,21 @@ use crate::vehicle::arm::kinematics::{gripper_frame, resolved_rate, tool_point, 
 use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand, ToolFrame, MAX_ARM_JOINTS};
 use crate::vehicle::DriveCommand;
 
+/// A gripper's hold on something that turns, as [`ArmRig::hold_on`] gives it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct HoldOn {
+    /// The rig held, by index in the simulation's turning rigs.
+    pub rig: usize,
+    /// The robot's hull body.
+    pub hull: RigidBodyHandle,
+    /// The pads' centre, m, world frame.
+    pub pads: Point3<f64>,
+    /// Where the pads took hold, turned and moved with what they hold, m, world frame.
+    pub held: Point3<f64>,
+    /// The most the grip passes on along the pads, N.
+    pub limit: f64,
+}
+
 /// Collision group of every arm collider, and the one group arm colliders filter out.
 pub(crate) const ARM_GROUP: Group = Group::GROUP_2;
 
@@ -342,6 +357,22 @@ impl ArmRig {
     /// The valve whose wheel the gripper holds, by index in the scene's valves.
     pub fn turning(&self) -> Option<usize> {
         self.turning.map(|t| t.valve)
+    }
+
+    /// How the gripper holds a handle on a door's leaf, for the leaf's pull
+    /// (`sim/doors.rs`): the rig it holds (index in `valves`), the pads' centre now and where
+    /// they took hold as it is now (world, m), and the most the grip passes on along the pads
+    /// by Coulomb's law (2·μ·F, N).
+    pub fn hold_on(&self, valves: &[ValveRig]) -> Option<HoldOn> {
+        let (hold, valve) = self.held_valve(valves)?;
+        let force = self.closing.unwrap_or(0.0).min(self.spec.gripper.max_force);
+        Some(HoldOn {
+            rig: hold.valve,
+            hull: self.hull,
+            pads: hold.pads,
+            held: hold.held_point(valve),
+            limit: grip_limit(force, hold.friction),
+        })
     }
 
     /// Stage 3 for the arm: the joints answer the last step's loads and the command, the

@@ -31,7 +31,7 @@ use rapier3d::prelude::*;
 use super::grasp::touched_by;
 use super::loads::JointLoads;
 use crate::sim::pose_of;
-use crate::sim::valves::ValveRig;
+use crate::sim::valves::{turns, ValveRig};
 use crate::vehicle::arm::{ArmSpec, GripperSpec, JointKind};
 
 /// Farthest the pads' centre may move from where they took hold of a wheel (turning with it)
@@ -103,10 +103,12 @@ pub(crate) fn pressed_valve(
 ) -> Option<(usize, f64)> {
     let body_of = |c: ColliderHandle| world.colliders.get(c).and_then(|c| c.parent());
     touched_by(world, fingers[0]).find_map(|c| {
-        let body = body_of(c)?;
+        let body = body_of(c).filter(|_| world.colliders.get(c).is_some_and(turns))?;
         let index = valves.iter().position(|v| v.body == body)?;
         touched_by(world, fingers[1])
-            .any(|other| body_of(other) == Some(body))
+            .any(|other| {
+                body_of(other) == Some(body) && world.colliders.get(other).is_some_and(turns)
+            })
             .then(|| {
                 (
                     index,
@@ -152,6 +154,7 @@ pub(crate) fn free_slip(
             b.colliders()
                 .iter()
                 .filter_map(|c| world.colliders.get(*c))
+                .filter(|c| turns(c))
                 .collect()
         })
         .unwrap_or_default();
@@ -212,6 +215,7 @@ pub(crate) fn clear_of<'a>(
             .colliders()
             .iter()
             .filter_map(|c| world.colliders.get(*c))
+            .filter(|c| turns(c))
             .all(|w| depth(&at, part.shape(), w) >= 0.0)
     })
 }
@@ -235,6 +239,8 @@ pub(crate) struct ValveHold {
     /// How far they may slip before they meet a spoke: against and along the opening sense,
     /// rad ([`free_slip`]).
     free: [f64; 2],
+    /// The pads' centre after the last step's move, m, world frame.
+    pub pads: Point3<f64>,
 }
 
 /// Where the pads are this step and how hard they press.
@@ -268,7 +274,13 @@ impl ValveHold {
             last: pads.rotation,
             slip: 0.0,
             free,
+            pads: Point3::from(pads.translation.vector),
         }
+    }
+
+    /// Where the pads took hold, as it is now (turning and moving with `valve`), m, world.
+    pub fn held_point(&self, valve: &ValveRig) -> Point3<f64> {
+        valve.pose() * self.held_at
     }
 
     /// How far the pads may still slip in the sense of `direction` (positive: opening), rad.
@@ -365,8 +377,8 @@ impl ValveHold {
             let turned = valve.turn(world, twist - slipping);
             self.slip = (self.slip + twist - turned).clamp(-self.free[0], self.free[1]);
         }
-        let held = valve.pose() * self.held_at;
-        (Point3::from(now.pads.translation.vector) - held).norm() <= SLIP_RELEASE
+        self.pads = Point3::from(now.pads.translation.vector);
+        (self.pads - self.held_point(valve)).norm() <= SLIP_RELEASE
     }
 
     /// The hold's state for snapshots: where it took the wheel (x, y, z in the wheel's frame),
