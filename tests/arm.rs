@@ -329,8 +329,11 @@ fn random_arm_work_at_a_valve_stays_bounded() {
         }
     }
     assert!(sim.events().is_empty(), "{:?}", sim.events());
+    // Pads that slide off the wheel stay clear of it until no part of the arm is in it (no
+    // instant retake from inside it, which threw the arm out with kilonewtons): about 1.3 s of
+    // the 90 s is held.
     assert!(
-        held_steps > 1000,
+        held_steps > 500,
         "the wheel was held for only {held_steps} steps"
     );
     assert!(

@@ -384,6 +384,13 @@ fn a_logged_valve_turn_replays_bit_for_bit() {
     logged_exercise_replays("dexterity_valve");
 }
 
+/// A latched door opened with the arm and driven through replays bit for bit: the leaf's
+/// body, its handle's turn and its latch, and the hold on the lever, are in every snapshot.
+#[test]
+fn a_logged_door_opening_replays_bit_for_bit() {
+    logged_exercise_replays("dexterity_door");
+}
+
 /// Exercise `stem` run with its passing script and a log passes, and the log replays bit for
 /// bit (`replay --verify`).
 fn logged_exercise_replays(stem: &str) {

@@ -147,6 +147,11 @@ impl ValveRig {
         rig
     }
 
+    /// Whether it is a door's lever handle (on a leaf), not a valve's wheel.
+    pub fn is_lever(&self) -> bool {
+        matches!(self.mount, Mount::Leaf { .. })
+    }
+
     /// A handle on a leaf now at `leaf_pose` (world): its spindle and rest pose go with it
     /// (a wheel stays where it is).
     pub fn carry(&mut self, leaf_pose: &Isometry3<f64>) {

@@ -196,9 +196,9 @@ pub(crate) struct ArmRig {
     grasp: Option<Grasp>,
     /// The valve's wheel held, if any.
     turning: Option<ValveHold>,
-    /// A wheel just let go of, and the finger gap then (m): the arm passes through it until
-    /// the pads have opened [`CLEAR_OPENING`] wider and no part of the arm is in it, so that
-    /// letting go is not a knock.
+    /// A wheel or handle just let go of, and the finger gap then (m; 0 when the pads slid off
+    /// it): the arm passes through it until the pads have opened [`CLEAR_OPENING`] wider and
+    /// no part of the arm is in it, so that letting go is not a knock.
     letting_go: Option<(RigidBodyHandle, f64)>,
     /// The largest contact force on the arm or its load in the last step, N.
     scene_force: f64,
@@ -465,7 +465,10 @@ impl ArmRig {
             return;
         };
         if !hold.follow(world, valve, &now, &self.spec.gripper) {
-            hold.release(world);
+            // Slid off: the pads are beside what they held, maybe still round part of it (a
+            // lever swung away between them); it stays clear of the arm until no part of the
+            // arm is in it, as when the grip opens, rather than be thrown out by contacts.
+            self.letting_go = Some((hold.body, 0.0));
             self.turning = None;
         }
     }
@@ -523,7 +526,14 @@ impl ArmRig {
         }
         let mut hit = 0.0_f64;
         for (collider, link, _) in self.parts.each(poses) {
-            hit = hit.max(loads.add_contacts(world, collider, link, hull, substep));
+            let mut force = loads.add_contacts(world, collider, link, hull, substep);
+            // Closing pads pressing what they close on grip it, with at most the finger
+            // mechanism's force (rapier's squeeze of a part between them, one step before the
+            // hold takes it, can be far more): that is no hit.
+            if self.closing.is_some() && self.parts.fingers.contains(&collider) {
+                force = force.min(g.max_force);
+            }
+            hit = hit.max(force);
         }
         if let Some(grasp) = &self.grasp {
             let centre = grasp.center_in_body(&poses.pad);
@@ -642,16 +652,10 @@ impl ArmRig {
             self.release_object(world);
             let g = &self.spec.gripper;
             self.finger_gap = (self.finger_gap + 2.0 * g.finger_speed * dt).min(g.opening);
-            if let Some((body, gap)) = self.letting_go {
-                let poses = part_poses(&self.spec, &self.positions, self.finger_gap);
-                let opened = self.finger_gap >= (gap + CLEAR_OPENING).min(g.opening);
-                if opened && clear_of(world, body, hull, self.parts.each(&poses)) {
-                    ValveRig::set_held(world, body, false);
-                    self.letting_go = None;
-                }
-            }
+            self.clear_away(world, hull);
             return;
         };
+        self.clear_away(world, hull);
         let gripper = &self.spec.gripper;
         if self.grasp.is_some_and(|g| !g.between_pads(gripper)) {
             // It slid off the pads: it falls.
@@ -674,6 +678,22 @@ impl ArmRig {
                 .map(|v| ValveHold::take(world, v, index, &pads, &fingers, friction));
         } else {
             self.finger_gap = (self.finger_gap - 2.0 * g.finger_speed * dt).max(2.0 * FINGER_MIN);
+        }
+    }
+
+    /// A wheel or handle let go of meets the arm again once the pads have opened
+    /// [`CLEAR_OPENING`] wider than when they let go and no part of the arm (on the hull at
+    /// `hull`) is in it.
+    fn clear_away(&mut self, world: &mut PhysicsWorld, hull: &Isometry3<f64>) {
+        let Some((body, gap)) = self.letting_go else {
+            return;
+        };
+        let g = &self.spec.gripper;
+        let poses = part_poses(&self.spec, &self.positions, self.finger_gap);
+        let opened = self.finger_gap >= (gap + CLEAR_OPENING).min(g.opening);
+        if opened && clear_of(world, body, hull, self.parts.each(&poses)) {
+            ValveRig::set_held(world, body, false);
+            self.letting_go = None;
         }
     }
 

@@ -30,6 +30,7 @@ use rapier3d::prelude::*;
 
 use super::grasp::touched_by;
 use super::loads::JointLoads;
+use crate::scene::doors::LEVER_LENGTH;
 use crate::sim::pose_of;
 use crate::sim::valves::{turns, ValveRig};
 use crate::vehicle::arm::{ArmSpec, GripperSpec, JointKind};
@@ -362,7 +363,13 @@ impl ValveHold {
     ) -> bool {
         let turn = now.pads.rotation * self.last.inverse();
         self.last = now.pads.rotation;
-        let twist = twist_about(&turn, &valve.axis);
+        let pads = Point3::from(now.pads.translation.vector);
+        let twist = match lever_arm(valve, &self.pads) {
+            // Pads across a lever away from its spindle push it round: their move along the
+            // circle about the spindle over its radius (the round bar tilts between flat pads).
+            Some((arm, tangent)) => (pads - self.pads).dot(&tangent) / arm,
+            None => twist_about(&turn, &valve.axis),
+        };
         if twist != 0.0 {
             // The pads slip first if the grip cannot pass the torque on, until a spoke meets
             // them; the rest of the twist turns the wheel, up to its stops; what a stop leaves
@@ -377,8 +384,17 @@ impl ValveHold {
             let turned = valve.turn(world, twist - slipping);
             self.slip = (self.slip + twist - turned).clamp(-self.free[0], self.free[1]);
         }
-        self.pads = Point3::from(now.pads.translation.vector);
-        (self.pads - self.held_point(valve)).norm() <= SLIP_RELEASE
+        self.pads = pads;
+        let mut off = self.pads - self.held_point(valve);
+        if let Some((arm, tangent)) = lever_arm(valve, &self.pads) {
+            // Along a lever's bar the pads slide and keep hold, up to its end.
+            let along = valve.axis.cross(&tangent);
+            off -= along * off.dot(&along);
+            if arm > LEVER_LENGTH {
+                return false;
+            }
+        }
+        off.norm() <= SLIP_RELEASE
     }
 
     /// The hold's state for snapshots: where it took the wheel (x, y, z in the wheel's frame),
@@ -389,6 +405,24 @@ impl ValveHold {
         let [against, along] = self.free;
         [p.x, p.y, p.z, q.x, q.y, q.z, q.w, self.slip, against, along]
     }
+}
+
+/// Pads closer to a lever's spindle than this, m, turn it by their own twist about the
+/// spindle; farther out, by their move round it.
+pub const LEVER_PUSH_MIN: f64 = 0.045;
+
+/// For pads at `pads` (world) across a door handle's lever at least [`LEVER_PUSH_MIN`] from
+/// its spindle: their distance from the spindle, m, and the unit direction (world) in which
+/// a point there moves as the handle turns down; `None` for a valve's wheel or pads near the
+/// spindle.
+fn lever_arm(valve: &ValveRig, pads: &Point3<f64>) -> Option<(f64, Vector3<f64>)> {
+    if !valve.is_lever() {
+        return None;
+    }
+    let offset = pads - valve.centre;
+    let radial = offset - valve.axis * offset.dot(&valve.axis);
+    let arm = radial.norm();
+    (arm >= LEVER_PUSH_MIN).then(|| (arm, valve.axis.cross(&radial) / arm))
 }
 
 /// The angle of `rotation` about the unit `axis` (its twist, in a swing–twist split), rad in
