@@ -268,7 +268,7 @@ fn primitive(
 }
 
 /// The `foxglove.SceneUpdate` of what moves on its own in `session` now, stamped `t` s: robot
-/// arm parts, scene objects, valves' wheels and traffic, each an entity in `world`, and the flippers' belts in
+/// arm parts, scene objects, valves' wheels, doors' leaves and traffic, each an entity in `world`, and the flippers' belts in
 /// `base_link`, each replacing the last of its id; `None` when there are none.
 pub fn bodies(session: &Session, t: f64) -> Option<Value> {
     let sim = session.sim();
@@ -313,6 +313,15 @@ pub fn bodies(session: &Session, t: f64) -> Option<Value> {
         if let Some(body) = sim.valve_body(i).and_then(|h| world.bodies.get(h)) {
             push(
                 format!("valve/{}", spec.name),
+                body.colliders(),
+                colour(spec.color),
+            );
+        }
+    }
+    for (i, spec) in sim.scene().doors.iter().enumerate() {
+        if let Some(body) = sim.door_body(i).and_then(|h| world.bodies.get(h)) {
+            push(
+                format!("door/{}", spec.name),
                 body.colliders(),
                 colour(spec.color),
             );

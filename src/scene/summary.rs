@@ -5,7 +5,7 @@ use super::Scene;
 use std::fmt::Write;
 
 /// A human-readable report of a loaded scene, as `treadsim check` prints it: its size and
-/// bounds, then its elements, spawns, checkpoints, traffic, lights, objects and valves, a line
+/// bounds, then its elements, spawns, checkpoints, traffic, lights, objects, valves and doors, a line
 /// each.
 pub fn summary(scene: &Scene, load_ms: f64) -> String {
     let mut s = head(scene, load_ms);
@@ -72,7 +72,7 @@ fn elements(scene: &Scene, s: &mut String) {
     }
 }
 
-/// Spawns, checkpoints, traffic groups, lights, movable objects and valves.
+/// Spawns, checkpoints, traffic groups, lights, then [`movables`].
 fn places(scene: &Scene, s: &mut String) {
     for sp in &scene.spawns {
         let p = sp.position;
@@ -134,6 +134,11 @@ fn places(scene: &Scene, s: &mut String) {
             l.name, p.x, p.y, p.z, l.range, l.intensity
         );
     }
+    movables(scene, s);
+}
+
+/// Movable objects, valves and doors.
+fn movables(scene: &Scene, s: &mut String) {
     for o in &scene.objects {
         let p = o.pose.translation.vector;
         let _ = writeln!(
@@ -159,6 +164,25 @@ fn places(scene: &Scene, s: &mut String) {
             v.torque,
             v.open,
             v.travel
+        );
+    }
+    for d in &scene.doors {
+        let [w, h, _] = d.size;
+        let latch = if d.latch { "latched" } else { "no latch" };
+        let _ = writeln!(
+            s,
+            "  door {:<19} {:.2} × {:.2} m, {:.1} kg, hinge ({:.2}, {:.2}, {:.2}), swings {:.0}°, \
+             {latch}, closer {:.0} N·m, {:.0}° open",
+            d.name,
+            w,
+            h,
+            d.mass,
+            d.hinge.x,
+            d.hinge.y,
+            d.hinge.z,
+            d.swing.to_degrees(),
+            d.closer,
+            d.open.to_degrees()
         );
     }
 }

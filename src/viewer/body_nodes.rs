@@ -17,6 +17,8 @@ use crate::sim::{isometry_of, RobotId, Simulation};
 
 /// Colour of the arm: the yellow of many EOD arms.
 const ARM_COLOR: Color = Color::new(0.85, 0.7, 0.15, 1.0);
+/// Colour of a door's lever handle (brushed steel).
+const HANDLE_COLOR: Color = Color::new(0.62, 0.63, 0.65, 1.0);
 
 /// One node following one collider.
 struct ColliderNode {
@@ -70,7 +72,8 @@ fn shape_node(
 }
 
 impl BodyNodes {
-    /// Nodes for robot `id`'s arm and every scene object and valve wheel of `sim`, under `root`.
+    /// Nodes for robot `id`'s arm and every scene object, valve wheel and door leaf (with its
+    /// handle) of `sim`, under `root`.
     pub fn new(root: &mut SceneNode3d, sim: &Simulation, id: RobotId) -> Self {
         let world = sim.physics();
         let arm = sim.arm_colliders(id).into_iter().map(|h| (h, ARM_COLOR));
@@ -92,9 +95,27 @@ impl BodyNodes {
                 .into_iter()
                 .map(move |c| (c, Color::new(r, g, b, 1.0)))
         });
+        // A door's leaf in its colour, its lever handle's parts in brushed steel.
+        let doors = (0..sim.scene().doors.len()).flat_map(|i| {
+            let [r, g, b] = sim.scene().doors[i].color;
+            let colliders = sim
+                .door_body(i)
+                .and_then(|h| world.bodies.get(h))
+                .map(|body| body.colliders().to_vec())
+                .unwrap_or_default();
+            colliders.into_iter().enumerate().map(move |(k, c)| {
+                let color = if k == 0 {
+                    Color::new(r, g, b, 1.0)
+                } else {
+                    HANDLE_COLOR
+                };
+                (c, color)
+            })
+        });
         let nodes = arm
             .chain(objects)
             .chain(valves)
+            .chain(doors)
             .filter_map(|(handle, color)| {
                 let collider = world.colliders.get(handle)?;
                 let (node, offset) = shape_node(root, collider, color)?;
