@@ -20,6 +20,12 @@
 //!   more than [`SLIP_RELEASE`] from it (a wrist turning off the stem's axis, an arm pulling
 //!   away, the robot driving off) they have slid off it and let go.
 //!
+//! A door's lever handle (`sim/doors.rs`) is held and turned the same way, between its rest
+//! and its down stop, with two differences: pads across the lever at least
+//! [`LEVER_PUSH_MIN`] from its spindle turn it by their move round the spindle over their
+//! distance from it (a round bar tilts between flat pads; a wrist rolled there would jam it),
+//! and they keep hold sliding along the bar, to its end.
+//!
 //! What this leaves out: the stem's push back on the pads when the gripper moves off the
 //! wheel's circle (the arm is not stalled by it; the grip slides off instead) and the wheel's
 //! own inertia beyond its load on the joints.
