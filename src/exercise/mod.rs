@@ -270,91 +270,73 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
         }
         scene.objects.push(object.clone());
     }
-    for (i, goal) in spec.goals.iter_mut().enumerate() {
-        if let spec::GoalKind::Door(door_goal) = &mut goal.kind {
-            let Some(index) = scene.doors.iter().position(|d| d.name == door_goal.door) else {
-                let names: Vec<&str> = scene.doors.iter().map(|d| d.name.as_str()).collect();
-                return Err(located(
-                    &spec.goal_locations[i],
-                    format!(
-                        "the scene {} has no door '{}' (it has: {})",
-                        spec.scene.display(),
-                        door_goal.door,
-                        if names.is_empty() {
-                            "none".into()
-                        } else {
-                            names.join(", ")
-                        }
-                    ),
-                ));
-            };
-            if door_goal.open > scene.doors[index].swing.abs() {
-                return Err(located(
-                    &spec.goal_locations[i],
-                    format!(
+    for (goal, location) in spec.goals.iter_mut().zip(&spec.goal_locations) {
+        let scene_path = spec.scene.display();
+        match &mut goal.kind {
+            spec::GoalKind::Door(door) => {
+                let Some(index) = scene.doors.iter().position(|d| d.name == door.door) else {
+                    let names = listed(scene.doors.iter().map(|d| d.name.as_str()));
+                    let message = format!(
+                        "the scene {scene_path} has no door '{}' (it has: {names})",
+                        door.door
+                    );
+                    return Err(located(location, message));
+                };
+                let swing = scene.doors[index].swing.abs();
+                if door.open > swing {
+                    let message = format!(
                         "open_deg {:.0} is beyond door '{}''s swing of {:.0}°",
-                        door_goal.open.to_degrees(),
-                        door_goal.door,
-                        scene.doors[index].swing.abs().to_degrees()
-                    ),
-                ));
+                        door.open.to_degrees(),
+                        door.door,
+                        swing.to_degrees()
+                    );
+                    return Err(located(location, message));
+                }
+                door.index = index;
             }
-            door_goal.index = index;
-            continue;
-        }
-        if let spec::GoalKind::Valve(valve_goal) = &mut goal.kind {
-            let Some(index) = scene.valves.iter().position(|v| v.name == valve_goal.valve) else {
-                let names: Vec<&str> = scene.valves.iter().map(|v| v.name.as_str()).collect();
-                return Err(located(
-                    &spec.goal_locations[i],
-                    format!(
-                        "the scene {} has no valve '{}' (it has: {})",
-                        spec.scene.display(),
-                        valve_goal.valve,
-                        if names.is_empty() {
-                            "none".into()
-                        } else {
-                            names.join(", ")
-                        }
-                    ),
-                ));
-            };
-            if valve_goal.open > scene.valves[index].travel {
-                return Err(located(
-                    &spec.goal_locations[i],
-                    format!(
-                        "open {} is beyond valve '{}''s travel of {} turns",
-                        valve_goal.open, valve_goal.valve, scene.valves[index].travel
-                    ),
-                ));
+            spec::GoalKind::Valve(valve) => {
+                let Some(index) = scene.valves.iter().position(|v| v.name == valve.valve) else {
+                    let names = listed(scene.valves.iter().map(|v| v.name.as_str()));
+                    let message = format!(
+                        "the scene {scene_path} has no valve '{}' (it has: {names})",
+                        valve.valve
+                    );
+                    return Err(located(location, message));
+                };
+                let travel = scene.valves[index].travel;
+                if valve.open > travel {
+                    let message = format!(
+                        "open {} is beyond valve '{}''s travel of {travel} turns",
+                        valve.open, valve.valve
+                    );
+                    return Err(located(location, message));
+                }
+                valve.index = index;
             }
-            valve_goal.index = index;
-            continue;
+            spec::GoalKind::Object(object) => {
+                let Some(index) = scene.objects.iter().position(|o| o.name == object.object) else {
+                    let names = listed(scene.objects.iter().map(|o| o.name.as_str()));
+                    let message = format!(
+                        "neither the scene {scene_path} nor the exercise has an object '{}' \
+                         (they have: {names})",
+                        object.object
+                    );
+                    return Err(located(location, message));
+                };
+                object.index = index;
+            }
+            _ => {}
         }
-        let spec::GoalKind::Object(object_goal) = &mut goal.kind else {
-            continue;
-        };
-        let Some(index) = scene
-            .objects
-            .iter()
-            .position(|o| o.name == object_goal.object)
-        else {
-            let names: Vec<&str> = scene.objects.iter().map(|o| o.name.as_str()).collect();
-            return Err(located(
-                &spec.goal_locations[i],
-                format!(
-                    "neither the scene {} nor the exercise has an object '{}' (they have: {})",
-                    spec.scene.display(),
-                    object_goal.object,
-                    if names.is_empty() {
-                        "none".into()
-                    } else {
-                        names.join(", ")
-                    }
-                ),
-            ));
-        };
-        object_goal.index = index;
     }
     Ok(())
+}
+
+/// `names` joined with commas, or `none`.
+fn listed<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
 }

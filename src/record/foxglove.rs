@@ -587,9 +587,9 @@ mod tests {
         let x = cube["pose"]["position"]["x"].as_f64().unwrap();
         let expected = state.pose.translation.x;
         assert!((x - expected).abs() < 1e-5, "{x} vs {expected}");
-        // Every entity but the flippers' and the valve's has exactly one primitive, in the
-        // arrays Foxglove reads; the bench's valve is one entity of 16 rim segments, 4 spokes
-        // and a hub.
+        // Every entity but the flippers', the valve's and the door's has exactly one primitive,
+        // in the arrays Foxglove reads; the bench's valve is one entity of 16 rim segments, 4
+        // spokes and a hub, its door one of the leaf, the handle's spindle and two levers.
         let primitives = |e: &Value| -> usize {
             ["cubes", "spheres", "cylinders"]
                 .iter()
@@ -600,6 +600,8 @@ mod tests {
             let n = primitives(e);
             if e["id"] == "valve/isolation" {
                 assert_eq!(n, 16 + 4 + 1, "{e}");
+            } else if e["id"] == "door/bench_door" {
+                assert_eq!(n, 1 + 3, "{e}");
             } else {
                 assert_eq!(n, 1, "{e}");
             }
