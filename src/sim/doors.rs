@@ -76,6 +76,10 @@ pub(crate) struct DoorRig {
     pub handle: usize,
     /// Whether the latch holds it shut now.
     pub latched: bool,
+    /// The closer's torque last set on the leaf, N·m about world z.
+    torque: f64,
+    /// Whether a held handle pulled the leaf in the last step (its force is to be cleared).
+    pulled: bool,
 }
 
 impl DoorRig {
@@ -138,6 +142,8 @@ impl DoorRig {
             joint,
             handle,
             latched: spec.latch && spec.open == 0.0,
+            torque: 0.0,
+            pulled: false,
         };
         (door, rig)
     }
@@ -226,16 +232,21 @@ impl Simulation {
                 .filter_map(|r| r.arm.as_ref())
                 .any(|rig| rig.turning() == Some(door.handle));
             let (angle, _) = door.angle(&self.world, spec);
-            if let Some(body) = self.world.bodies.get_mut(door.leaf) {
-                // The closer's spring, toward shut. An open door with a closer is never at
-                // rest on its own: whatever held it open (a robot's side) may have gone, and
-                // rapier does not wake a body when a contact ends. A shut one sleeps, keeping
-                // the torque for when something wakes it.
-                let torque = -spec.sense() * spec.closer_moment(angle);
-                let pulled = spec.closer > 0.0 && angle > LATCH_CATCH;
-                body.reset_forces(false);
-                body.reset_torques(false);
-                body.add_torque(Vector::new(0.0, 0.0, torque as f32), pulled);
+            // The closer's spring, toward shut. An open door with a closer is never at rest on
+            // its own: whatever held it open (a robot's side) may have gone, and rapier does
+            // not wake a body when a contact ends. A shut one sleeps, keeping the torque for
+            // when something wakes it. The body is only touched when that changes: rapier
+            // counts a body borrowed mutably as modified and updates it in the next step.
+            let torque = -spec.sense() * spec.closer_moment(angle);
+            let closing = spec.closer > 0.0 && angle > LATCH_CATCH;
+            if closing || door.pulled || torque.to_bits() != door.torque.to_bits() {
+                if let Some(body) = self.world.bodies.get_mut(door.leaf) {
+                    body.reset_forces(false);
+                    body.reset_torques(false);
+                    body.add_torque(Vector::new(0.0, 0.0, torque as f32), closing);
+                }
+                door.torque = torque;
+                door.pulled = false;
             }
             let Some(handle) = self.valves.get_mut(door.handle) else {
                 continue;
@@ -262,7 +273,7 @@ impl Simulation {
             };
             let Some((door, spec)) = self
                 .doors
-                .iter()
+                .iter_mut()
                 .zip(&self.scene.doors)
                 .find(|(d, _)| d.handle == hold.rig)
             else {
@@ -291,6 +302,7 @@ impl Simulation {
             let force = swing * pull;
             if let Some(leaf) = self.world.bodies.get_mut(door.leaf) {
                 leaf.add_force_at_point(v32(&force), v32(&hold.held.coords), true);
+                door.pulled = true;
             }
             if let Some(hull) = self.world.bodies.get_mut(hold.hull) {
                 hull.add_force_at_point(v32(&-force), v32(&hold.pads.coords), true);
