@@ -33,7 +33,7 @@
 
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector3};
 
-use super::load::{read_material, MAX_EXTENT};
+use super::load::{read_surface, MAX_EXTENT};
 use crate::config::{ConfigError, TableReader};
 use crate::terrain::SurfaceMaterial;
 
@@ -198,17 +198,8 @@ fn read_door(t: &TableReader<'_>, materials: &[SurfaceMaterial]) -> Result<DoorS
         .opt_f64("handle_travel", 10.0, 90.0)?
         .unwrap_or(40.0)
         .to_radians();
-    let id = read_material(t, materials)?.0 as usize;
-    let material = materials.get(id).cloned().unwrap_or_default();
-    let friction = t
-        .opt_f64("friction", 0.0, 3.0)?
-        .unwrap_or(material.friction);
-    let color = if t.has("material") {
-        material.color
-    } else {
-        // A painted flush door, off-white.
-        [0.78, 0.76, 0.70]
-    };
+    // A painted flush door, off-white.
+    let (friction, color) = read_surface(t, materials, Some([0.78, 0.76, 0.70]))?;
     t.finish()?;
     Ok(DoorSpec {
         name,

@@ -347,6 +347,25 @@ impl Scene {
     }
 }
 
+/// A movable thing's surface (`material`, `friction`): its μ (the `friction` field, or its
+/// material's) and colour (its material's, or `unnamed` when it names none).
+pub(crate) fn read_surface(
+    t: &TableReader<'_>,
+    materials: &[SurfaceMaterial],
+    unnamed: Option<[f32; 3]>,
+) -> Result<(f64, [f32; 3]), ConfigError> {
+    let id = read_material(t, materials)?.0 as usize;
+    let material = materials.get(id).cloned().unwrap_or_default();
+    let friction = t
+        .opt_f64("friction", 0.0, 3.0)?
+        .unwrap_or(material.friction);
+    let color = match unnamed {
+        Some(color) if !t.has("material") => color,
+        _ => material.color,
+    };
+    Ok((friction, color))
+}
+
 /// The `[[material]]` tables; the built-in concrete when there are none.
 fn read_materials(root: &TableReader<'_>) -> Result<Vec<SurfaceMaterial>, ConfigError> {
     let mut out: Vec<SurfaceMaterial> = Vec::new();

@@ -4,7 +4,7 @@
 
 use nalgebra::{Isometry3, Vector3};
 
-use super::load::{read_material, read_pose, MAX_EXTENT};
+use super::load::{read_pose, read_surface, MAX_EXTENT};
 use crate::config::{ConfigError, TableReader};
 use crate::terrain::SurfaceMaterial;
 
@@ -104,11 +104,7 @@ fn read_object(
         }
     };
     let mass = t.positive("mass", MAX_OBJECT_MASS)?;
-    let id = read_material(t, materials)?.0 as usize;
-    let material = materials.get(id).cloned().unwrap_or_default();
-    let friction = t
-        .opt_f64("friction", 0.0, 3.0)?
-        .unwrap_or(material.friction);
+    let (friction, color) = read_surface(t, materials, None)?;
     let pose = read_pose(t)?;
     t.finish()?;
     Ok(ObjectSpec {
@@ -116,7 +112,7 @@ fn read_object(
         shape,
         mass,
         friction,
-        color: material.color,
+        color,
         pose,
     })
 }

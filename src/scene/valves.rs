@@ -18,7 +18,7 @@
 
 use nalgebra::{Point3, Unit, Vector3};
 
-use super::load::{read_material, MAX_EXTENT};
+use super::load::{read_surface, MAX_EXTENT};
 use crate::config::{ConfigError, TableReader};
 use crate::terrain::SurfaceMaterial;
 
@@ -133,17 +133,8 @@ fn read_valve(
     let torque = t.positive("torque", MAX_VALVE_TORQUE)?;
     let travel = t.positive("travel", MAX_VALVE_TRAVEL)?;
     let open = t.opt_f64("open", 0.0, travel)?.unwrap_or(travel);
-    let id = read_material(t, materials)?.0 as usize;
-    let material = materials.get(id).cloned().unwrap_or_default();
-    let friction = t
-        .opt_f64("friction", 0.0, 3.0)?
-        .unwrap_or(material.friction);
-    let color = if t.has("material") {
-        material.color
-    } else {
-        // Handwheels are painted red (shut-off) by most plant colour codes.
-        [0.7, 0.08, 0.06]
-    };
+    // Handwheels are painted red (shut-off) by most plant colour codes.
+    let (friction, color) = read_surface(t, materials, Some([0.7, 0.08, 0.06]))?;
     t.finish()?;
     Ok(ValveSpec {
         name,
