@@ -4,10 +4,16 @@
 //! **The model.** Each leaf is a dynamic body on a rapier revolute joint to a fixed anchor at
 //! its hinge line, its travel bounded by the joint's limits: shut against the frame's stop at
 //! 0 and open at `swing`. Robots, arms and objects push it by rapier's contacts, so a robot
-//! driving through feels the leaf and its closer. The closer is the joint's motor, solved
-//! implicitly by rapier with the joint (a stiff damper integrated explicitly would blow up a
-//! light leaf): a spring toward a target 90° beyond shut, so that it pulls with `closer` N·m
-//! shut and twice that at 90°, and a damper ([`DoorSpec::damping`]).
+//! driving through feels the leaf and its closer. The closer's spring, `closer` N·m shut and
+//! twice that at 90° ([`DoorSpec::closer_moment`]), is a torque set on the leaf each step it
+//! changes; its damper ([`DoorSpec::damping`]) is the joint's motor driving toward rest,
+//! which rapier solves implicitly with the joint (a stiff damper integrated explicitly would
+//! blow up a light leaf). Rapier's position motor is not used for the spring: it measures its
+//! error as a difference of sin(θ/2), not of θ.
+//!
+//! **A held handle pulls the leaf** ([`Simulation::pull_doors`], after the arms move): a stiff
+//! spring between the pads and where they took hold, along the leaf's swing, no harder than
+//! the grip's 2·μ·F, the reaction on the hull.
 //!
 //! **Latch and handle.** The lever handle is a [`ValveRig`] on the leaf (`valves.rs`): a
 //! gripper takes hold of it and turns it as it turns a valve's wheel, against its return
