@@ -274,14 +274,15 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
         let scene_path = spec.scene.display();
         match &mut goal.kind {
             spec::GoalKind::Door(door) => {
-                let Some(index) = scene.doors.iter().position(|d| d.name == door.door) else {
-                    let names = listed(scene.doors.iter().map(|d| d.name.as_str()));
-                    let message = format!(
-                        "the scene {scene_path} has no door '{}' (it has: {names})",
-                        door.door
-                    );
-                    return Err(located(location, message));
-                };
+                let index = find_named(scene.doors.iter().map(|d| &d.name), &door.door).map_err(
+                    |names| {
+                        let message = format!(
+                            "the scene {scene_path} has no door '{}' (it has: {names})",
+                            door.door
+                        );
+                        located(location, message)
+                    },
+                )?;
                 let swing = scene.doors[index].swing.abs();
                 if door.open > swing {
                     let message = format!(
@@ -295,14 +296,14 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
                 door.index = index;
             }
             spec::GoalKind::Valve(valve) => {
-                let Some(index) = scene.valves.iter().position(|v| v.name == valve.valve) else {
-                    let names = listed(scene.valves.iter().map(|v| v.name.as_str()));
-                    let message = format!(
-                        "the scene {scene_path} has no valve '{}' (it has: {names})",
-                        valve.valve
-                    );
-                    return Err(located(location, message));
-                };
+                let index = find_named(scene.valves.iter().map(|v| &v.name), &valve.valve)
+                    .map_err(|names| {
+                        let message = format!(
+                            "the scene {scene_path} has no valve '{}' (it has: {names})",
+                            valve.valve
+                        );
+                        located(location, message)
+                    })?;
                 let travel = scene.valves[index].travel;
                 if valve.open > travel {
                     let message = format!(
@@ -314,15 +315,15 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
                 valve.index = index;
             }
             spec::GoalKind::Object(object) => {
-                let Some(index) = scene.objects.iter().position(|o| o.name == object.object) else {
-                    let names = listed(scene.objects.iter().map(|o| o.name.as_str()));
-                    let message = format!(
-                        "neither the scene {scene_path} nor the exercise has an object '{}' \
-                         (they have: {names})",
-                        object.object
-                    );
-                    return Err(located(location, message));
-                };
+                let index = find_named(scene.objects.iter().map(|o| &o.name), &object.object)
+                    .map_err(|names| {
+                        let message = format!(
+                            "neither the scene {scene_path} nor the exercise has an object \
+                             '{}' (they have: {names})",
+                            object.object
+                        );
+                        located(location, message)
+                    })?;
                 object.index = index;
             }
             _ => {}
@@ -331,12 +332,18 @@ fn resolve_objects(spec: &mut ExerciseSpec, scene: &mut Scene) -> Result<(), Con
     Ok(())
 }
 
-/// `names` joined with commas, or `none`.
-fn listed<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let names: Vec<&str> = names.collect();
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
-    }
+/// The index of `wanted` among `names`; if it is not there, every name joined with commas
+/// (or `none`), for the error.
+fn find_named<'a>(
+    names: impl Iterator<Item = &'a String> + Clone,
+    wanted: &str,
+) -> Result<usize, String> {
+    names.clone().position(|n| n == wanted).ok_or_else(|| {
+        let names: Vec<&str> = names.map(String::as_str).collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(", ")
+        }
+    })
 }

@@ -94,6 +94,11 @@ pub struct DoorSpec {
 }
 
 impl DoorSpec {
+    /// Whether its latch holds it when the scene starts: a latched door that starts shut.
+    pub fn starts_latched(&self) -> bool {
+        self.latch && self.open == 0.0
+    }
+
     /// The sense the leaf opens in about the hinge (world +z): +1 anticlockwise, −1 clockwise.
     pub fn sense(&self) -> f64 {
         self.swing.signum()

@@ -33,7 +33,7 @@ use rapier3d::prelude::*;
 
 use super::proximity::BodySphere;
 use super::state::body_values;
-use super::valves::ValveRig;
+use super::valves::{gripped, ValveRig};
 use super::{isometry_of, pose_of, v32, v64, Simulation, StateSnapshot};
 use crate::scene::doors::{
     DoorSpec, LATCH_RELEASE, LEVER_LENGTH, LEVER_RADIUS, LEVER_STANDOFF, UNDERCUT,
@@ -128,7 +128,7 @@ impl DoorRig {
         let sense = spec.sense() as f32;
         let swing = spec.swing.abs() as f32;
         let mut hinge = RevoluteJointBuilder::new(Vector::Z)
-            .limits(limits(sense, swing, spec.latch && spec.open == 0.0))
+            .limits(limits(sense, swing, spec.starts_latched()))
             .motor_model(MotorModel::ForceBased)
             .motor_velocity(0.0, spec.damping() as f32)
             .build();
@@ -147,7 +147,7 @@ impl DoorRig {
             leaf,
             joint,
             handle,
-            latched: spec.latch && spec.open == 0.0,
+            latched: spec.starts_latched(),
             torque: 0.0,
             pulled: false,
         };
@@ -232,11 +232,7 @@ impl Simulation {
                 continue;
             };
             let leaf_pose = isometry_of(body.position());
-            let held = self
-                .robots
-                .iter()
-                .filter_map(|r| r.arm.as_ref())
-                .any(|rig| rig.turning() == Some(door.handle));
+            let held = gripped(&self.robots, door.handle);
             let (angle, _) = door.angle(&self.world, spec);
             // The closer's spring, toward shut. An open door with a closer is never at rest on
             // its own: whatever held it open (a robot's side) may have gone, and rapier does
@@ -332,11 +328,7 @@ impl Simulation {
             rate,
             latched: door.latched,
             handle: handle.open / handle.travel,
-            held: self
-                .robots
-                .iter()
-                .filter_map(|r| r.arm.as_ref())
-                .any(|rig| rig.turning() == Some(door.handle)),
+            held: gripped(&self.robots, door.handle),
             pose: isometry_of(body.position()),
         })
     }
@@ -361,7 +353,7 @@ impl Simulation {
                 handle.carry(&pose);
                 handle.set_open(&mut self.world, 0.0);
             }
-            door.set_latched(&mut self.world, spec, spec.latch && spec.open == 0.0);
+            door.set_latched(&mut self.world, spec, spec.starts_latched());
         }
     }
 

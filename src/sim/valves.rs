@@ -17,7 +17,7 @@ use rapier3d::prelude::*;
 
 use super::arm::ARM_GROUP;
 use super::proximity::BodySphere;
-use super::{pose_of, Simulation, StateSnapshot};
+use super::{pose_of, RobotSlot, Simulation, StateSnapshot};
 use crate::scene::ValveSpec;
 
 /// A valve's state.
@@ -301,11 +301,7 @@ impl Simulation {
     pub fn valve_states(&self) -> impl Iterator<Item = ValveState> + '_ {
         self.valves.iter().enumerate().map(|(i, v)| ValveState {
             open: v.open,
-            held: self
-                .robots
-                .iter()
-                .filter_map(|r| r.arm.as_ref())
-                .any(|rig| rig.turning() == Some(i)),
+            held: gripped(&self.robots, i),
             pose: v.pose(),
         })
     }
@@ -334,6 +330,15 @@ impl Simulation {
             out.push(format!("valve.{}.open", spec.name), v.open);
         }
     }
+}
+
+/// Whether one of `robots`' grippers holds turning rig `i` (a valve's wheel or a door's
+/// handle).
+pub(super) fn gripped(robots: &[RobotSlot], i: usize) -> bool {
+    robots
+        .iter()
+        .filter_map(|r| r.arm.as_ref())
+        .any(|rig| rig.turning() == Some(i))
 }
 
 /// Pushes the valves' proximity spheres (robot `None`) onto `spheres`.
