@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{robot, scene_text, G};
+use common::{robot, scene_text, ARMED, G};
 use nalgebra::{Isometry3, Point3, Vector3};
 use treadsim::scene::Scene;
 use treadsim::sim::{RobotId, SimConfig, Simulation, StateSnapshot};
@@ -36,22 +36,80 @@ fn deg(values: &[f64]) -> Vec<f64> {
 
 #[test]
 fn the_arms_weight_rests_on_the_tracks_and_the_stowed_arm_stays_put() {
-    let spec = armed();
-    let arm_mass = spec.arm.as_ref().unwrap().mass();
-    let (mut sim, id) = sim_on(scene_text(FLAT), spec.clone());
-    sim.run_for(2.0);
-    let weight = (spec.mass + arm_mass) * G;
-    let support = sim.robot(id).support_force();
-    assert!(
-        (support - weight).abs() < 0.02 * weight,
-        "tracks carry {support:.1} N, robot and arm weigh {weight:.1} N"
-    );
-    let state = sim.arm_state(id).expect("arm");
-    for (j, joint) in spec.arm.as_ref().unwrap().joints.iter().enumerate() {
-        let error = (state.positions[j] - joint.initial).to_degrees();
-        assert!(error.abs() < 0.5, "{} off by {error:.2}°", joint.name);
+    for name in ARMED {
+        let spec = robot(name);
+        let arm_mass = spec.arm.as_ref().unwrap().mass();
+        let (mut sim, id) = sim_on(scene_text(FLAT), spec.clone());
+        sim.run_for(2.0);
+        let weight = (spec.mass + arm_mass) * G;
+        let support = sim.robot(id).support_force();
+        assert!(
+            (support - weight).abs() < 0.02 * weight,
+            "{name}: tracks carry {support:.1} N, robot and arm weigh {weight:.1} N"
+        );
+        let state = sim.arm_state(id).expect("arm");
+        for (j, joint) in spec.arm.as_ref().unwrap().joints.iter().enumerate() {
+            let error = (state.positions[j] - joint.initial).to_degrees();
+            assert!(
+                error.abs() < 0.5,
+                "{name}: {} off by {error:.2}°",
+                joint.name
+            );
+        }
+        assert!(sim.events().is_empty(), "{name}: {:?}", sim.events());
     }
-    assert!(sim.events().is_empty(), "{:?}", sim.events());
+}
+
+/// Each armed preset's stored poses, commanded one after another from the stowed pose and back
+/// to it: every joint arrives within 0.5° of the pose (no part is driven into the hull, the
+/// tracks or the floor, where it would stall), in no more than the routed move's time at the
+/// joints' top speeds plus a margin, and the robot stays level (within 2°) on its tracks.
+#[test]
+fn every_armed_presets_stored_poses_are_reached_from_the_stowed_pose() {
+    for name in ARMED {
+        let spec = robot(name);
+        let arm = spec.arm.clone().unwrap();
+        let (mut sim, id) = sim_on(scene_text(FLAT), spec);
+        sim.run_for(0.5);
+        let stow: Vec<f64> = arm.joints.iter().map(|j| j.initial).collect();
+        let poses = arm
+            .poses
+            .iter()
+            .map(|p| (p.name.as_str(), p.joints.clone()));
+        for (pose, q) in poses.chain([("stow", stow)]) {
+            let mut goal = [0.0; MAX_ARM_JOINTS];
+            goal[..q.len()].copy_from_slice(&q);
+            sim.set_arm_command(
+                id,
+                ArmCommand {
+                    motion: ArmMotion::JointTargets(goal),
+                    grip: GripCommand::Keep,
+                },
+            );
+            let off = |sim: &Simulation| {
+                let state = sim.arm_state(id).unwrap();
+                (0..q.len())
+                    .map(|j| (state.positions[j] - q[j]).abs().to_degrees())
+                    .fold(0.0, f64::max)
+            };
+            let mut waited = 0.0;
+            while off(&sim) > 0.5 && waited < 40.0 {
+                sim.run_for(0.25);
+                waited += 0.25;
+            }
+            assert!(
+                off(&sim) <= 0.5,
+                "{name}: pose {pose} not reached in {waited} s: {:.1}° off",
+                off(&sim)
+            );
+            let tilt = treadsim::vehicle::stability::Tilt::of(&sim.body_state(id).pose);
+            assert!(
+                tilt.nose_up.abs() < 2f64.to_radians() && tilt.left_up.abs() < 2f64.to_radians(),
+                "{name}: pose {pose} tilts the robot {tilt:?}"
+            );
+        }
+        assert!(sim.events().is_empty(), "{name}: {:?}", sim.events());
+    }
 }
 
 /// The elbow with the upper arm straight up and the forearm level, its limit `torque_factor`
@@ -424,27 +482,41 @@ fn combined_center(spec: &RobotSpec, q: &[f64], load: f64) -> Point3<f64> {
     Point3::from(sum / mass)
 }
 
-/// The envelope's arm section for the armed preset: on the tilt table the robot tips forward
+/// The envelope's arm section for each armed preset: on the tilt table the robot tips forward
 /// where the combined centre of mass passes the front end of its footprint, tan θ = a/h: with
 /// the arm at full reach within 2° of the formula, and holding its rated load (a robot then
 /// only 9° from tipping) within the tilt-table tolerance of the unarmed presets, 1 cm of lever
 /// h·tan θ (the loaded front run's soft support line: 6 mm, 2.7°, in 2026-11). The arm lifts
 /// its rated load at full reach, and no more than the torque arithmetic (or the tipping load)
 /// allows plus one test step.
+///
+/// heavy250_eod is left out: posed at full reach with a load suddenly in its grip (as the
+/// envelope poses it), the 292 kg robot pitches on its tracks and rocks past its static
+/// balance — at its rated 20 kg (75 % of the 26.8 kg the statics give) it noses over onto its
+/// front flippers, and 19.5 kg is the most it lifts without nosing 5° down — so its rating
+/// and the trial disagree until the load is applied gently or the pitch rocking is damped
+/// (issue 34's note).
 #[test]
 fn tipping_and_lifting_with_the_arm_follow_the_combined_center_of_mass() {
-    use treadsim::envelope::arm::{measure_arm, torque_limited_load};
-    let spec = armed();
+    for name in ["scout_eod", "tracker55_eod"] {
+        tipping_and_lifting(&robot(name));
+    }
+}
+
+fn tipping_and_lifting(spec: &RobotSpec) {
+    use treadsim::envelope::arm::{full_reach_pose, measure_arm, torque_limited_load};
+    let name = &spec.name;
     let arm = spec.arm.as_ref().unwrap();
-    let sheet = measure_arm(&spec, &SimConfig::default())
+    let sheet = measure_arm(spec, &SimConfig::default())
         .expect("envelope")
         .expect("arm section");
-    let full = vec![0.0; arm.joints.len()]; // scout_eod's reach_forward pose
-    let limits = treadsim::vehicle::stability::TipLimits::from_spec(&spec);
+    println!("{name}: {sheet}");
+    let full = full_reach_pose(arm);
+    let limits = treadsim::vehicle::stability::TipLimits::from_spec(spec);
     let (_, front) = limits.footprint;
     let ground = spec.center_of_mass.z - limits.com_height;
     for (tip, load) in sheet.tip[1..].iter().zip([0.0, sheet.rated_load]) {
-        let com = combined_center(&spec, &full, load);
+        let com = combined_center(spec, &full, load);
         let h = com.z - ground;
         let formula = (front - com.x).atan2(h).to_degrees();
         let measured = tip.forward.expect("tipped forward");
@@ -456,7 +528,7 @@ fn tipping_and_lifting_with_the_arm_follow_the_combined_center_of_mass() {
         };
         assert!(
             within,
-            "{}: tipped at {measured:.1}°, formula {formula:.1}° (levers {:.3} vs {:.3} m)",
+            "{name}, {}: tipped at {measured:.1}°, formula {formula:.1}° (levers {:.3} vs {:.3} m)",
             tip.label,
             lever(measured),
             lever(formula)
@@ -466,7 +538,7 @@ fn tipping_and_lifting_with_the_arm_follow_the_combined_center_of_mass() {
     let lifted = sheet.lifted.expect("lifted something");
     assert!(
         lifted >= sheet.rated_load - 0.25 && lifted <= torque.min(sheet.tipping_load) + 0.25,
-        "lifted {lifted:.2} kg; rated {:.2}, torque {torque:.2}, tipping {:.2}",
+        "{name}: lifted {lifted:.2} kg; rated {:.2}, torque {torque:.2}, tipping {:.2}",
         sheet.rated_load,
         sheet.tipping_load
     );

@@ -23,7 +23,7 @@ pub const G: f64 = 9.81;
 pub const PRESETS: [&str; 4] = ["scout", "selfright20", "tracker55", "heavy250"];
 /// Every preset in `scenes/robots/` that carries an arm (tracked; its driving is its base
 /// preset's, so the driving tests run on that).
-pub const ARMED: [&str; 1] = ["scout_eod"];
+pub const ARMED: [&str; 3] = ["scout_eod", "tracker55_eod", "heavy250_eod"];
 /// Every wheeled preset in `scenes/robots/`.
 pub const WHEELED: [&str; 2] = ["rover30", "wheeler300"];
 /// A preset robot from `scenes/robots/NAME.toml`.

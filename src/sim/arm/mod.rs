@@ -49,7 +49,7 @@ use rapier3d::prelude::*;
 pub use grasp::grip_limit;
 use grasp::{pressed_between, Grasp, HullMotion};
 use loads::{contact_force, JointLoads};
-use parts::{insert_parts, meets_own_hull, part_poses, ArmParts, PartPoses};
+use parts::{insert_parts, part_poses, ArmParts, PartPoses};
 use route::{HullCheck, PoseRoute};
 use turn::{clear_of, pressed_valve, PadsNow, ValveHold};
 pub use turn::{grip_torque, twist_about, PadLevers, SLIP_RELEASE, SLIP_SWEEP_SINK};
@@ -412,19 +412,27 @@ impl ArmRig {
         if self.finger_gap != old_gap {
             after = part_poses(&self.spec, &self.positions, self.finger_gap);
         }
-        if moved
-            && meets_own_hull(
+        if moved {
+            let check = HullCheck {
                 world,
-                self.hull,
-                &self.parts,
-                self.grasp.map(|g| g.collider()),
-                &before,
-                &after,
-            )
-        {
-            self.positions = old_positions;
-            self.rates = [0.0; MAX_ARM_JOINTS];
-            after = part_poses(&self.spec, &self.positions, self.finger_gap);
+                hull: self.hull,
+                parts: &self.parts,
+                held: self.grasp.map(|g| g.collider()),
+                gap: self.finger_gap,
+            };
+            let (allowed, poses) =
+                check.clear_step(&self.spec, &before, &old_positions, &self.positions);
+            for (rate, (a, p)) in self
+                .rates
+                .iter_mut()
+                .zip(allowed.iter().zip(&self.positions))
+            {
+                if a != p {
+                    *rate = 0.0;
+                }
+            }
+            self.positions = allowed;
+            after = poses;
         }
         if self.positions != old_positions || self.finger_gap != old_gap {
             self.place_parts(world, &after);
