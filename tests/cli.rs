@@ -136,6 +136,16 @@ fn negative_and_zero_numbers_get_the_range_they_must_be_in() {
 fn check_takes_each_kind_of_file_as_what_it_is() {
     let (code, err) = treadsim(&["check", "scenes/robots/scout.toml"]);
     assert_eq!(code, Some(0), "{err}");
+    let armed = treadsim_in(env!("CARGO_MANIFEST_DIR"))
+        .args(["check", "scenes/robots/heavy250_eod.toml"])
+        .output()
+        .expect("treadsim runs");
+    let text = String::from_utf8_lossy(&armed.stdout);
+    assert!(
+        text.contains("arm: 6 joint(s) (turret, shoulder, elbow, wrist_pitch, wrist_yaw, wrist_roll), 42.00 kg")
+            && text.contains("poses: stow, drive, reach_forward, reach_down"),
+        "{text}"
+    );
     let out = treadsim_in(env!("CARGO_MANIFEST_DIR"))
         .args([
             "check",

@@ -1,7 +1,7 @@
 //! Generated buildings (`treadsim scene generate building`): twenty seeds check clean with the
 //! command line, their stairs lie inside the scout's spec sheet, and the scout's autopilot
 //! climbs the first storey of each — up flight 1, a U-turn on the mid landing, up flight 2 to
-//! the first floor.
+//! the first floor; with `--doors`, it pushes a shut door open and a latched one holds it.
 
 mod common;
 
@@ -21,6 +21,7 @@ fn spec(seed: u64) -> BuildingSpec {
         floors: 2 + (seed % 4) as u32,
         seed,
         debris: false,
+        doors: false,
     }
 }
 
@@ -39,6 +40,8 @@ fn twenty_generated_buildings_check_clean() {
                 "--seed",
                 &seed.to_string(),
             ])
+            // Every other one with doors in its doorways.
+            .args(if seed % 2 == 1 { &["--doors"][..] } else { &[] })
             .arg("--out")
             .arg(&out)
             .output()
@@ -211,4 +214,76 @@ fn the_scout_climbs_the_first_storey_of_every_generated_building() {
         failed.is_empty(),
         "seeds where the scout did not reach floor 1: {failed:?}"
     );
+}
+
+/// A generated building with `--doors`: the scout, set square to a room's doorway in the
+/// corridor on its latch side (as an operator lines up to push a door where it gives most),
+/// drives straight at it. A door shut by its closer opens away from the corridor, so the scout
+/// pushes it open and is in the room (its centre 0.6 m past the wall's face) within 12 s; a
+/// latched door holds it in the corridor, still latched — only an arm turning the handle
+/// opens that one.
+#[test]
+fn the_scout_pushes_a_shut_door_open_and_a_latched_one_holds_it() {
+    use treadsim::scene::generate::building::DoorKind;
+    use treadsim::vehicle::DriveCommand;
+    let scout = common::robot("scout");
+    for kind in [DoorKind::Shut, DoorKind::Latched] {
+        let (plan, door) = (0..20)
+            .find_map(|seed| {
+                let plan = BuildingPlan::draw(BuildingSpec {
+                    doors: true,
+                    ..spec(seed)
+                })
+                .unwrap();
+                let door = *plan.doors.iter().find(|d| d.kind == kind && d.floor == 0)?;
+                Some((plan, door))
+            })
+            .expect("a ground-floor door of each kind in 20 seeds");
+        let (hinge, _, _) = plan.door_hinge(&door);
+        let sign = if door.north { 1.0 } else { -1.0 };
+        let text = format!(
+            "{}\n[[spawn]]\nname = \"at_door\"\nposition = [{:.3}, 0.0, 0.0]\nyaw_deg = {}\n",
+            plan.to_toml(),
+            hinge[0] + 0.62,
+            90.0 * sign
+        );
+        let scene =
+            Scene::from_source(&SourceFile::from_text(Path::new("doors.toml"), text)).unwrap();
+        let spawn = scene.spawn_named(Some("at_door")).unwrap();
+        let mut sim = treadsim::sim::Simulation::new(scene, SimConfig::default()).unwrap();
+        let id = sim.add_robot(scout.clone(), &spawn).unwrap();
+        sim.set_command(
+            id,
+            DriveCommand {
+                left: 0.3,
+                right: 0.3,
+                flipper: None,
+                steer: None,
+            },
+        );
+        sim.run_for(12.0);
+        let y = sim.body_state(id).pose.translation.y * sign;
+        let wall_face = hinge[1] * sign - 0.03;
+        let name = format!(
+            "f0_{}{}_door",
+            if door.north { "north" } else { "south" },
+            door.room
+        );
+        let index = sim.scene().doors.iter().position(|d| d.name == name);
+        let state = index.and_then(|i| sim.door_state(i)).expect("the door");
+        match kind {
+            DoorKind::Shut => assert!(
+                y > wall_face + 0.6 && state.angle.abs() > 0.5,
+                "seed {}: the scout is at {y:.2} (wall face {wall_face:.2}), the door open \
+                 {:.1}°",
+                plan.spec.seed,
+                state.angle.to_degrees()
+            ),
+            _ => assert!(
+                y < wall_face && state.latched,
+                "seed {}: the scout is at {y:.2} (wall face {wall_face:.2}); {state:?}",
+                plan.spec.seed
+            ),
+        }
+    }
 }

@@ -69,7 +69,7 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<()> {
 }
 
 /// What `treadsim check` prints of a robot file: its mass and hull, what it runs on, its
-/// footprint and gauge, and its cameras.
+/// footprint and gauge, its cameras, and its arm if it has one.
 fn robot_summary(path: &Path, spec: &RobotSpec) -> String {
     let HullShape::Box { size, .. } = spec.hull;
     let running = if spec.wheels.is_empty() {
@@ -86,9 +86,28 @@ fn robot_summary(path: &Path, spec: &RobotSpec) -> String {
         )
     };
     let cameras: Vec<&str> = spec.cameras.iter().map(|c| c.name.as_str()).collect();
+    let arm = spec.arm.as_ref().map_or(String::new(), |arm| {
+        let joints: Vec<&str> = arm.joints.iter().map(|j| j.name.as_str()).collect();
+        let g = &arm.gripper;
+        format!(
+            "  arm: {} joint(s) ({}), {:.2} kg; gripper {:.2} m opening, {:.0} N per finger, \
+             μ {:.2}; poses: {}\n",
+            joints.len(),
+            joints.join(", "),
+            arm.mass(),
+            g.opening,
+            g.max_force,
+            g.friction,
+            arm.poses
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
     format!(
         "{}: robot '{}'\n  {:.1} kg, hull {:.2} x {:.2} x {:.2} m; {running}\n  footprint \
-         {:.3} m long, gauge {:.3} m; cameras: {}\n",
+         {:.3} m long, gauge {:.3} m; cameras: {}\n{arm}",
         path.display(),
         spec.name,
         spec.mass,

@@ -36,6 +36,10 @@ enum Family {
         /// Loose bricks on the ground floor's first flight.
         #[arg(long)]
         debris: bool,
+        /// A door in every room's doorway, each open, shut by a closer or latched (its lever
+        /// handle turned with an arm), drawn from the seed.
+        #[arg(long)]
+        doors: bool,
         /// The scene file to write (its folder is made); `-` for standard output.
         #[arg(long)]
         out: PathBuf,
@@ -49,12 +53,14 @@ pub fn scene_command(a: &SceneArgs) -> anyhow::Result<()> {
         floors,
         seed,
         debris,
+        doors,
         out,
     } = family;
     let text = building::generate(BuildingSpec {
         floors: *floors,
         seed: *seed,
         debris: *debris,
+        doors: *doors,
     })?;
     if out.as_os_str() == "-" {
         print!("{text}");

@@ -36,6 +36,8 @@
 
 use crate::rng::SplitMix64;
 
+mod writer;
+
 /// Wall thickness, m: outer and corridor walls.
 const WALL: f64 = 0.2;
 /// Partition walls between rooms, m.
@@ -47,6 +49,10 @@ const SLAB: f64 = 0.2;
 /// Doorway width and height, m.
 const DOOR_WIDTH: f64 = 0.9;
 const DOOR_HEIGHT: f64 = 2.1;
+/// A hung door's hinge line from the corridor wall's face into the room, m.
+const DOOR_SET_BACK: f64 = 0.03;
+/// How far a hung door opens, deg.
+const DOOR_SWING: f64 = 100.0;
 /// Guard rail height, m.
 const RAIL: f64 = 1.0;
 /// Most floors a generated building has.
@@ -61,6 +67,33 @@ pub struct BuildingSpec {
     pub seed: u64,
     /// Put debris (loose bricks, fixed to the tread) on one flight.
     pub debris: bool,
+    /// Hang a door in every room's doorway, each open, shut (a closer) or latched (its lever
+    /// handle must be turned with an arm), drawn from the seed.
+    pub doors: bool,
+}
+
+/// How a generated door stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DoorKind {
+    /// Standing open against its stop, 100° into the room.
+    Open,
+    /// Shut by its closer, unlatched: a robot pushes it open from the corridor.
+    Shut,
+    /// Shut and latched: the handle must be turned down before it opens.
+    Latched,
+}
+
+/// A door hung in a room's doorway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HungDoor {
+    /// The floor (0: ground).
+    pub floor: u32,
+    /// The room's side of the corridor: north (+y) or not (south).
+    pub north: bool,
+    /// The room, west to east along its side.
+    pub room: usize,
+    /// How it stands.
+    pub kind: DoorKind,
 }
 
 /// Why a building cannot be generated.
@@ -115,6 +148,8 @@ pub struct BuildingPlan {
     pub furniture: Vec<([f64; 2], [f64; 3])>,
     /// Loose bricks on a flight, if any: (centre, yaw deg).
     pub debris: Vec<([f64; 3], f64)>,
+    /// Doors hung in the rooms' doorways, if any: floor by floor, north side first.
+    pub doors: Vec<HungDoor>,
 }
 
 /// Rounds to millimetres (the file's precision), so the plan and its file agree exactly.
@@ -176,12 +211,53 @@ impl BuildingPlan {
             south,
             furniture: Vec::new(),
             debris: Vec::new(),
+            doors: Vec::new(),
         };
         plan.furniture = plan.draw_furniture(&mut rng);
         if spec.debris {
             plan.debris = plan.draw_debris(&mut rng);
         }
+        if spec.doors {
+            // A stream of its own: the same seed gives the same building with or without.
+            plan.doors = plan.draw_doors(&mut SplitMix64(spec.seed ^ 0x646f_6f72_7321));
+        }
         Ok(plan)
+    }
+
+    /// A door in every room's doorway on every floor: open in two of five, shut in two,
+    /// latched in one.
+    fn draw_doors(&self, rng: &mut SplitMix64) -> Vec<HungDoor> {
+        let mut doors = Vec::new();
+        for floor in 0..self.spec.floors {
+            for (north, rooms) in [(true, &self.north), (false, &self.south)] {
+                for room in 0..rooms.len() {
+                    let kind = match rng.below(5) {
+                        0 | 1 => DoorKind::Open,
+                        2 | 3 => DoorKind::Shut,
+                        _ => DoorKind::Latched,
+                    };
+                    doors.push(HungDoor {
+                        floor,
+                        north,
+                        room,
+                        kind,
+                    });
+                }
+            }
+        }
+        doors
+    }
+
+    /// Where `door`'s hinge stands (its foot, m), the heading of its leaf shut (deg) and its
+    /// swing (deg): hinged at the doorway's west jamb, 20 mm clear of it and 30 mm into the
+    /// room from the corridor wall's face, opening into the room (office doors open away from
+    /// the corridor, so a robot in it pushes them open).
+    pub fn door_hinge(&self, door: &HungDoor) -> ([f64; 3], f64, f64) {
+        let rooms = if door.north { &self.north } else { &self.south };
+        let sign = if door.north { 1.0 } else { -1.0 };
+        let x = rooms[door.room].door + (DOOR_WIDTH - writer::LEAF_WIDTH) / 2.0;
+        let y = sign * (self.corridor_width / 2.0 + WALL + DOOR_SET_BACK);
+        ([x, y, self.floor_z(door.floor)], 0.0, sign * DOOR_SWING)
     }
 
     /// Rooms of `widths` from x = 0 (the west wall's inner face), partitions between them,
@@ -299,470 +375,6 @@ impl BuildingPlan {
                 ([mm(x), mm(y), mm(z)], mm(rng.range(0.0, 180.0)))
             })
             .collect()
-    }
-}
-
-/// Writes scene-file elements.
-struct Writer {
-    text: String,
-}
-
-impl Writer {
-    fn line(&mut self, s: &str) {
-        self.text.push_str(s);
-        self.text.push('\n');
-    }
-
-    /// A box from its extent: x0..x1, y0..y1, z0..z1 (m).
-    fn block(&mut self, name: &str, material: &str, x: (f64, f64), y: (f64, f64), z: (f64, f64)) {
-        let size = [x.1 - x.0, y.1 - y.0, z.1 - z.0];
-        if size.iter().any(|s| *s < 0.001) {
-            return;
-        }
-        self.line(&format!(
-            "\n[[element]]\ntype = \"box\"\nname = \"{name}\"\nmaterial = \"{material}\"\n\
-             size = [{:.3}, {:.3}, {:.3}]\nposition = [{:.3}, {:.3}, {:.3}]",
-            size[0],
-            size[1],
-            size[2],
-            (x.0 + x.1) / 2.0,
-            (y.0 + y.1) / 2.0,
-            z.0
-        ));
-    }
-
-    fn stairs(&mut self, name: &str, plan: &BuildingPlan, at: [f64; 3], yaw: f64) {
-        self.line(&format!(
-            "\n[[element]]\ntype = \"stairs\"\nname = \"{name}\"\nmaterial = \"stair_concrete\"\n\
-             rise = {:.6}\nrun = {:.3}\ncount = {}\nwidth = {:.3}\nnosing = {:.3}\n\
-             position = [{:.3}, {:.3}, {:.3}]\nyaw_deg = {yaw:.1}",
-            plan.rise,
-            plan.run,
-            plan.steps(),
-            plan.stair_width,
-            plan.nosing,
-            at[0],
-            at[1],
-            at[2]
-        ));
-    }
-
-    fn point(&mut self, table: &str, name: &str, at: [f64; 3], extra: &str) {
-        self.line(&format!(
-            "\n[[{table}]]\nname = \"{name}\"\nposition = [{:.3}, {:.3}, {:.3}]{extra}",
-            at[0], at[1], at[2]
-        ));
-    }
-}
-
-const MATERIALS: &str = r#"
-[[material]]
-name = "floor_concrete"
-friction = 0.8
-color = [0.50, 0.50, 0.48]
-
-[[material]]
-name = "stair_concrete"
-friction = 0.8
-color = [0.80, 0.74, 0.58]
-
-[[material]]
-name = "floor_tiles"
-friction = 0.6
-color = [0.62, 0.60, 0.55]
-
-[[material]]
-name = "plaster_wall"
-friction = 0.5
-color = [0.86, 0.85, 0.80]
-
-[[material]]
-name = "painted_rail"
-friction = 0.5
-color = [0.80, 0.25, 0.15]
-
-[[material]]
-name = "furniture"
-friction = 0.5
-color = [0.45, 0.33, 0.22]
-
-[[material]]
-name = "brick"
-friction = 0.7
-color = [0.62, 0.28, 0.20]"#;
-
-impl BuildingPlan {
-    /// The scene file (TOML).
-    pub fn to_toml(&self) -> String {
-        let mut w = Writer {
-            text: String::new(),
-        };
-        self.header(&mut w);
-        w.line(MATERIALS);
-        self.ground(&mut w);
-        for f in 0..self.spec.floors {
-            self.floor(&mut w, f);
-        }
-        self.places(&mut w);
-        w.text
-    }
-
-    fn header(&self, w: &mut Writer) {
-        let s = &self.spec;
-        w.line(&format!(
-            "# Generated by `treadsim scene generate building --floors {} --seed {}{}`: an office\n\
-             # building of {} floors (src/scene/generate/building.rs has the plan and the codes).\n\
-             # Storey {:.2} m; {} risers of {:.1} mm and goings of {:.0} mm per storey ({:.1} deg,\n\
-             # nosing {:.0} mm), two flights of {} steps {:.2} m wide with a {:.2} m mid landing;\n\
-             # corridor {:.2} m wide, {:.2} m long; rooms {:.2} m deep, {} north, {} south.",
-            s.floors,
-            s.seed,
-            if s.debris { " --debris" } else { "" },
-            s.floors,
-            self.storey,
-            self.risers,
-            1000.0 * self.rise,
-            1000.0 * self.run,
-            self.angle_deg(),
-            1000.0 * self.nosing,
-            self.steps(),
-            self.stair_width,
-            self.mid_landing,
-            self.corridor_width,
-            self.corridor_length,
-            self.room_depth,
-            self.north.len(),
-            self.south.len()
-        ));
-        w.line(&format!(
-            "[scene]\nname = \"Office building, {} floors (seed {})\"\n\
-             description = \"Generated: corridor and rooms on every floor, a half-turn stair core \
-             of {} x {:.0} mm risers ({:.1} deg) per storey of {:.2} m.\"",
-            s.floors,
-            s.seed,
-            self.risers,
-            1000.0 * self.rise,
-            self.angle_deg(),
-            self.storey
-        ));
-    }
-
-    /// The ground: a forecourt and the ground floor under the whole building.
-    fn ground(&self, w: &mut Writer) {
-        let half = self.rooms_half() + WALL + 3.0;
-        w.block(
-            "ground",
-            "floor_concrete",
-            (-5.0, self.core_east() + WALL + 1.0),
-            (-half, half),
-            (-SLAB, 0.0),
-        );
-    }
-
-    /// Floor `f`: its slab (not the ground floor's), walls, doorways, furniture, and the
-    /// stair up from it (not the top floor's).
-    fn floor(&self, w: &mut Writer, f: u32) {
-        let z = self.floor_z(f);
-        let top = self.floor_z(f + 1) - SLAB;
-        let (xc, xs, xe) = (self.core_west(), self.flights_start(), self.core_east());
-        let (ch, rh, cw) = (
-            self.core_half(),
-            self.rooms_half(),
-            self.corridor_width / 2.0,
-        );
-        w.line(&format!(
-            "\n# ---- floor {f}, z = {z:.3} {}",
-            "-".repeat(60)
-        ));
-        if f > 0 {
-            w.block(
-                &format!("slab{f}"),
-                "floor_tiles",
-                (-WALL, xc),
-                (-rh - WALL, rh + WALL),
-                (z - SLAB, z),
-            );
-            w.block(
-                &format!("landing{f}"),
-                "floor_tiles",
-                (xc, xs),
-                (-ch, ch),
-                (z - SLAB, z),
-            );
-        }
-        for (side, rooms, sign) in [("north", &self.north, 1.0), ("south", &self.south, -1.0)] {
-            self.side_walls(w, f, (side, rooms.as_slice(), sign));
-        }
-        // West wall: the entrance (the corridor's width) on the ground floor only.
-        if f == 0 {
-            w.block(
-                "entrance_wall_north",
-                "plaster_wall",
-                (-WALL, 0.0),
-                (cw, rh + WALL),
-                (z, top),
-            );
-            w.block(
-                "entrance_wall_south",
-                "plaster_wall",
-                (-WALL, 0.0),
-                (-rh - WALL, -cw),
-                (z, top),
-            );
-            w.block(
-                "entrance_lintel",
-                "plaster_wall",
-                (-WALL, 0.0),
-                (-cw, cw),
-                (z + DOOR_HEIGHT, top),
-            );
-        } else {
-            w.block(
-                &format!("f{f}_west_wall"),
-                "plaster_wall",
-                (-WALL, 0.0),
-                (-rh - WALL, rh + WALL),
-                (z, top),
-            );
-        }
-        w.block(
-            &format!("f{f}_core_east"),
-            "plaster_wall",
-            (xe, xe + WALL),
-            (-ch - WALL, ch + WALL),
-            (z, top),
-        );
-        for (i, (at, size)) in self.furniture.iter().enumerate() {
-            w.block(
-                &format!("f{f}_furniture{i}"),
-                "furniture",
-                (at[0] - size[0] / 2.0, at[0] + size[0] / 2.0),
-                (at[1] - size[1] / 2.0, at[1] + size[1] / 2.0),
-                (z, z + size[2]),
-            );
-        }
-        self.stair(w, f);
-    }
-
-    /// Floor `f`'s walls on one side of the corridor (`sign` +1 north, −1 south): the
-    /// corridor wall with its doorways and lintels, the partitions, the outer wall, the wall
-    /// between the rooms and the core, and the core's own side wall.
-    fn side_walls(&self, w: &mut Writer, f: u32, (side, rooms, sign): (&str, &[Room], f64)) {
-        let z = self.floor_z(f);
-        let top = self.floor_z(f + 1) - SLAB;
-        let (xc, xe) = (self.core_west(), self.core_east());
-        let (ch, rh, cw) = (
-            self.core_half(),
-            self.rooms_half(),
-            self.corridor_width / 2.0,
-        );
-        // Corridor walls with their doorways and lintels.
-        let y = if sign > 0.0 {
-            (cw, cw + WALL)
-        } else {
-            (-cw - WALL, -cw)
-        };
-        let mut x = 0.0;
-        for (i, room) in rooms.iter().enumerate() {
-            w.block(
-                &format!("f{f}_{side}_wall{i}"),
-                "plaster_wall",
-                (x, room.door),
-                y,
-                (z, top),
-            );
-            w.block(
-                &format!("f{f}_{side}_lintel{i}"),
-                "plaster_wall",
-                (room.door, room.door + DOOR_WIDTH),
-                y,
-                (z + DOOR_HEIGHT, top),
-            );
-            x = room.door + DOOR_WIDTH;
-        }
-        w.block(
-            &format!("f{f}_{side}_wall_end"),
-            "plaster_wall",
-            (x, xc),
-            y,
-            (z, top),
-        );
-        // Partitions, the outer wall and the wall between the rooms and the core.
-        let rooms_y = if sign > 0.0 {
-            (cw + WALL, rh)
-        } else {
-            (-rh, -cw - WALL)
-        };
-        for (i, pair) in rooms.windows(2).enumerate() {
-            w.block(
-                &format!("f{f}_{side}_partition{i}"),
-                "plaster_wall",
-                (pair[0].x.1, pair[1].x.0),
-                rooms_y,
-                (z, top),
-            );
-        }
-        let outer = if sign > 0.0 {
-            (rh, rh + WALL)
-        } else {
-            (-rh - WALL, -rh)
-        };
-        w.block(
-            &format!("f{f}_{side}_outer"),
-            "plaster_wall",
-            (-WALL, xc),
-            outer,
-            (z, top),
-        );
-        w.block(
-            &format!("f{f}_{side}_core_side"),
-            "plaster_wall",
-            (xc - WALL, xc),
-            rooms_y,
-            (z, top),
-        );
-        // The core's own side wall.
-        let core_side = if sign > 0.0 {
-            (ch, ch + WALL)
-        } else {
-            (-ch - WALL, -ch)
-        };
-        w.block(
-            &format!("f{f}_core_{side}"),
-            "plaster_wall",
-            (xc, xe + WALL),
-            core_side,
-            (z, top),
-        );
-    }
-
-    /// The half-turn stair from floor `f` to the next, or the top floor's rails.
-    fn stair(&self, w: &mut Writer, f: u32) {
-        let z = self.floor_z(f);
-        let (xs, xm, xe, ch) = (
-            self.flights_start(),
-            self.flights_end(),
-            self.core_east(),
-            self.core_half(),
-        );
-        let half = self.storey / 2.0;
-        if f + 1 == self.spec.floors {
-            // No flight up: rails across the void of the south half and along the spine.
-            w.block(
-                &format!("f{f}_rail_void"),
-                "painted_rail",
-                (xs - 0.1, xs),
-                (-ch, SPINE / 2.0),
-                (z, z + RAIL),
-            );
-            w.block(
-                &format!("f{f}_rail_spine"),
-                "painted_rail",
-                (xs, xe),
-                (-SPINE / 2.0, SPINE / 2.0),
-                (z, z + RAIL),
-            );
-            return;
-        }
-        let y1 = -ch + self.stair_width / 2.0;
-        w.stairs(&format!("f{f}_flight1"), self, [xs, mm(y1), z], 0.0);
-        w.line(&format!(
-            "\n[[element]]\ntype = \"landing\"\nname = \"f{f}_mid_landing\"\nmaterial = \"stair_concrete\"\n\
-             length = {:.3}\nwidth = {:.3}\nheight = {:.6}\nposition = [{:.3}, 0.000, {z:.3}]",
-            self.mid_landing,
-            2.0 * ch,
-            half,
-            (xm + xe) / 2.0
-        ));
-        w.stairs(
-            &format!("f{f}_flight2"),
-            self,
-            [xm, mm(-y1), z + half],
-            180.0,
-        );
-        w.block(
-            &format!("f{f}_spine"),
-            "plaster_wall",
-            (xs, xm),
-            (-SPINE / 2.0, SPINE / 2.0),
-            (z, self.floor_z(f + 1)),
-        );
-        if f == 0 {
-            // Nothing to drive under on the ground floor: the space below flight 2 is solid.
-            w.block(
-                "f0_flight2_support",
-                "stair_concrete",
-                (xs, xm),
-                (SPINE / 2.0, ch),
-                (0.0, half),
-            );
-            for (i, (at, yaw)) in self.debris.iter().enumerate() {
-                w.line(&format!(
-                    "\n[[element]]\ntype = \"box\"\nname = \"brick{i}\"\nmaterial = \"brick\"\n\
-                     size = [0.215, 0.1025, 0.065]\nposition = [{:.3}, {:.3}, {:.3}]\nyaw_deg = {yaw:.1}",
-                    at[0], at[1], at[2]
-                ));
-            }
-        }
-    }
-
-    /// Spawns, checkpoints and bounds.
-    fn places(&self, w: &mut Writer) {
-        let (xc, xs, xm, xe) = (
-            self.core_west(),
-            self.flights_start(),
-            self.flights_end(),
-            self.core_east(),
-        );
-        w.line("\n# ---- places ---------------------------------------------------------------");
-        w.point("spawn", "entrance", [-2.5, 0.0, 0.0], "\nyaw_deg = 0.0");
-        for f in 0..self.spec.floors {
-            let z = self.floor_z(f);
-            // In the corridor 2 m before the core, facing it.
-            w.point(
-                "spawn",
-                &format!("floor{f}_corridor"),
-                [xc - 2.0, 0.0, z],
-                "\nyaw_deg = 0.0",
-            );
-            let r = (self.floor_landing / 2.0).min(0.6);
-            w.point(
-                "checkpoint",
-                &format!("floor{f}"),
-                [(xc + xs) / 2.0, 0.0, z + 0.3],
-                &format!("\nradius = {r:.3}\nhalf_height = 0.4"),
-            );
-            if f + 1 < self.spec.floors {
-                w.point(
-                    "checkpoint",
-                    &format!("mid{f}"),
-                    [(xm + xe) / 2.0, 0.0, z + self.storey / 2.0 + 0.3],
-                    &format!(
-                        "\nradius = {:.3}\nhalf_height = 0.4",
-                        (self.mid_landing / 2.0).min(0.6)
-                    ),
-                );
-            }
-            for (side, rooms, sign) in [("north", &self.north, 1.0), ("south", &self.south, -1.0)] {
-                for (i, room) in rooms.iter().enumerate() {
-                    // Just inside the doorway.
-                    let y = sign * (self.corridor_width / 2.0 + WALL + 0.7);
-                    w.point(
-                        "checkpoint",
-                        &format!("floor{f}_{side}{i}"),
-                        [room.door + DOOR_WIDTH / 2.0, y, z + 0.3],
-                        "\nradius = 0.5\nhalf_height = 0.4",
-                    );
-                }
-            }
-        }
-        let half = self.rooms_half() + WALL + 3.0;
-        w.line(&format!(
-            "\n[bounds]\nmin = [-5.0, {:.3}]\nmax = [{:.3}, {:.3}]",
-            -half,
-            xe + WALL + 1.0,
-            half
-        ));
     }
 }
 

@@ -9,6 +9,7 @@ fn spec(floors: u32, seed: u64) -> BuildingSpec {
         floors,
         seed,
         debris: false,
+        doors: false,
     }
 }
 
@@ -119,6 +120,7 @@ fn debris_lies_on_the_ground_floors_first_flight() {
         floors: 2,
         seed: 3,
         debris: true,
+        doors: false,
     })
     .unwrap();
     assert!((2..=3).contains(&plan.debris.len()));
@@ -139,6 +141,72 @@ fn debris_lies_on_the_ground_floors_first_flight() {
             "{steps}"
         );
         assert!(at[0] > plan.flights_start() && at[0] < plan.flights_end());
+    }
+}
+
+/// With `doors`, every room's doorway on every floor has a door: its leaf inside the 0.9 m
+/// doorway (20 mm clear of each jamb), hinged just inside the room and opening into it; the
+/// building is otherwise the one the seed gives without them, and over twenty seeds doors of
+/// all three kinds hang (two in five open, two shut, one latched).
+#[test]
+fn doors_hang_in_every_doorway_and_open_into_the_rooms() {
+    let mut kinds = [0usize; 3];
+    for seed in 0..20 {
+        let floors = 2 + (seed % 3) as u32;
+        let bare = BuildingPlan::draw(spec(floors, seed)).unwrap();
+        let plan = BuildingPlan::draw(BuildingSpec {
+            doors: true,
+            ..spec(floors, seed)
+        })
+        .unwrap();
+        assert_eq!(plan.north, bare.north);
+        assert_eq!(plan.south, bare.south);
+        assert_eq!(plan.storey, bare.storey);
+        let scene = load(&plan.to_toml());
+        let rooms = plan.north.len() + plan.south.len();
+        assert_eq!(scene.doors.len(), floors as usize * rooms);
+        assert_eq!(scene.elements.len(), load(&bare.to_toml()).elements.len());
+        for (door, spec) in plan.doors.iter().zip(&scene.doors) {
+            let room = if door.north {
+                plan.north[door.room]
+            } else {
+                plan.south[door.room]
+            };
+            let x = (spec.hinge.x, spec.hinge.x + spec.size[0]);
+            assert!(
+                (x.0 - room.door - 0.02).abs() < 1e-3
+                    && (room.door + DOOR_WIDTH - x.1 - 0.02).abs() < 1e-3,
+                "{}: leaf {x:?}, doorway from {}",
+                spec.name,
+                room.door
+            );
+            let wall_face = plan.corridor_width / 2.0 + WALL;
+            let sign = if door.north { 1.0 } else { -1.0 };
+            assert!(
+                (spec.hinge.y * sign - wall_face - 0.03).abs() < 1e-3, // mm in the file
+                "{}",
+                spec.name
+            );
+            assert!((spec.hinge.z - plan.floor_z(door.floor)).abs() < 1e-6);
+            // Anticlockwise (positive) from +x turns the leaf north: into a north room.
+            assert_eq!(spec.swing.signum(), sign, "{}", spec.name);
+            let (open, latched) = (spec.open > 0.0, spec.starts_latched());
+            match door.kind {
+                DoorKind::Open => assert!(open && !latched),
+                DoorKind::Shut => assert!(!open && !latched && spec.closer > 0.0),
+                DoorKind::Latched => assert!(!open && latched && spec.closer > 0.0),
+            }
+            kinds[door.kind as usize] += 1;
+        }
+    }
+    let total: usize = kinds.iter().sum();
+    for (kind, n) in kinds.iter().enumerate() {
+        let share = *n as f64 / total as f64;
+        let expected = [0.4, 0.4, 0.2][kind];
+        assert!(
+            (share - expected).abs() < 0.1,
+            "kind {kind}: {n} of {total}"
+        );
     }
 }
 
