@@ -8,22 +8,59 @@ use super::{Check, Row, ValidateError};
 use crate::envelope::lanes;
 use crate::sim::{spawn_pose, RobotId, SimConfig, Simulation};
 use crate::vehicle::arm::kinematics::{link_frames, tool_point};
-use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, MAX_ARM_JOINTS};
+use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, JointKind, MAX_ARM_JOINTS};
 use crate::vehicle::RobotSpec;
 
 /// Standard gravity, m/s².
 const G: f64 = 9.81;
-/// The elbow's pose of the torque case: upper arm straight up, forearm level, deg.
-const ELBOW_POSE_DEG: [f64; 5] = [0.0, -90.0, 90.0, 0.0, 0.0];
-/// The elbow's joint index in the presets' five-joint arm.
-const ELBOW: usize = 2;
-/// The grip case's arm pose, deg.
-const GRIP_POSE_DEG: [f64; 5] = [0.0, -30.0, 30.0, 0.0, 0.0];
+/// The torque case's shoulder and elbow angles: upper arm straight up, forearm level, deg.
+const ELBOW_POSE_DEG: (f64, f64) = (-90.0, 90.0);
+/// The grip case's shoulder and elbow angles, deg.
+const GRIP_POSE_DEG: (f64, f64) = (-30.0, 30.0);
 /// Mass and surface friction of the grip case's box.
 const GRIP_BOX: (f64, f64) = (1.0, 0.5);
 
-fn radians(degrees: &[f64]) -> Vec<f64> {
-    degrees.iter().map(|d| d.to_radians()).collect()
+/// An arm's joints by the part they play in the cases, found from its file (any number of
+/// joints): the shoulder and elbow are its first two revolute joints about y, the wrist's
+/// roll its last revolute joint about x.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JointRoles {
+    /// Joints in the arm.
+    pub joints: usize,
+    /// The shoulder's index.
+    pub shoulder: usize,
+    /// The elbow's index.
+    pub elbow: usize,
+    /// The wrist roll's index, if the arm has one.
+    pub roll: Option<usize>,
+}
+
+impl JointRoles {
+    /// The roles in `spec`'s arm (`None`: no arm, or fewer than two pitch joints).
+    pub fn of(spec: &RobotSpec) -> Option<Self> {
+        let arm = spec.arm.as_ref()?;
+        let about = |axis: usize| {
+            arm.joints.iter().enumerate().filter(move |(_, j)| {
+                j.kind == JointKind::Revolute && j.axis.into_inner()[axis].abs() > 0.5
+            })
+        };
+        let mut pitch = about(1).map(|(i, _)| i);
+        Some(Self {
+            joints: arm.joints.len(),
+            shoulder: pitch.next()?,
+            elbow: pitch.next()?,
+            roll: about(0).map(|(i, _)| i).next_back(),
+        })
+    }
+
+    /// Joint positions with the shoulder and elbow at `(shoulder, elbow)` deg and every
+    /// other joint at 0, rad.
+    pub fn pose(&self, (shoulder, elbow): (f64, f64)) -> Vec<f64> {
+        let mut q = vec![0.0; self.joints];
+        q[self.shoulder] = shoulder.to_radians();
+        q[self.elbow] = elbow.to_radians();
+        q
+    }
 }
 
 /// The moment about joint `joint`'s (horizontal) axis of the weight of everything outboard of
@@ -71,6 +108,19 @@ pub struct ElbowLoad {
     pub needed: f64,
 }
 
+impl ElbowLoad {
+    /// Nothing measured (no arm, or one without an elbow): every value NaN, which fails
+    /// every row.
+    fn none() -> Self {
+        Self {
+            sag: f64::NAN,
+            effort: f64::NAN,
+            peak: f64::NAN,
+            needed: f64::NAN,
+        }
+    }
+}
+
 /// The elbow with the upper arm straight up and the forearm level, its torque limit set to
 /// `torque_factor` × the gravity moment of the forearm, wrist and gripper about it; 2 s.
 pub fn elbow_under_load(
@@ -79,10 +129,14 @@ pub fn elbow_under_load(
     torque_factor: f64,
 ) -> Result<ElbowLoad, ValidateError> {
     let mut spec = spec.clone();
-    let q = radians(&ELBOW_POSE_DEG);
-    let needed = gravity_moment(&spec, &q, ELBOW);
+    let Some(roles) = JointRoles::of(&spec) else {
+        return Ok(ElbowLoad::none());
+    };
+    let elbow = roles.elbow;
+    let q = roles.pose(ELBOW_POSE_DEG);
+    let needed = gravity_moment(&spec, &q, elbow);
     if let Some(arm) = spec.arm.as_mut() {
-        arm.joints[ELBOW].max_effort = torque_factor * needed;
+        arm.joints[elbow].max_effort = torque_factor * needed;
     }
     let (mut sim, id) = on_pad(&spec, config, lanes::flat_pad_text(lanes::LANE_FRICTION))?;
     sim.run_for(0.5);
@@ -91,13 +145,13 @@ pub fn elbow_under_load(
     for _ in 0..(2.0 / sim.config().dt).round() as usize {
         sim.step();
         if let Some(state) = sim.arm_state(id) {
-            peak = peak.max(state.efforts[ELBOW].abs());
+            peak = peak.max(state.efforts[elbow].abs());
         }
     }
     let state = sim.arm_state(id);
     Ok(ElbowLoad {
-        sag: state.map_or(f64::NAN, |s| (s.positions[ELBOW] - q[ELBOW]).to_degrees()),
-        effort: state.map_or(f64::NAN, |s| s.efforts[ELBOW].abs()),
+        sag: state.map_or(f64::NAN, |s| (s.positions[elbow] - q[elbow]).to_degrees()),
+        effort: state.map_or(f64::NAN, |s| s.efforts[elbow].abs()),
         peak,
         needed,
     })
@@ -107,10 +161,10 @@ pub fn elbow_under_load(
 /// gripper, gripped with `force` N per finger, lifted 0.2 rad by the shoulder in 1 s and held
 /// for 1 s: how far it slid down in the grip, m.
 pub fn grip_slide(spec: &RobotSpec, config: &SimConfig, force: f64) -> Result<f64, ValidateError> {
-    let Some(arm) = spec.arm.as_ref() else {
+    let (Some(arm), Some(roles)) = (spec.arm.as_ref(), JointRoles::of(spec)) else {
         return Ok(f64::NAN);
     };
-    let q = radians(&GRIP_POSE_DEG);
+    let q = roles.pose(GRIP_POSE_DEG);
     let pad = lanes::flat_pad(lanes::LANE_FRICTION)?;
     let hull = spawn_pose(&pad.spawns[0], spec);
     let tool = hull * tool_point(arm, &q);
@@ -139,7 +193,7 @@ pub fn grip_slide(spec: &RobotSpec, config: &SimConfig, force: f64) -> Result<f6
     sim.run_for(0.5);
     let start = drop_in_grip(&sim, id);
     let mut lift = [0.0; MAX_ARM_JOINTS];
-    lift[1] = -0.2;
+    lift[roles.shoulder] = -0.2;
     let motion = ArmMotion::JointRates(lift);
     sim.set_arm_command(id, ArmCommand { motion, grip });
     sim.run_for(1.0);

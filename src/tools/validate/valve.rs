@@ -9,6 +9,7 @@
 
 use nalgebra::Vector3;
 
+use super::arm::JointRoles;
 use super::{Check, Row, ValidateError};
 use crate::envelope::lanes;
 use crate::sim::SimConfig;
@@ -16,9 +17,7 @@ use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, MAX_ARM_JOINTS};
 use crate::vehicle::RobotSpec;
 
 /// The valve case's arm pose: upper arm 30° up, forearm and gripper level, deg.
-const VALVE_POSE_DEG: [f64; 5] = [0.0, -30.0, 30.0, 0.0, 0.0];
-/// The wrist roll's index in the presets' five-joint arm.
-const WRIST_ROLL: usize = 4;
+const VALVE_POSE_DEG: (f64, f64) = (-30.0, 30.0);
 /// The case's handwheel: rim radius, m (its hub then 0.024 m in radius).
 pub const WHEEL_RADIUS: f64 = 0.12;
 /// The hub's radius of a wheel of [`WHEEL_RADIUS`] with a 10 mm rim, m
@@ -64,6 +63,18 @@ pub fn free_angle(half_gap: f64, half_height: f64, spoke: f64, sink: f64) -> f64
     std::f64::consts::FRAC_PI_2 - beta
 }
 
+impl ValveTurn {
+    /// Nothing measured (no arm, or one without a wrist roll): NaN, which fails every row.
+    const NOTHING: Self = Self {
+        rolled: f64::NAN,
+        farthest: f64::NAN,
+        turned: f64::NAN,
+        peak: f64::NAN,
+        held: false,
+        gap: f64::NAN,
+    };
+}
+
 /// The level gripper pinches the hub of a valve of friction torque `torque` N·m with `force`
 /// N per pad, the wrist's torque limit `wrist_torque` N·m (`None`: the preset's), and rolls its
 /// wrist `roll` turns at half its top speed, then holds 0.5 s.
@@ -75,24 +86,20 @@ pub fn valve_turn(
     wrist_torque: Option<f64>,
     roll: f64,
 ) -> Result<ValveTurn, ValidateError> {
-    let nothing = ValveTurn {
-        rolled: f64::NAN,
-        farthest: f64::NAN,
-        turned: f64::NAN,
-        peak: f64::NAN,
-        held: false,
-        gap: f64::NAN,
+    let nothing = ValveTurn::NOTHING;
+    let Some((roles, wrist_roll)) = JointRoles::of(spec).and_then(|r| Some((r, r.roll?))) else {
+        return Ok(nothing);
     };
     let mut spec = spec.clone();
     let Some(arm) = spec.arm.as_mut() else {
         return Ok(nothing);
     };
     if let Some(limit) = wrist_torque {
-        arm.joints[WRIST_ROLL].max_effort = limit;
+        arm.joints[wrist_roll].max_effort = limit;
     }
     let arm = arm.clone();
-    let roll_speed = 0.5 * arm.joints[WRIST_ROLL].max_speed;
-    let q: Vec<f64> = VALVE_POSE_DEG.iter().map(|d| d.to_radians()).collect();
+    let roll_speed = 0.5 * arm.joints[wrist_roll].max_speed;
+    let q = roles.pose(VALVE_POSE_DEG);
     // Where the pads settle with the arm posed: the wheel's hub goes there.
     let (mut bare, id) =
         crate::envelope::trials::start(lanes::flat_pad(lanes::LANE_FRICTION)?, &spec, config)?;
@@ -131,11 +138,11 @@ pub fn valve_turn(
     sim.run_for(1.0);
     let start_roll = sim
         .arm_state(id)
-        .map_or(f64::NAN, |s| s.positions[WRIST_ROLL]);
+        .map_or(f64::NAN, |s| s.positions[wrist_roll]);
     let gap = sim.arm_state(id).map_or(f64::NAN, |s| s.finger_gap);
     let start_open = sim.valve_state(0).map_or(f64::NAN, |v| v.open);
     let mut rates = [0.0; MAX_ARM_JOINTS];
-    rates[WRIST_ROLL] = roll_speed;
+    rates[wrist_roll] = roll_speed;
     sim.set_arm_command(
         id,
         ArmCommand {
@@ -149,8 +156,8 @@ pub fn valve_turn(
     for _ in 0..(roll_time / sim.config().dt).round() as usize {
         sim.step();
         if let Some(state) = sim.arm_state(id) {
-            peak = peak.max(state.efforts[WRIST_ROLL].abs());
-            farthest = farthest.max(state.positions[WRIST_ROLL] - start_roll);
+            peak = peak.max(state.efforts[wrist_roll].abs());
+            farthest = farthest.max(state.positions[wrist_roll] - start_roll);
         }
     }
     sim.set_arm_command(
@@ -163,13 +170,13 @@ pub fn valve_turn(
     for _ in 0..(0.5 / sim.config().dt).round() as usize {
         sim.step();
         if let Some(state) = sim.arm_state(id) {
-            farthest = farthest.max(state.positions[WRIST_ROLL] - start_roll);
+            farthest = farthest.max(state.positions[wrist_roll] - start_roll);
         }
     }
     let arm_state = sim.arm_state(id);
     let valve = sim.valve_state(0);
     Ok(ValveTurn {
-        rolled: arm_state.map_or(f64::NAN, |s| s.positions[WRIST_ROLL] - start_roll)
+        rolled: arm_state.map_or(f64::NAN, |s| s.positions[wrist_roll] - start_roll)
             / std::f64::consts::TAU,
         turned: valve.map_or(f64::NAN, |v| v.open - start_open),
         peak,
@@ -192,11 +199,13 @@ fn spoke_geometry(spec: &RobotSpec) -> (f64, f64) {
 /// The valve rows for an armed preset: the wheel turns with the wrist below both limits; above
 /// the grip's the pads slip round the hub, then push the spokes; above the wrist's it stalls.
 pub fn rows(spec: &RobotSpec, config: &SimConfig) -> Result<Vec<Row>, ValidateError> {
-    let Some(arm) = spec.arm.as_ref() else {
+    let (Some(arm), Some(wrist_roll)) =
+        (spec.arm.as_ref(), JointRoles::of(spec).and_then(|r| r.roll))
+    else {
         return Ok(Vec::new());
     };
     let name = &spec.name;
-    let wrist = arm.joints[WRIST_ROLL].max_effort;
+    let wrist = arm.joints[wrist_roll].max_effort;
     let full = arm.gripper.max_force;
     let strong = hub_grip_torque(spec, full);
     // Turns: the valve at 0.4 × the weaker of grip and wrist, half a turn.

@@ -48,7 +48,8 @@ pub fn link_frames(
         UnitQuaternion::identity(),
     );
     for (j, joint) in spec.joints.iter().enumerate() {
-        let frame = origin * joint_motion(spec, j, q[j]);
+        // A joint `q` does not reach stands at 0.
+        let frame = origin * joint_motion(spec, j, q.get(j).copied().unwrap_or(0.0));
         frames[j] = frame;
         origin = frame * Translation3::from(joint.link.end);
     }
