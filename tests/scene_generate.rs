@@ -264,12 +264,7 @@ fn the_scout_pushes_a_shut_door_open_and_a_latched_one_holds_it() {
         sim.run_for(12.0);
         let y = sim.body_state(id).pose.translation.y * sign;
         let wall_face = hinge[1] * sign - 0.03;
-        let name = format!(
-            "f0_{}{}_door",
-            if door.north { "north" } else { "south" },
-            door.room
-        );
-        let index = sim.scene().doors.iter().position(|d| d.name == name);
+        let index = sim.scene().doors.iter().position(|d| d.name == door.name());
         let state = index.and_then(|i| sim.door_state(i)).expect("the door");
         match kind {
             DoorKind::Shut => assert!(

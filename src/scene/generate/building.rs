@@ -96,6 +96,14 @@ pub struct HungDoor {
     pub kind: DoorKind,
 }
 
+impl HungDoor {
+    /// Its name in the scene file: `f<floor>_<north|south><room>_door`.
+    pub fn name(&self) -> String {
+        let side = if self.north { "north" } else { "south" };
+        format!("f{}_{side}{}_door", self.floor, self.room)
+    }
+}
+
 /// Why a building cannot be generated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {

@@ -12,7 +12,7 @@ use rapier3d::prelude::*;
 
 use super::parts::{meets_own_hull, part_poses, ArmParts, PartPoses};
 use crate::vehicle::arm::kinematics::JointVector;
-use crate::vehicle::arm::{ArmSpec, JointKind, MAX_ARM_JOINTS};
+use crate::vehicle::arm::{ArmSpec, MAX_ARM_JOINTS};
 
 /// Samples per leg when a leg is checked against the hull.
 const LEG_SAMPLES: usize = 24;
@@ -67,12 +67,12 @@ impl HullCheck<'_> {
         old: &JointVector,
         new: &JointVector,
     ) -> (JointVector, PartPoses) {
-        let sinks = |q: &JointVector| -> Option<PartPoses> {
+        let clear = |q: &JointVector| -> Option<PartPoses> {
             let after = part_poses(spec, q, self.gap);
             (!meets_own_hull(self.world, self.hull, self.parts, self.held, before, &after))
                 .then_some(after)
         };
-        if let Some(after) = sinks(new) {
+        if let Some(after) = clear(new) {
             return (*new, after);
         }
         let mut some = *old;
@@ -82,12 +82,12 @@ impl HullCheck<'_> {
             }
             let mut alone = *old;
             alone[j] = new[j];
-            if sinks(&alone).is_some() {
+            if clear(&alone).is_some() {
                 some[j] = new[j];
             }
         }
         if some != *old {
-            if let Some(after) = sinks(&some) {
+            if let Some(after) = clear(&some) {
                 return (some, after);
             }
         }
@@ -260,12 +260,7 @@ fn clear_legs(
 /// The joints turning about the body y axis (pitch): the first lifts the arm (the shoulder),
 /// the last turns the gripper (the wrist's pitch). `None`: no pitch joint.
 fn pitch_joints(spec: &ArmSpec) -> Option<(usize, usize)> {
-    let mut pitch = spec
-        .joints
-        .iter()
-        .enumerate()
-        .filter(|(_, j)| j.kind == JointKind::Revolute && j.axis.y.abs() > 0.5)
-        .map(|(i, _)| i);
+    let mut pitch = spec.revolute_about(1);
     let shoulder = pitch.next()?;
     let wrist = pitch.next_back().unwrap_or(shoulder);
     Some((shoulder, wrist))

@@ -8,7 +8,7 @@ use super::{Check, Row, ValidateError};
 use crate::envelope::lanes;
 use crate::sim::{spawn_pose, RobotId, SimConfig, Simulation};
 use crate::vehicle::arm::kinematics::{link_frames, tool_point};
-use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, JointKind, MAX_ARM_JOINTS};
+use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, MAX_ARM_JOINTS};
 use crate::vehicle::RobotSpec;
 
 /// Standard gravity, m/s².
@@ -39,17 +39,12 @@ impl JointRoles {
     /// The roles in `spec`'s arm (`None`: no arm, or fewer than two pitch joints).
     pub fn of(spec: &RobotSpec) -> Option<Self> {
         let arm = spec.arm.as_ref()?;
-        let about = |axis: usize| {
-            arm.joints.iter().enumerate().filter(move |(_, j)| {
-                j.kind == JointKind::Revolute && j.axis.into_inner()[axis].abs() > 0.5
-            })
-        };
-        let mut pitch = about(1).map(|(i, _)| i);
+        let mut pitch = arm.revolute_about(1);
         Some(Self {
             joints: arm.joints.len(),
             shoulder: pitch.next()?,
             elbow: pitch.next()?,
-            roll: about(0).map(|(i, _)| i).next_back(),
+            roll: arm.revolute_about(0).next_back(),
         })
     }
 

@@ -144,6 +144,19 @@ impl ArmSpec {
             + 2.0 * self.gripper.finger_mass
     }
 
+    /// The revolute joints turning about the body's `axis` (0: x, 1: y, 2: z) with every
+    /// joint at 0, in chain order: about y the pitch joints (shoulder, elbow, wrist pitch),
+    /// about x the rolls.
+    pub fn revolute_about(&self, axis: usize) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        self.joints
+            .iter()
+            .enumerate()
+            .filter(move |(_, j)| {
+                j.kind == JointKind::Revolute && j.axis.into_inner()[axis].abs() > 0.5
+            })
+            .map(|(i, _)| i)
+    }
+
     /// A stored pose by name.
     pub fn pose(&self, name: &str) -> Option<&ArmPose> {
         self.poses.iter().find(|p| p.name == name)

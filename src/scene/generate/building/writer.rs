@@ -245,14 +245,7 @@ impl BuildingPlan {
         }
         for door in self.doors.iter().filter(|d| d.floor == f) {
             let (hinge, toward, swing) = self.door_hinge(door);
-            let side = if door.north { "north" } else { "south" };
-            w.door(
-                &format!("f{f}_{side}{}_door", door.room),
-                hinge,
-                toward,
-                swing,
-                door.kind,
-            );
+            w.door(&door.name(), hinge, toward, swing, door.kind);
         }
         // West wall: the entrance (the corridor's width) on the ground floor only.
         if f == 0 {
