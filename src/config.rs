@@ -119,6 +119,11 @@ impl SourceFile {
         }
     }
 
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// 1-based `(line, column)` of a byte offset; the column counts characters.
     pub fn location(&self, byte: usize) -> (usize, usize) {
         let byte = byte.min(self.text.len());

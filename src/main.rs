@@ -71,6 +71,12 @@ enum Command {
     /// seed 001) at --dt; prints one row per case with model value, reference, tolerance and
     /// pass/fail, writes validation.md into --out, exits non-zero on any failure.
     Validate(cli::validate::ValidateArgs),
+    /// Fit a robot file's turning-related parameters (belt lateral friction, rolling
+    /// resistance, motor limits) to a real robot's recorded drive (CSV: time, pose, track
+    /// speeds): replays the drive on a flat floor, prints the fitted values with their
+    /// standard errors and the yaw-rate and speed residuals before and after, and writes the
+    /// calibrated robot file.
+    Calibrate(cli::calibrate::CalibrateArgs),
     /// A seat of the class without a window: joins the class network, runs the exercises the
     /// instructor assigns (or --exercise at once) with a drive or goal script as its
     /// operator, publishes its status at 10 Hz and delivers each result until acknowledged.
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
         Command::Envelope(args) => cli::check::envelope_command(&args),
         Command::Traffic(args) => cli::traffic::traffic_command(&args),
         Command::Validate(args) => cli::validate::validate_command(&args),
+        Command::Calibrate(args) => cli::calibrate::calibrate_command(&args),
         #[cfg(feature = "classroom")]
         Command::Seat(args) => cli::class::seat_command(&args),
         #[cfg(feature = "classroom")]

@@ -1,7 +1,7 @@
 //! The `treadsim` binary's commands, one file each: `check.rs` (check, envelope), `list.rs`,
 //! `bench.rs`,
 //! `soak.rs`, headless runs (`run.rs`), logs (`log.rs`: replay and report), traffic
-//! (`traffic.rs`), the classroom's seat and instructor (`class.rs`) and records (`records.rs`), the model's validation (`validate.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
+//! (`traffic.rs`), the classroom's seat and instructor (`class.rs`) and records (`records.rs`), the model's validation (`validate.rs`), the fit of a robot file to a real robot's log (`calibrate.rs`) and the station and headless shots (`station.rs`), and the choice of glibc's
 //! string functions the binary restarts with (`string_functions.rs`), a private runtime
 //! folder when the environment has none (`runtime_dir.rs`), and a quiet end when a reader
 //! closes the pipe (`broken_pipe.rs`). Part of the binary, not
@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod broken_pipe;
+pub mod calibrate;
 pub mod check;
 #[cfg(feature = "classroom")]
 pub mod class;

@@ -1,0 +1,253 @@
+//! `treadsim calibrate`: a drive logged by the simulator with known turning parameters is
+//! fitted back from the preset's values.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use treadsim::envelope::{lanes, trials};
+use treadsim::sim::SimConfig;
+use treadsim::tools::calibrate::{calibrate, CalibrateOptions, DriveLog, Parameter};
+use treadsim::vehicle::{DriveCommand, RobotSpec};
+
+/// The calibration drive (the README's recommended one, shortened): belt speeds (m/s, left,
+/// right) held for a time (s) — straight, turns of several radii both ways, a pivot, stops
+/// and a reversing turn.
+const DRIVE: [(f64, f64, f64); 9] = [
+    (0.0, 0.0, 0.5),
+    (0.5, 0.5, 2.0),
+    (0.7, 0.3, 3.0),
+    (0.9, 0.1, 2.5),
+    (-0.5, 0.5, 2.5),
+    (0.0, 0.0, 1.0),
+    (0.2, 0.8, 2.5),
+    (-0.6, -0.3, 2.0),
+    (0.0, 0.0, 1.0),
+];
+
+/// Sample rate of the log, Hz (a motion-capture system's).
+const LOG_RATE: f64 = 100.0;
+
+/// A log of `spec` driving [`DRIVE`] on a flat floor of friction 0.8, written as CSV by the
+/// simulation loop itself (not the calibration's replay), in a world frame turned by 0.7 rad
+/// and shifted, with ±0.5 mm and ±0.1° of seeded position and heading noise.
+fn simulated_log(spec: &RobotSpec) -> String {
+    let (mut sim, id) =
+        trials::start(lanes::flat_pad(0.8).unwrap(), spec, &SimConfig::default()).unwrap();
+    sim.run_for(1.0);
+    let mut csv = String::from("t,x,y,yaw,left_command,right_command\n");
+    let mut noise = 0x2545_f491_4f6c_dd1d_u64;
+    let mut uniform = move || {
+        noise ^= noise << 13;
+        noise ^= noise >> 7;
+        noise ^= noise << 17;
+        (noise >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let (turn, shift) = (0.7_f64, (3.0, -2.0));
+    let start = sim.time();
+    let mut row = 0usize;
+    for (left, right, seconds) in DRIVE {
+        let end = sim.time() + seconds;
+        loop {
+            let t = row as f64 / LOG_RATE;
+            if start + t > end - 1e-9 {
+                break;
+            }
+            while sim.time() + 0.5 * sim.config().dt < start + t {
+                sim.step();
+            }
+            let pose = sim.body_state(id).pose;
+            let (_, _, yaw) = pose.rotation.euler_angles();
+            let (x, y) = (pose.translation.x, pose.translation.y);
+            let wx = shift.0 + x * turn.cos() - y * turn.sin() + 0.0005 * uniform();
+            let wy = shift.1 + x * turn.sin() + y * turn.cos() + 0.0005 * uniform();
+            let wyaw = yaw + turn + 0.1_f64.to_radians() * uniform();
+            writeln!(csv, "{t},{wx},{wy},{wyaw},{left},{right}").unwrap();
+            sim.set_command(
+                id,
+                DriveCommand {
+                    left,
+                    right,
+                    flipper: None,
+                    steer: None,
+                },
+            );
+            row += 1;
+        }
+    }
+    csv
+}
+
+#[test]
+fn known_turning_parameters_are_fitted_back_from_a_simulated_log() {
+    let preset = common::robot("scout");
+    let parameters = [
+        Parameter::LateralFriction,
+        Parameter::RollingResistance,
+        Parameter::MaxAcceleration,
+    ];
+    let truth = [1.35, 0.05, 1.4];
+    let mut real = preset.clone();
+    for (p, v) in parameters.iter().zip(truth) {
+        p.set(&mut real, v);
+    }
+    let tracks: Vec<String> = preset.tracks.iter().map(|t| t.name.clone()).collect();
+    let log =
+        DriveLog::parse(Path::new("scout_drive.csv"), &simulated_log(&real), &tracks).unwrap();
+    let options = CalibrateOptions {
+        parameters: parameters.to_vec(),
+        mu: 0.8,
+        config: SimConfig::default(),
+    };
+    let fit = calibrate(&preset, &log, &options).unwrap();
+    println!("{fit}");
+    for (f, want) in fit.fitted.iter().zip(truth) {
+        assert!(f.determined, "{:?}", f);
+        assert!(
+            (f.after / want - 1.0).abs() < 0.05,
+            "{}: fitted {} for {want}",
+            f.parameter.key(),
+            f.after
+        );
+    }
+    assert!(
+        fit.after.0 < 0.25 * fit.before.0,
+        "yaw-rate residual {:?}",
+        fit
+    );
+}
+
+fn treadsim(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_treadsim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The README's worked example: `treadsim run` drives a "real" scout whose belts resist
+/// sliding sideways 1.3 times as much as the preset's over docs/calibration_drive.toml; its
+/// telemetry (measured belt speeds) is the log `treadsim calibrate` fits the preset to. The
+/// calibrated file loads and holds the real robot's values within 5 %.
+#[test]
+fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let preset = std::fs::read_to_string("scenes/robots/scout.toml").unwrap();
+    assert!(preset.contains("lateral_friction_scale = 1.0\n"));
+    let real = dir.path().join("scout_real.toml");
+    std::fs::write(
+        &real,
+        preset.replace(
+            "lateral_friction_scale = 1.0\n",
+            "lateral_friction_scale = 1.3\n",
+        ),
+    )
+    .unwrap();
+    let log = dir.path().join("drive.csv");
+    let out = dir.path().join("scout.calibrated.toml");
+    let ran = treadsim(&[
+        "run",
+        "--scene",
+        "scenes/flat.toml",
+        "--robot",
+        real.to_str().unwrap(),
+        "--script",
+        "docs/calibration_drive.toml",
+        "--duration",
+        "18",
+        "--no-log",
+        "--out",
+        log.to_str().unwrap(),
+    ]);
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let fitted = treadsim(&[
+        "calibrate",
+        "--robot",
+        "scenes/robots/scout.toml",
+        "--log",
+        log.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let printed = String::from_utf8_lossy(&fitted.stdout);
+    println!("{printed}");
+    assert!(
+        fitted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&fitted.stderr)
+    );
+    assert!(printed.contains("residual RMS: yaw rate"), "{printed}");
+    let spec = treadsim::vehicle::robot_file::load_robot(&out).unwrap();
+    let belt = spec.tracks[0].belt;
+    assert!(
+        (belt.lateral_friction_scale / 1.3 - 1.0).abs() < 0.05,
+        "{belt:?}"
+    );
+    assert!(
+        (belt.rolling_resistance / 0.03 - 1.0).abs() < 0.05,
+        "{belt:?}"
+    );
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("# Calibrated by `treadsim calibrate` from"));
+}
+
+/// Bad input is refused with its reason and location, and nothing is written.
+#[test]
+fn calibrate_refuses_bad_input_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("bad.csv");
+    let out = dir.path().join("out.toml");
+    let mut text = String::from("t,x,y,yaw,left_belt_speed,right_belt_speed\n");
+    for i in 0..30 {
+        text.push_str(&format!("{},0,0,0,0.1,0.1\n", f64::from(i) * 0.1));
+    }
+    let cases: [(&str, String, &[&str], &str); 4] = [
+        (
+            "a cell",
+            text.replace("\n0.5,0,0,0,", "\n0.5,0,zero,0,"),
+            &[],
+            "bad.csv:7:7: y: 'zero' is not a number",
+        ),
+        (
+            "unknown parameter",
+            text.clone(),
+            &["--fit", "grip"],
+            "--fit: no parameter 'grip'",
+        ),
+        (
+            "motor from measured speeds",
+            text.clone(),
+            &["--fit", "max_torque"],
+            "max_torque needs the commanded speeds",
+        ),
+        (
+            "floor friction",
+            text.clone(),
+            &["--mu", "-1"],
+            "--mu must be above 0",
+        ),
+    ];
+    for (what, csv, extra, want) in cases {
+        std::fs::write(&log, csv).unwrap();
+        let mut args = vec![
+            "calibrate",
+            "--robot",
+            "scenes/robots/scout.toml",
+            "--log",
+            log.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let result = treadsim(&args);
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert!(!result.status.success(), "{what}");
+        assert!(stderr.contains(want), "{what}: {stderr}");
+        assert!(!out.exists(), "{what}");
+    }
+}
