@@ -53,13 +53,19 @@ fn go(left: f64, right: f64, flipper: Option<f64>) -> Input {
     })
 }
 
+/// Steps of `seconds` s at the simulator's step.
+fn steps_of(seconds: f64) -> u64 {
+    (seconds / SimConfig::default().dt).round() as u64
+}
+
 /// Inputs as a station produces them, by the step they come before (several may share one,
-/// and a pause holds the steps until the resume in the same list).
+/// and a pause holds the steps until the resume in the same list): planned in seconds, so the
+/// session is the same drive at any step.
 fn station_inputs() -> Vec<(u64, Vec<Input>)> {
-    vec![
-        (0, vec![go(0.5, 0.5, None), Input::Speed(2.0)]),
+    let plan = vec![
+        (0.0, vec![go(0.5, 0.5, None), Input::Speed(2.0)]),
         (
-            400,
+            0.8,
             vec![
                 Input::Pause(true),
                 Input::View("chase".into()),
@@ -67,29 +73,33 @@ fn station_inputs() -> Vec<(u64, Vec<Input>)> {
                 Input::Pause(false),
             ],
         ),
-        (700, vec![go(0.6, -0.6, Some(0.4))]),
-        (1100, vec![Input::Reset, Input::View("front".into())]),
-        (1300, vec![go(0.4, 0.45, Some(0.0))]),
-        (1800, vec![Input::Pause(true), Input::Pause(false)]),
-        (2100, vec![go(-0.3, -0.3, None)]),
+        (1.4, vec![go(0.6, -0.6, Some(0.4))]),
+        (2.2, vec![Input::Reset, Input::View("front".into())]),
+        (2.6, vec![go(0.4, 0.45, Some(0.0))]),
+        (3.6, vec![Input::Pause(true), Input::Pause(false)]),
+        (4.2, vec![go(-0.3, -0.3, None)]),
         (
-            2200,
+            4.4,
             vec![Input::Link(LinkChange::Dropout { duration: 0.2 })],
         ),
         (
-            2250,
+            4.5,
             vec![Input::Link(LinkChange::CameraFault {
                 camera: "front".into(),
                 kind: CameraFaultKind::Dead,
             })],
         ),
-        (2350, vec![Input::Link(LinkChange::CommandLatency(0.25))]),
-    ]
+        (4.7, vec![Input::Link(LinkChange::CommandLatency(0.25))]),
+    ];
+    plan.into_iter()
+        .map(|(at, inputs)| (steps_of(at), inputs))
+        .collect()
 }
 
-/// Records a session of `steps` steps with the station-like inputs into `log`, draining the
+/// Records a session of `seconds` s with the station-like inputs into `log`, draining the
 /// journal every 8 steps as a station frame would; returns the inputs applied.
-fn record(f: &Files, log: &Path, steps: u64) -> usize {
+fn record(f: &Files, log: &Path, seconds: f64) -> usize {
+    let steps = steps_of(seconds);
     let mut s = session(f);
     let mut writer = LogWriter::start(
         &mut s,
@@ -126,7 +136,7 @@ fn record(f: &Files, log: &Path, steps: u64) -> usize {
 fn a_station_like_session_replays_to_identical_snapshots() {
     let f = files();
     let path = f.dir.path().join("run.mcap");
-    let applied = record(&f, &path, 2500);
+    let applied = record(&f, &path, 5.0);
     let log = Log::read(&path).expect("read");
     assert_eq!(log.truncated, None);
     assert_eq!(log.inputs.len(), applied);
@@ -135,8 +145,8 @@ fn a_station_like_session_replays_to_identical_snapshots() {
     // A snapshot at the start and every simulated second: 0, 1, .., 5 s.
     let times: Vec<f64> = log.snapshots.iter().map(|s| s.time).collect();
     assert_eq!(log.snapshots.len(), 6, "{times:?}");
-    assert_eq!(log.end.as_ref().map(|e| e.step), Some(2500));
-    // 100 Hz telemetry: one sample every 5 steps.
+    assert_eq!(log.end.as_ref().map(|e| e.step), Some(steps_of(5.0)));
+    // 100 Hz telemetry.
     assert_eq!(log.telemetry.len(), 500);
     // The reset shows as the robot back near the spawn in the telemetry.
     let x_at = |t: f64| {
@@ -152,7 +162,7 @@ fn a_station_like_session_replays_to_identical_snapshots() {
     let outcome = replay(&log, true, |_| {}).expect("replay");
     assert_eq!(outcome.divergence, None);
     assert_eq!(outcome.snapshots_checked, 6);
-    assert_eq!(outcome.steps, 2500);
+    assert_eq!(outcome.steps, steps_of(5.0));
     assert!(outcome.reproduced());
 }
 
@@ -160,13 +170,13 @@ fn a_station_like_session_replays_to_identical_snapshots() {
 fn a_different_input_is_caught_as_a_divergence_naming_time_and_quantity() {
     let f = files();
     let path = f.dir.path().join("run.mcap");
-    record(&f, &path, 1500);
+    record(&f, &path, 3.0);
     let mut log = Log::read(&path).expect("read");
-    // The right belt's command at step 700 changed in its last bit.
+    // The right belt's command of the turn (1.4 s) changed in its last bit.
     let input = log
         .inputs
         .iter_mut()
-        .find(|i| i.step == 700)
+        .find(|i| i.step == steps_of(1.4))
         .expect("the turn");
     let Input::Drive(c) = &mut input.input else {
         panic!("not a drive command")
@@ -176,7 +186,7 @@ fn a_different_input_is_caught_as_a_divergence_naming_time_and_quantity() {
     let d = outcome.divergence.clone().expect("diverges");
     assert_eq!(
         d.time, 2.0,
-        "the first snapshot after step 700 is at 2 s: {d}"
+        "the first snapshot after the turn is at 2 s: {d}"
     );
     assert!(d.quantity.starts_with("robot0."), "{d}");
     assert!(!outcome.reproduced());
@@ -195,7 +205,7 @@ fn next(state: &mut u64) -> u64 {
 fn a_log_cut_at_any_byte_replays_up_to_its_last_complete_second() {
     let f = files();
     let path = f.dir.path().join("run.mcap");
-    record(&f, &path, 2500);
+    record(&f, &path, 5.0);
     let bytes = std::fs::read(&path).expect("read");
     let whole = Log::from_bytes(&path, &bytes).expect("whole");
     let mut seed = 7;
@@ -232,7 +242,11 @@ fn a_log_cut_at_any_byte_replays_up_to_its_last_complete_second() {
         let outcome = replay(&log, true, |_| {}).expect("replay of a cut log");
         assert_eq!(outcome.divergence, None, "cut at {cut}");
         assert_eq!(outcome.steps, log.last_complete_step(), "cut at {cut}");
-        assert_eq!(outcome.steps % 500, 0, "a whole second, cut at {cut}");
+        assert_eq!(
+            outcome.steps % steps_of(1.0),
+            0,
+            "a whole second, cut at {cut}"
+        );
         assert_eq!(
             outcome.snapshots_checked,
             log.snapshots.len(),
@@ -250,7 +264,7 @@ fn a_log_cut_at_any_byte_replays_up_to_its_last_complete_second() {
 fn a_changed_scene_file_or_another_version_is_refused() {
     let f = files();
     let path = f.dir.path().join("run.mcap");
-    record(&f, &path, 600);
+    record(&f, &path, 1.2);
     let log = Log::read(&path).expect("read");
     std::fs::write(&f.scene, format!("{SCENE}# edited\n")).expect("edit scene");
     match replay(&log, true, |_| {}) {
@@ -302,7 +316,7 @@ fn mcap_with(messages: &[(&str, &str)]) -> Vec<u8> {
 fn malformed_logs_get_clear_errors() {
     let f = files();
     let path = f.dir.path().join("run.mcap");
-    record(&f, &path, 10);
+    record(&f, &path, 0.02);
     let good = Log::read(&path).expect("read");
     let header = serde_json::to_string(&good.header).expect("header json");
     let input = r#"{"step":0,"time":0,"kind":"reset"}"#;
@@ -389,7 +403,7 @@ fn malformed_logs_get_clear_errors() {
 fn the_mcap_file_reads_back_with_the_mcap_crate() {
     let f = files();
     let path = f.dir.path().join("run.mcap");
-    let applied = record(&f, &path, 1000);
+    let applied = record(&f, &path, 2.0);
     let bytes = std::fs::read(&path).expect("read");
     let summary = mcap::Summary::read(&bytes)
         .expect("summary")
@@ -551,7 +565,7 @@ fn a_trial_log_replays_with_its_result_and_a_report_renders_and_compares_attempt
 fn a_free_driving_log_reports_without_an_exercise() {
     let f = files();
     let path = f.dir.path().join("drive.mcap");
-    record(&f, &path, 1200);
+    record(&f, &path, 2.4);
     let out = f.dir.path().join("report");
     let files =
         treadsim::record::report::write_report(vec![Log::read(&path).expect("read")], &out, |_| {})
@@ -577,7 +591,7 @@ fn a_changed_mesh_file_of_the_scene_is_refused() {
     );
     std::fs::write(&f.scene, &scene_text).expect("write scene");
     let path = f.dir.path().join("run.mcap");
-    record(&f, &path, 600);
+    record(&f, &path, 1.2);
     let log = Log::read(&path).expect("read");
     let mesh = log.header.file("mesh").expect("the mesh is in the header");
     assert!(

@@ -12,6 +12,11 @@ use treadsim::vehicle::geometry::track_circles;
 use treadsim::vehicle::DriveCommand;
 use treadsim::vehicle::RobotSpec;
 
+/// The simulator's step, s: the bounds below grow with the travel a wheel makes in one step.
+fn step() -> f64 {
+    treadsim::sim::SimConfig::default().dt
+}
+
 /// Lateral position of the outermost belt edge on the left (tracks and flippers), m, body y.
 fn outer_belt_edge(spec: &RobotSpec) -> f64 {
     let tracks = spec.tracks.iter().map(|t| t.y + t.belt.width / 2.0);
@@ -172,7 +177,7 @@ fn pivot_beside_low_curbs_has_no_force_spike() {
         for (height, straddle) in [(0.05, false), (0.10, false), (0.05, true)] {
             {
                 let (o, sinkage) = pivot_beside_curb(&spec, height, straddle, 3.0);
-                let bound = force_step_bound(&spec, sinkage, 0.002);
+                let bound = force_step_bound(&spec, sinkage, step());
                 let case = format!("{name} h {height} straddle {straddle}");
                 assert!(
                     o.max_jump <= bound,
@@ -199,7 +204,7 @@ fn pivot_beside_high_curbs_is_blocked_without_spikes() {
         let spec = robot(name);
         for height in [0.20, 0.40] {
             let (o, sinkage) = pivot_beside_curb(&spec, height, false, 3.0);
-            let bound = force_step_bound(&spec, sinkage, 0.002);
+            let bound = force_step_bound(&spec, sinkage, step());
             let case = format!("{name} beside {height} m");
             assert!(
                 o.max_jump <= bound,
@@ -226,7 +231,7 @@ fn pivot_half_over_curbs_has_no_force_spike() {
         let spec = robot(name);
         for height in [0.10, 0.20, 0.40] {
             let (o, sinkage) = pivot_beside_curb(&spec, height, true, 3.0);
-            let bound = drop_force_step_bound(&spec, sinkage, 0.002, height);
+            let bound = drop_force_step_bound(&spec, sinkage, step(), height);
             let case = format!("{name} half over {height} m");
             assert!(
                 o.max_jump <= bound,
@@ -292,7 +297,7 @@ fn driving_into_a_wall_at_an_angle_has_no_force_spike() {
                 flipper: None,
                 steer: None,
             });
-            let bound = force_step_bound(&spec, sinkage, 0.002);
+            let bound = force_step_bound(&spec, sinkage, step());
             let case = format!("{name} into a wall at {angle}°");
             assert!(
                 o.max_jump <= bound,
@@ -341,7 +346,7 @@ fn scraping_a_stair_side_wall_has_no_force_spike() {
     let o = measure(&mut sim, id, 14.0, |pitch| {
         driver.command(pitch, &mut on_flight)
     });
-    let bound = force_step_bound(&spec, sinkage, 0.002);
+    let bound = force_step_bound(&spec, sinkage, step());
     assert!(
         o.max_jump <= bound,
         "one-step change {:.0} N > bound {bound:.0} N",
@@ -385,7 +390,7 @@ fn turning_on_rubble_has_no_force_spike() {
                 }
             }
         });
-        let bound = drop_force_step_bound(&spec, sinkage, 0.002, 0.25);
+        let bound = drop_force_step_bound(&spec, sinkage, step(), 0.25);
         assert!(
             o.max_jump <= bound,
             "{name}: one-step change {:.0} N > bound {bound:.0} N",
@@ -406,9 +411,9 @@ fn side_contact_table() {
             for straddle in [false, true] {
                 let (o, sinkage) = pivot_beside_curb(&spec, height, straddle, 4.0);
                 let bound = if straddle {
-                    drop_force_step_bound(&spec, sinkage, 0.002, height)
+                    drop_force_step_bound(&spec, sinkage, step(), height)
                 } else {
-                    force_step_bound(&spec, sinkage, 0.002)
+                    force_step_bound(&spec, sinkage, step())
                 };
                 println!(
                     "{name:9} curb {height:.2} {:8}: max dF/step {:8.0} N (bound {bound:7.0}) max F {:8.0} N tilt {:5.1}° rise {:6.3} m events {}",

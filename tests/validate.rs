@@ -25,7 +25,8 @@ const CASES: [&str; 8] = [
 
 #[test]
 fn the_fast_form_passes_at_the_default_step() {
-    let report = validation(true, SimConfig::default().dt, false);
+    let config = SimConfig::default();
+    let report = validation(true, config.dt, config.implicit_contacts);
     println!("{report}");
     assert!(report.passed, "{report}");
     for case in CASES {
@@ -81,9 +82,11 @@ fn doc_rows(markdown: &str) -> Vec<(String, String, String, String)> {
 /// same result, as a run now (regenerate with `treadsim validate --out docs`).
 #[test]
 fn the_published_report_lists_what_a_full_run_gives() {
-    let report = validation(false, SimConfig::default().dt, false);
+    let config = SimConfig::default();
+    let report = validation(false, config.dt, config.implicit_contacts);
     let published = std::fs::read_to_string("docs/validation.md").expect("docs/validation.md");
-    assert!(published.contains("(step 2 ms)"), "not the default step");
+    let step = format!("(step {} ms)", config.dt * 1000.0);
+    assert!(published.contains(&step), "not the default step {step}");
     let (old, new) = (doc_rows(&published), doc_rows(&report.markdown()));
     let first = old.iter().zip(&new).position(|(a, b)| a != b);
     assert!(

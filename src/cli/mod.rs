@@ -56,20 +56,24 @@ pub struct StepArgs {
     /// Physics step, s [default: the simulator's].
     #[arg(long, allow_negative_numbers = true)]
     dt: Option<f64>,
-    /// Step the track contacts linearly implicitly (`vehicle::implicit`) instead of
-    /// explicitly.
-    #[arg(long)]
+    /// Step the track contacts linearly implicitly (`vehicle::implicit`) [default: the
+    /// simulator's choice].
+    #[arg(long, conflicts_with = "explicit")]
     implicit: bool,
+    /// Step the track contacts explicitly, with per-contact stability caps [default: the
+    /// simulator's choice].
+    #[arg(long)]
+    explicit: bool,
 }
 
 impl StepArgs {
     /// The simulator's settings with the step and contact solve asked for; an error naming
     /// the range when `--dt` is outside 0.0001–0.05 s.
     pub fn sim_config(&self) -> anyhow::Result<SimConfig> {
-        let mut config = SimConfig {
-            implicit_contacts: self.implicit,
-            ..SimConfig::default()
-        };
+        let mut config = SimConfig::default();
+        if self.implicit || self.explicit {
+            config.implicit_contacts = self.implicit;
+        }
         if let Some(dt) = self.dt {
             if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
                 bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");

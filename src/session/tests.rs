@@ -86,21 +86,24 @@ fn a_third_person_view_fails_a_trainee_trial_and_an_onboard_one_does_not() {
 #[test]
 fn the_journal_keeps_inputs_at_their_steps_and_samples_on_its_cadence() {
     let mut s = free();
+    // Two simulated seconds at whatever the step is: a snapshot each second, telemetry at
+    // 100 Hz.
+    let per_second = (1.0 / s.sim().config().dt).round() as u64;
     s.start_journal();
     s.apply(go(0.3));
-    for _ in 0..1000 {
+    for _ in 0..2 * per_second {
         s.step();
     }
     s.apply(Input::Speed(100.0));
     let j = s.journal_mut().expect("journal");
     let steps: Vec<u64> = j.inputs.iter().map(|i| i.step).collect();
-    assert_eq!(steps, [0, 1000]);
+    assert_eq!(steps, [0, 2 * per_second]);
     // The speed is clamped to the station's range.
     assert_eq!(j.inputs[1].input, Input::Speed(100.0));
     let snapshot_steps: Vec<u64> = j.snapshots.iter().map(|s| s.step).collect();
-    assert_eq!(snapshot_steps, [0, 500, 1000]);
+    assert_eq!(snapshot_steps, [0, per_second, 2 * per_second]);
     assert_eq!(j.telemetry.len(), 200);
-    assert_eq!(j.telemetry[0].row.t, 0.01);
+    assert!((j.telemetry[0].row.t - 0.01).abs() < 1e-12);
     j.clear();
     assert!(j.is_empty());
     assert_eq!(s.speed(), SPEED_RANGE.1);

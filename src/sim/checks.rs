@@ -89,7 +89,7 @@ impl Simulation {
             }
         }
         // 7: snapshot.
-        let due = self.steps - r.snapshot_step >= config.snapshot_interval.max(1) as u64;
+        let due = self.steps - r.snapshot_step >= config.snapshot_steps();
         let calm = state.linvel.norm() < 0.5 * config.max_speed
             && state.angvel.norm() < 0.5 * config.max_spin;
         if due && calm && supported && !r.status.is_halted() {
@@ -162,7 +162,7 @@ impl Simulation {
         } else {
             // Never the snapshot taken just before the blow-up: the state may already have
             // been on its way there.
-            let min_age = config.snapshot_interval.max(1) as f64 * config.dt;
+            let min_age = config.snapshot_steps() as f64 * config.dt;
             if now - r.snapshot.time < min_age - 0.5 * config.dt {
                 r.snapshot.clone_from(&r.older);
             } else {

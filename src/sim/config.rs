@@ -15,8 +15,9 @@ pub struct SimConfig {
     pub max_speed: f64,
     /// A robot spinning faster than this has blown up, rad/s.
     pub max_spin: f64,
-    /// Steps between snapshots of good state for blow-up recovery.
-    pub snapshot_interval: u32,
+    /// Time between snapshots of good state for blow-up recovery, s (a whole number of steps:
+    /// [`SimConfig::snapshot_steps`]).
+    pub snapshot_period: f64,
     /// A robot whose centre of mass is more than this below the lowest point of the terrain
     /// has fallen out of the scene, m.
     pub fall_below: f64,
@@ -36,6 +37,19 @@ pub struct SimConfig {
     /// implicit step) instead of explicitly with per-contact stability caps. Off by default
     /// until it has passed every test at a larger step (issue 35).
     pub implicit_contacts: bool,
+}
+
+impl SimConfig {
+    /// Steps between snapshots of good state: [`SimConfig::snapshot_period`] at this step, at
+    /// least one.
+    pub fn snapshot_steps(&self) -> u64 {
+        let steps = (self.snapshot_period / self.dt).round();
+        if steps.is_finite() && steps >= 1.0 {
+            steps as u64
+        } else {
+            1
+        }
+    }
 }
 
 impl Default for SimConfig {
@@ -64,7 +78,7 @@ impl Default for SimConfig {
             hull_friction: 0.5,
             max_speed: 30.0,
             max_spin: 60.0,
-            snapshot_interval: 250,
+            snapshot_period: 0.5,
             fall_below: 1.0,
             fall_height: 0.5,
             falling_speed: 0.3,

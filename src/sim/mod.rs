@@ -37,7 +37,7 @@
 //!    ([`SimEvent::Fell`]) but still moves, so it can still leave the bounds or the scene
 //!    (one more event, and frozen). Either way it ignores commands until
 //!    [`Simulation::reset_robot`] ([`Simulation::robot_status`]). Each event is emitted once.
-//! 7. **Snapshot** good states for recovery every [`SimConfig::snapshot_interval`] steps:
+//! 7. **Snapshot** good states for recovery every [`SimConfig::snapshot_period`]:
 //!    only of an active robot, calm (below half the blow-up speed and spin) and not falling
 //!    (tracks carrying half the weight, or sinking slower than
 //!    [`SimConfig::falling_speed`]); otherwise the snapshot waits for the next good step.
