@@ -66,7 +66,15 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
     let spec = load_robot(&a.robot)?;
     if a.digest {
         let steps = a.steps.unwrap_or(BenchConfig::default().steps);
-        let d = trace_digest(scene, &spec, a.robots, steps, StairDriver::default())?;
+        let config = a.step.sim_config()?;
+        let d = trace_digest(
+            scene,
+            &spec,
+            a.robots,
+            steps,
+            StairDriver::default(),
+            config,
+        )?;
         if a.json {
             println!(
                 "{{\"digest\":\"{:016x}\",\"steps\":{},\"lowest_robot_z\":{:.4}}}",

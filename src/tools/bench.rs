@@ -335,7 +335,7 @@ pub struct TraceDigest {
 }
 
 /// Drives the bench's full world alone, untimed, for `steps` steps from the start (no warm-up,
-/// no bare world) and hashes every robot's pose after every step. A fixed workload to count
+/// no bare world) with the settings `config` and hashes every robot's pose after every step. A fixed workload to count
 /// instructions under a profiler (timing on a shared machine is noisy), and the check that a
 /// change meant to make the step faster leaves the simulation bit for bit the same.
 pub fn trace_digest(
@@ -344,9 +344,10 @@ pub fn trace_digest(
     robots: usize,
     steps: usize,
     driver: StairDriver,
+    config: SimConfig,
 ) -> Result<TraceDigest, SimError> {
     let spawns = bench_spawns(&scene, robots.max(1))?;
-    let mut field = DrivenField::new(scene, spec, &spawns, driver, None, SimConfig::default())?;
+    let mut field = DrivenField::new(scene, spec, &spawns, driver, None, config)?;
     let mut digest = BitDigest::default();
     for _ in 0..steps {
         field.step();
@@ -494,7 +495,15 @@ mod tests {
         let spec = crate::vehicle::robot_file::load_robot(Path::new(&path)).expect("robot");
         let driver = StairDriver::default();
         let run = |steps, driver| {
-            trace_digest(scene("public_stairs"), &spec, 1, steps, driver).expect("digest")
+            trace_digest(
+                scene("public_stairs"),
+                &spec,
+                1,
+                steps,
+                driver,
+                SimConfig::default(),
+            )
+            .expect("digest")
         };
         let first = run(400, driver);
         assert_eq!(first, run(400, driver));

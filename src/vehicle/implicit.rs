@@ -93,13 +93,41 @@ impl StepSettings {
 }
 
 /// The contacts' Jacobians of one step: K = −∂F/∂x and D = −∂F/∂v over the hull's twist
-/// (linear, angular; world frame, about the centre of mass).
+/// (linear, angular; world frame, about the centre of mass). Both are symmetric sums of
+/// rank-one terms; only their lower triangles are accumulated (21 of 36 entries a term, the
+/// step's most repeated arithmetic with implicit contacts), and [`Linearisation::stiffness`]
+/// and [`Linearisation::damping`] give them whole.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Linearisation {
-    /// Stiffness, N/m, N, N·m/rad blocks.
-    pub stiffness: Matrix6<f64>,
-    /// Damping, N·s/m … blocks.
-    pub damping: Matrix6<f64>,
+    /// Stiffness, N/m, N, N·m/rad blocks: lower triangle.
+    stiffness: Matrix6<f64>,
+    /// Damping, N·s/m … blocks: lower triangle.
+    damping: Matrix6<f64>,
+}
+
+/// Adds `scale`·rowᵀrow to the lower triangle of `m` (column-major storage): constant
+/// bounds, so the compiler unrolls it without bounds checks.
+fn add_lower(m: &mut Matrix6<f64>, row: &[f64; 6], scale: f64) {
+    let Ok(data) = <&mut [f64; 36]>::try_from(m.as_mut_slice()) else {
+        return;
+    };
+    for j in 0..6 {
+        let s = scale * row[j];
+        for i in j..6 {
+            data[6 * j + i] += s * row[i];
+        }
+    }
+}
+
+/// The symmetric matrix whose lower triangle is `lower`'s.
+fn symmetric(lower: &Matrix6<f64>) -> Matrix6<f64> {
+    let mut m = *lower;
+    for j in 1..6 {
+        for i in 0..j {
+            m[(i, j)] = m[(j, i)];
+        }
+    }
+    m
 }
 
 impl Linearisation {
@@ -107,6 +135,16 @@ impl Linearisation {
     pub fn clear(&mut self) {
         self.stiffness.fill(0.0);
         self.damping.fill(0.0);
+    }
+
+    /// K, N/m, N, N·m/rad blocks.
+    pub fn stiffness(&self) -> Matrix6<f64> {
+        symmetric(&self.stiffness)
+    }
+
+    /// D, N·s/m … blocks.
+    pub fn damping(&self) -> Matrix6<f64> {
+        symmetric(&self.damping)
     }
 
     /// A contact term along the unit `direction` at `point` (world), relative to the centre
@@ -120,12 +158,12 @@ impl Linearisation {
         damping: f64,
     ) {
         let arm = (point - com).cross(direction);
-        let row = Vector6::new(direction.x, direction.y, direction.z, arm.x, arm.y, arm.z);
+        let row = [direction.x, direction.y, direction.z, arm.x, arm.y, arm.z];
         if stiffness > 0.0 && stiffness.is_finite() {
-            self.stiffness.ger(stiffness, &row, &row, 1.0);
+            add_lower(&mut self.stiffness, &row, stiffness);
         }
         if damping > 0.0 && damping.is_finite() {
-            self.damping.ger(damping, &row, &row, 1.0);
+            add_lower(&mut self.damping, &row, damping);
         }
     }
 }
@@ -193,12 +231,13 @@ pub fn implicit_wrench(
     );
     let weight = gravity * hull.mass;
     let known = force + Vector6::new(weight.x, weight.y, weight.z, 0.0, 0.0, 0.0);
-    let system = m + lin.damping * dt + lin.stiffness * (dt * dt);
+    let (stiffness, damping) = (lin.stiffness(), lin.damping());
+    let system = m + damping * dt + stiffness * (dt * dt);
     let rhs = known * dt;
     let Some(change) = system.cholesky().map(|c| c.solve(&rhs)) else {
         return *explicit;
     };
-    let applied = force - (lin.stiffness * dt + lin.damping) * change;
+    let applied = force - (stiffness * dt + damping) * change;
     if applied.iter().all(|x| x.is_finite()) {
         Wrench {
             force: Vector3::new(applied[0], applied[1], applied[2]),
@@ -303,9 +342,9 @@ mod tests {
         );
         // A unit pitch rate moves the point at −0.3 m/s along z: the row is (0,0,1, 0,−0.3,0),
         // and both triangles hold it (the products K·v use the whole matrix).
-        assert!((lin.stiffness[(2, 4)] - -0.3e5).abs() < 1e-6);
-        assert_eq!(lin.stiffness[(2, 4)], lin.stiffness[(4, 2)]);
-        assert!((lin.stiffness[(4, 4)] - 0.09e5).abs() < 1e-6);
+        assert!((lin.stiffness()[(2, 4)] - -0.3e5).abs() < 1e-6);
+        assert_eq!(lin.stiffness()[(2, 4)], lin.stiffness()[(4, 2)]);
+        assert!((lin.stiffness()[(4, 4)] - 0.09e5).abs() < 1e-6);
         let _ = spec;
     }
 }
