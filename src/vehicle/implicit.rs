@@ -26,6 +26,11 @@
 //! pushing, storing elastic energy no force paid for). For forces linear in x the two are the
 //! same step.
 //!
+//! A contact's own force at the step's end is its force at x̃ less (h·k + c)·J·Δv
+//! ([`implicit_step`] returns Δv); the flippers' motors are loaded with those, the forces the
+//! hull is handed, not with the ones at x̃, which lead the motion by a step (a flipper lifting
+//! the hull pushed against a load that was not yet there, and self-righting slowed with h).
+//!
 //! Each contact adds rank-one terms along its directions u (unit, world) at its point p,
 //! with the row J = (u, (p − c) × u) mapping the twist to the point's speed along u:
 //! - normal: K += k·JᵀJ with k = ∂F_e/∂δ of its elastic law (the penetration-area law's
@@ -216,9 +221,23 @@ pub fn implicit_wrench(
     lin: &Linearisation,
     spec: &RobotSpec,
     body: &BodyState,
-    (gravity, hull): (&Vector3<f64>, Option<&HullMass>),
+    known: (&Vector3<f64>, Option<&HullMass>),
     dt: f64,
 ) -> Wrench {
+    implicit_step(explicit, lin, spec, body, known, dt).0
+}
+
+/// [`implicit_wrench`] and the twist change Δv (linear, angular; world, m/s and rad/s) it
+/// makes, zero when it falls back to `explicit`: a contact's force at the step's end is its
+/// force at the predicted pose less (h·k + c)·J·Δv.
+pub fn implicit_step(
+    explicit: &Wrench,
+    lin: &Linearisation,
+    spec: &RobotSpec,
+    body: &BodyState,
+    (gravity, hull): (&Vector3<f64>, Option<&HullMass>),
+    dt: f64,
+) -> (Wrench, Vector6<f64>) {
     let hull = hull_mass(spec, body, hull);
     let m = mass_matrix(&hull);
     let force = Vector6::new(
@@ -235,16 +254,17 @@ pub fn implicit_wrench(
     let system = m + damping * dt + stiffness * (dt * dt);
     let rhs = known * dt;
     let Some(change) = system.cholesky().map(|c| c.solve(&rhs)) else {
-        return *explicit;
+        return (*explicit, Vector6::zeros());
     };
     let applied = force - (stiffness * dt + damping) * change;
     if applied.iter().all(|x| x.is_finite()) {
-        Wrench {
+        let wrench = Wrench {
             force: Vector3::new(applied[0], applied[1], applied[2]),
             torque: Vector3::new(applied[3], applied[4], applied[5]),
-        }
+        };
+        (wrench, change)
     } else {
-        *explicit
+        (*explicit, Vector6::zeros())
     }
 }
 
