@@ -32,6 +32,20 @@ pub struct ConfigError {
     pub message: String,
 }
 
+impl ConfigError {
+    /// An error about the file at `path` as a whole (it cannot be read, it is too large): no
+    /// line, column or field.
+    pub fn whole_file(path: &Path, message: impl Into<String>) -> Self {
+        Self {
+            path: path.to_path_buf(),
+            line: 0,
+            column: 0,
+            field: String::new(),
+            message: message.into(),
+        }
+    }
+}
+
 /// `:line:column`, or nothing for an error about the whole file (line 0).
 fn position(line: usize, column: usize) -> String {
     if line == 0 {
@@ -60,13 +74,7 @@ pub struct SourceFile {
 impl SourceFile {
     /// Reads a file, refusing anything larger than [`MAX_CONFIG_BYTES`] or not UTF-8.
     pub fn read(path: &Path) -> Result<Self, ConfigError> {
-        let whole = |message: String| ConfigError {
-            path: path.to_path_buf(),
-            line: 0,
-            column: 0,
-            field: String::new(),
-            message,
-        };
+        let whole = |message: String| ConfigError::whole_file(path, message);
         let meta = std::fs::metadata(path).map_err(|e| {
             whole(if e.kind() == std::io::ErrorKind::NotFound {
                 format!("cannot read: no such file{}", nearby_files(path))

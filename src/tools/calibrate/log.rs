@@ -49,13 +49,7 @@ pub struct DriveLog {
 impl DriveLog {
     /// Reads the log at `path` for a robot whose main tracks are named `tracks`.
     pub fn read(path: &Path, tracks: &[String]) -> Result<Self, ConfigError> {
-        let whole = |message: String| ConfigError {
-            path: path.to_path_buf(),
-            line: 0,
-            column: 0,
-            field: String::new(),
-            message,
-        };
+        let whole = |message: String| ConfigError::whole_file(path, message);
         let size = std::fs::metadata(path)
             .map_err(|e| whole(format!("cannot read: {e}")))?
             .len();
@@ -116,7 +110,7 @@ impl DriveLog {
                 "{} rows of data, fewer than the {MIN_ROWS} a fit needs",
                 log.times.len()
             );
-            return Err(located(path, 0, 0, "", message));
+            return Err(ConfigError::whole_file(path, message));
         }
         Ok(log)
     }
