@@ -216,20 +216,9 @@ fn mass_matrix(hull: &HullMass) -> Matrix6<f64> {
 /// evaluated at its end, linearised by `lin` (module docs), on a hull of mass `hull` (`None`: the robot file's).
 /// Falls back to `explicit` if the system cannot be solved (it is symmetric positive definite
 /// whenever the mass is positive).
-pub fn implicit_wrench(
-    explicit: &Wrench,
-    lin: &Linearisation,
-    spec: &RobotSpec,
-    body: &BodyState,
-    known: (&Vector3<f64>, Option<&HullMass>),
-    dt: f64,
-) -> Wrench {
-    implicit_step(explicit, lin, spec, body, known, dt).0
-}
-
-/// [`implicit_wrench`] and the twist change Δv (linear, angular; world, m/s and rad/s) it
-/// makes, zero when it falls back to `explicit`: a contact's force at the step's end is its
-/// force at the predicted pose less (h·k + c)·J·Δv.
+/// Returns it with the twist change Δv (linear, angular; world, m/s and rad/s) it makes, zero
+/// when it falls back: a contact's force at the step's end is its force at the predicted pose
+/// less (h·k + c)·J·Δv.
 pub fn implicit_step(
     explicit: &Wrench,
     lin: &Linearisation,
@@ -298,7 +287,7 @@ mod tests {
             torque: Vector3::zeros(),
         };
         let g = Vector3::new(0.0, 0.0, -9.81);
-        let w = implicit_wrench(&explicit, &lin, &spec, &body, (&g, None), dt);
+        let (w, _) = implicit_step(&explicit, &lin, &spec, &body, (&g, None), dt);
         let dv = (w.force.z + m * g.z) * dt / m;
         // Backward Euler: m·(v' − v) = dt·(−k·(x + dt·v') − c·v' + m·g).
         let v = -1.0;
@@ -335,7 +324,8 @@ mod tests {
                 force: Vector3::new(0.0, 0.0, -k * (x + dt * v)),
                 torque: Vector3::zeros(),
             };
-            let w = implicit_wrench(&explicit, &lin, &spec, &body, (&Vector3::zeros(), None), dt);
+            let (w, _) =
+                implicit_step(&explicit, &lin, &spec, &body, (&Vector3::zeros(), None), dt);
             v += w.force.z * dt / m;
             x += v * dt;
             assert!(energy(x, v) <= e0 * (1.0 + 1e-9), "energy grew");

@@ -15,7 +15,7 @@
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
-use super::log::{DriveLog, TrackInput};
+use super::log::{unwrap_yaw, DriveLog, TrackInput};
 use super::{CalibrateError, Parameter};
 use crate::control::kinematic::PlanarPose;
 use crate::envelope::{lanes, trials};
@@ -118,15 +118,6 @@ fn side_command(left_side: &[bool], speeds: &[f64]) -> DriveCommand {
         right: mean(false),
         flipper: None,
         steer: None,
-    }
-}
-
-/// Makes a sequence of yaws continuous (the body's Euler yaw wraps at ±π).
-fn unwrap_yaw(poses: &mut [PlanarPose]) {
-    for k in 1..poses.len() {
-        let mut step = poses[k].yaw - poses[k - 1].yaw;
-        step -= (step / std::f64::consts::TAU).round() * std::f64::consts::TAU;
-        poses[k].yaw = poses[k - 1].yaw + step;
     }
 }
 

@@ -16,6 +16,7 @@
 use std::path::Path;
 
 use crate::config::ConfigError;
+use crate::control::agent::wrap_pi;
 use crate::control::kinematic::PlanarPose;
 
 /// Largest log read, bytes (an hour at 100 Hz with every telemetry column is about 40 MB).
@@ -75,14 +76,12 @@ impl DriveLog {
             speeds: Vec::new(),
             input: columns.input,
         };
-        let mut raw_yaw = 0.0;
         for (index, line) in lines {
             if line.trim().is_empty() {
                 continue;
             }
             let row = columns.row(path, index + 1, line)?;
-            let mut pose = row.pose;
-            if let (Some(&before), Some(last)) = (log.times.last(), log.poses.last()) {
+            if let Some(&before) = log.times.last() {
                 if row.t <= before {
                     return Err(located(
                         path,
@@ -95,14 +94,9 @@ impl DriveLog {
                         ),
                     ));
                 }
-                // Unwrap: a jump of more than π between rows is a wrap of the angle.
-                let mut step = pose.yaw - raw_yaw;
-                step -= (step / std::f64::consts::TAU).round() * std::f64::consts::TAU;
-                pose.yaw = last.yaw + step;
             }
-            raw_yaw = row.pose.yaw;
             log.times.push(row.t);
-            log.poses.push(pose);
+            log.poses.push(row.pose);
             log.speeds.push(row.speeds);
         }
         if log.times.len() < MIN_ROWS {
@@ -112,12 +106,22 @@ impl DriveLog {
             );
             return Err(ConfigError::whole_file(path, message));
         }
+        unwrap_yaw(&mut log.poses);
         Ok(log)
     }
 
     /// Duration from the first row to the last, s.
     pub fn duration(&self) -> f64 {
         self.times.last().copied().unwrap_or(0.0) - self.times.first().copied().unwrap_or(0.0)
+    }
+}
+
+/// Makes a sequence of headings continuous: a step of more than π between neighbours is a
+/// wrap of the angle (recorded or the body's Euler yaw, both wrap at ±π).
+pub fn unwrap_yaw(poses: &mut [PlanarPose]) {
+    for k in 1..poses.len() {
+        let step = wrap_pi(poses[k].yaw - poses[k - 1].yaw);
+        poses[k].yaw = poses[k - 1].yaw + step;
     }
 }
 

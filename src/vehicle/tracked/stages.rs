@@ -17,7 +17,7 @@
 //! 5. **wrench** — friction at the new belt speeds, the bristles, the flippers' ground torques,
 //!    the contacts for display, and the wrench on the hull (`finish_contacts`).
 
-use nalgebra::{Point3, Translation3, Vector2, Vector3};
+use nalgebra::{Point3, Translation3, Vector2, Vector3, Vector6};
 
 use super::strip::{split_load, StripLoads};
 use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS};
@@ -278,45 +278,47 @@ impl TrackedRobot {
         let sigma0 = bristle_stiffness(friction_config, self.spec.mass, self.flat_contacts);
         self.step_belts(friction_config, sigma0, dt);
         let wrench = self.finish_contacts(body, settings, sigma0);
-        if settings.implicit {
-            let (wrench, change) = implicit_step(
-                &wrench,
-                &self.scratch.linearisation,
-                &self.spec,
-                body,
-                (&settings.gravity, settings.hull.as_ref()),
-                dt,
-            );
-            // The flippers' motors feel the forces the hull is handed, not those of the
-            // predicted pose: a flipper pressing the hull up would otherwise push against a
-            // load a step ahead of the motion, and self-righting slowed with the step
-            // (selfright20 at 135°: 3.7 s explicit at 1–3 ms, implicitly 4.1 s at 2 ms and
-            // 5.8 s at 5 ms; with the end-of-step loads 3.7 s at 2 and 5 ms).
-            self.flipper_loads_at_end(body, &change, dt);
-            wrench
-        } else {
-            wrench
+        if !settings.implicit {
+            self.flipper_loads(body, None);
+            return wrench;
         }
+        let (wrench, change) = implicit_step(
+            &wrench,
+            &self.scratch.linearisation,
+            &self.spec,
+            body,
+            (&settings.gravity, settings.hull.as_ref()),
+            dt,
+        );
+        // The flippers' motors feel the forces the hull is handed, not those of the predicted
+        // pose: a flipper pressing the hull up would otherwise push against a load a step
+        // ahead of the motion, and self-righting slowed with the step (selfright20 at 135°:
+        // 3.7 s explicit at 1–3 ms, implicitly 4.1 s at 2 ms and 5.8 s at 5 ms; with the
+        // end-of-step loads 3.7 s at 2 and 5 ms).
+        self.flipper_loads(body, Some((&change, dt)));
+        wrench
     }
 
-    /// The flippers' ground torques and stiffnesses from the contact forces the implicit step
-    /// hands on: each contact's normal force at the predicted pose less (h·k + c)·J·Δv.
-    fn flipper_loads_at_end(&mut self, body: &BodyState, change: &nalgebra::Vector6<f64>, dt: f64) {
+    /// The flippers' ground torques and stiffnesses from their contacts' normal forces: as
+    /// found, or with `end_of_step` = (Δv, h) of the implicit step the forces it hands on,
+    /// each contact's force at the predicted pose less (h·k + c)·J·Δv.
+    fn flipper_loads(&mut self, body: &BodyState, end_of_step: Option<(&Vector6<f64>, f64)>) {
         self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
         self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
-        let (dv, dw) = (
-            change.fixed_rows::<3>(0).into_owned(),
-            change.fixed_rows::<3>(3).into_owned(),
-        );
         for c in &self.scratch.contacts {
             let Some(f) = self.planes[c.plane].flipper else {
                 continue;
             };
-            let rate = c.normal.dot(&dv) + (c.point - body.com).cross(&c.normal).dot(&dw);
-            let damper = c.damper();
             let mut end = *c;
-            end.normal_force =
-                (c.normal_force - (dt * c.stiffness + damper.coefficient()) * rate).max(0.0);
+            if let Some((change, dt)) = end_of_step {
+                let (dv, dw) = (
+                    change.fixed_rows::<3>(0).into_owned(),
+                    change.fixed_rows::<3>(3).into_owned(),
+                );
+                let rate = c.normal.dot(&dv) + (c.point - body.com).cross(&c.normal).dot(&dw);
+                let give = dt * c.stiffness + c.damper().coefficient();
+                end.normal_force = (c.normal_force - give * rate).max(0.0);
+            }
             let (torque, stiffness) = flipper_contact_torque(
                 &self.spec.flippers[f],
                 body,
@@ -651,8 +653,9 @@ impl TrackedRobot {
     }
 
     /// Wrench stage: friction of every contact at the new belt speeds (the bristles keep its
-    /// deflection), motion resistance, the flippers' ground torques, the contacts for display
-    /// (`last_contacts`), and the sum of every contact's force and torque on the hull.
+    /// deflection), motion resistance, the contacts for display (`last_contacts`), and the sum
+    /// of every contact's force and torque on the hull (the flippers' ground torques follow,
+    /// [`Self::flipper_loads`]).
     fn finish_contacts(
         &mut self,
         body: &BodyState,
@@ -665,8 +668,6 @@ impl TrackedRobot {
             scratch.linearisation.clear();
         }
         let mut wrench = Wrench::default();
-        self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
-        self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
         self.last_contacts.clear();
         for c in &scratch.contacts {
@@ -706,16 +707,6 @@ impl TrackedRobot {
             wrench.force += force;
             wrench.torque += (c.point - body.com).cross(&force);
             self.track_normal[c.track] += c.normal_force;
-            if let Some(f) = self.planes[c.plane].flipper {
-                let (torque, stiffness) = flipper_contact_torque(
-                    &self.spec.flippers[f],
-                    body,
-                    c,
-                    scratch.loads[c.element].depth,
-                );
-                self.flipper_ground_torque[f] += torque;
-                self.flipper_stiffness[f] += stiffness;
-            }
         }
         wrench
     }
