@@ -387,10 +387,8 @@ impl ArmRig {
         else {
             return;
         };
-        // rapier solves a step in substeps; joints and contacts keep the last one's impulses.
-        let substep = dt / world.integration_parameters.num_solver_iterations.max(1) as f64;
         let before = part_poses(&self.spec, &self.positions, self.finger_gap);
-        let (mut loads, scene_force) = self.loads(world, &hull_pose, &before, substep);
+        let (mut loads, scene_force) = self.loads(world, &hull_pose, &before, dt);
         self.scene_force = scene_force;
         if let Some((hold, valve)) = self.held_valve(valves) {
             let now = self.pads_now(&hull_pose, &before.pad);
@@ -437,7 +435,7 @@ impl ArmRig {
         if self.positions != old_positions || self.finger_gap != old_gap {
             self.place_parts(world, &after);
         }
-        self.hold(world, &after.pad, substep, dt);
+        self.hold(world, &after.pad, dt);
         self.turn_valve(world, valves, &hull_pose, &after.pad);
     }
 
@@ -482,16 +480,15 @@ impl ArmRig {
     }
 
     /// Coulomb's law at the pads for a held object, one step of `dt` s ([`Grasp::slide`]),
-    /// the pads at `pad` (body frame); `substep` is the solver substep whose contact impulses
-    /// rapier keeps, s.
-    fn hold(&mut self, world: &mut PhysicsWorld, pad: &Isometry3<f64>, substep: f64, dt: f64) {
+    /// the pads at `pad` (body frame).
+    fn hold(&mut self, world: &mut PhysicsWorld, pad: &Isometry3<f64>, dt: f64) {
         let Some(grasp) = self.grasp.as_mut() else {
             return;
         };
         let Some(hull) = HullMotion::of(world, self.hull) else {
             return;
         };
-        let contact = contact_force(world, grasp.collider(), substep);
+        let contact = contact_force(world, grasp.collider(), dt);
         let force = self.closing.unwrap_or(0.0).min(self.spec.gripper.max_force);
         let limit = grip_limit(force, grasp.friction);
         let gravity = v64(world.gravity);
@@ -508,13 +505,13 @@ impl ArmRig {
     /// The loads on the joints from the last step: the weight of the links, palm and fingers
     /// at `poses` (gravity taken into the body frame), the contact forces on every part, and
     /// what a held object pulls with; and the largest contact force on any part or the held
-    /// object, N (what the arm hit the scene with).
+    /// object, N (what the arm hit the scene with), over the last step of `dt` s.
     fn loads(
         &self,
         world: &PhysicsWorld,
         hull: &Isometry3<f64>,
         poses: &PartPoses,
-        substep: f64,
+        dt: f64,
     ) -> (JointLoads, f64) {
         let gravity = hull.rotation.inverse() * v64(world.gravity);
         let mut loads = JointLoads::new(&self.spec, &poses.links);
@@ -534,7 +531,7 @@ impl ArmRig {
         }
         let mut hit = 0.0_f64;
         for (collider, link, _) in self.parts.each(poses) {
-            let mut force = loads.add_contacts(world, collider, link, hull, substep);
+            let mut force = loads.add_contacts(world, collider, link, hull, dt);
             // Closing pads pressing what they close on grip it, with at most the finger
             // mechanism's force (rapier's squeeze of a part between them, one step before the
             // hold takes it, can be far more): that is no hit.
@@ -546,7 +543,7 @@ impl ArmRig {
         if let Some(grasp) = &self.grasp {
             let centre = grasp.center_in_body(&poses.pad);
             loads.add_mass(last, &centre, grasp.mass, 0.0, &gravity);
-            hit = hit.max(loads.add_contacts(world, grasp.collider(), last, hull, substep));
+            hit = hit.max(loads.add_contacts(world, grasp.collider(), last, hull, dt));
         }
         (loads, hit)
     }
