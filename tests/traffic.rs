@@ -21,11 +21,15 @@ const CROWD: &str = "[[traffic]]\nname = \"carts\"\ncount = 40\narea_min = [-6, 
                      area_max = [10, 6]\nspeed = [0.3, 0.8]\nseed = 3\nsize = [0.6, 0.5, 0.8]\n";
 
 fn session(traffic: &str) -> Session {
+    session_with(traffic, SimConfig::default())
+}
+
+fn session_with(traffic: &str, config: SimConfig) -> Session {
     Session::free(
         scene_with(traffic),
         robot("scout"),
         scene_with(traffic).spawns[0].clone(),
-        SimConfig::default(),
+        config,
     )
     .expect("session")
 }
@@ -130,9 +134,25 @@ fn agents_keep_out_of_the_robots_way() {
 /// which does not give way (kinematic).
 #[test]
 fn a_robot_driving_into_an_agent_is_stopped_by_its_box() {
+    stopped_by_a_standing_agent(SimConfig::default());
+}
+
+/// The same with the implicit contact step at 5 ms. Regression: the bristles kept the
+/// predicted pose's stretch, not the end-of-step one whose force the hull was handed, and the
+/// scout stalled short of the box, then crept 5.8 cm toward it in 5 s.
+#[test]
+fn an_implicit_step_stops_the_robot_at_the_agents_box_too() {
+    stopped_by_a_standing_agent(SimConfig {
+        dt: 0.005,
+        implicit_contacts: true,
+        ..SimConfig::default()
+    });
+}
+
+fn stopped_by_a_standing_agent(config: SimConfig) {
     let standing = "[[traffic]]\ncount = 1\narea_min = [-8.5, -0.5]\narea_max = [-7.5, 0.5]\n\
                     speed = [0, 0]\nsize = [0.6, 0.6, 0.8]\n";
-    let mut s = session(standing);
+    let mut s = session_with(standing, config);
     let agent_x = s.sim().mover_pose(MoverId(0)).expect("mover").translation.x;
     s.apply(Input::Drive(DriveCommand {
         left: 0.5,

@@ -3,6 +3,7 @@
 //! apply to the hull in one step.
 
 pub mod belts;
+mod end_of_step;
 pub mod guard;
 mod stages;
 mod strip;

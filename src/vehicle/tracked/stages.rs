@@ -15,7 +15,9 @@
 //! 4. **belts** — the ground's pull on each belt linearised at the current belt speed, and the
 //!    belt speeds stepped implicitly against their motors (`step_belts`);
 //! 5. **wrench** — friction at the new belt speeds, the bristles, the flippers' ground torques,
-//!    the contacts for display, and the wrench on the hull (`finish_contacts`).
+//!    the contacts for display, and the wrench on the hull (`finish_contacts`);
+//! 6. **implicit** (with implicit contacts) — the linearly implicit step, and the bristles and
+//!    the flippers' loads where it ends (`end_of_step`).
 
 use nalgebra::{Point3, Translation3, Vector2, Vector3, Vector6};
 
@@ -32,7 +34,7 @@ use crate::vehicle::body::{
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::geometry::flipper_direction;
-use crate::vehicle::implicit::{implicit_step, predicted, Linearisation, StepSettings};
+use crate::vehicle::implicit::{predicted, Linearisation, StepSettings};
 use crate::vehicle::spec::FlipperSpec;
 
 /// How far beyond a belt's runs a face must lie to be left out of its planes' cuts, m. No
@@ -47,14 +49,14 @@ const CULL_MARGIN: f64 = 0.005;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Contact {
     plane: usize,
-    element: usize,
+    pub(super) element: usize,
     track: usize,
-    point: Point3<f64>,
+    pub(super) point: Point3<f64>,
     normal: Vector3<f64>,
     /// Direction the belt surface moves relative to the hull at the contact (for positive
     /// belt speed), world.
-    tau: Vector3<f64>,
-    lateral: Vector3<f64>,
+    pub(super) tau: Vector3<f64>,
+    pub(super) lateral: Vector3<f64>,
     normal_force: f64,
     friction_load: f64,
     /// The normal force's damping, kept for the hull's damping cap.
@@ -65,6 +67,8 @@ pub(super) struct Contact {
     v_along: f64,
     v_lateral: f64,
     rolling_resistance: f64,
+    /// Whether its friction sticks this step (set in the wrench stage).
+    pub(super) sticking: bool,
 }
 
 impl DampedContact for Contact {
@@ -92,7 +96,7 @@ pub(super) struct TrackScratch {
     loads: Vec<ElementLoad>,
     /// Per plane, which of its `loads` its last evaluation wrote (the others are defaults).
     written: Vec<WrittenLoads>,
-    contacts: Vec<Contact>,
+    pub(super) contacts: Vec<Contact>,
     /// Each belt's (group's) candidate faces.
     pub(super) caches: Vec<CandidateCache>,
     /// Every belt's candidates, each once, sorted (rebuilt when a belt's candidates change).
@@ -282,27 +286,17 @@ impl TrackedRobot {
             self.flipper_loads(body, None);
             return wrench;
         }
-        let (wrench, change) = implicit_step(
-            &wrench,
-            &self.scratch.linearisation,
-            &self.spec,
-            body,
-            (&settings.gravity, settings.hull.as_ref()),
-            dt,
-        );
-        // The flippers' motors feel the forces the hull is handed, not those of the predicted
-        // pose: a flipper pressing the hull up would otherwise push against a load a step
-        // ahead of the motion, and self-righting slowed with the step (selfright20 at 135°:
-        // 3.7 s explicit at 1–3 ms, implicitly 4.1 s at 2 ms and 5.8 s at 5 ms; with the
-        // end-of-step loads 3.7 s at 2 and 5 ms).
-        self.flipper_loads(body, Some((&change, dt)));
-        wrench
+        self.solve_implicit(&wrench, body, settings)
     }
 
     /// The flippers' ground torques and stiffnesses from their contacts' normal forces: as
     /// found, or with `end_of_step` = (Δv, h) of the implicit step the forces it hands on,
     /// each contact's force at the predicted pose less (h·k + c)·J·Δv.
-    fn flipper_loads(&mut self, body: &BodyState, end_of_step: Option<(&Vector6<f64>, f64)>) {
+    pub(super) fn flipper_loads(
+        &mut self,
+        body: &BodyState,
+        end_of_step: Option<(&Vector6<f64>, f64)>,
+    ) {
         self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
         self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
         for c in &self.scratch.contacts {
@@ -618,6 +612,7 @@ impl TrackedRobot {
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),
                 rolling_resistance: plane.belt.rolling_resistance,
+                sticking: false,
             });
         }
     }
@@ -670,13 +665,14 @@ impl TrackedRobot {
         let mut wrench = Wrench::default();
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
         self.last_contacts.clear();
-        for c in &scratch.contacts {
+        for c in &mut scratch.contacts {
             let f = contact_friction(c, &self.state, friction_config, sigma0, dt);
             self.state.bristles[c.element] = f.bristle;
+            c.sticking = f.sticking;
             if settings.implicit {
                 linearise(
                     &mut scratch.linearisation,
-                    c,
+                    &*c,
                     &f,
                     body,
                     &self.state,
