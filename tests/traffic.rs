@@ -185,3 +185,42 @@ fn stopped_by_a_standing_agent(config: SimConfig) {
     let moved = s.sim().mover_pose(MoverId(0)).expect("mover").translation.x - agent_x;
     assert!(moved.abs() < 1e-6, "box moved {moved} m");
 }
+
+/// The controllers tick at their own rate (`session::traffic::TRAFFIC_TICK`), whatever the
+/// physics step: a crowd far from the robot is where it was, to the bit, after 10 s at a 2 ms
+/// and at a 5 ms step. (Run once per physics step, an agent decided every 20 ms at 2 ms and
+/// every 50 ms at 5 ms, and a crowd the scout drove through met it more often.)
+#[test]
+fn the_crowd_moves_the_same_at_any_physics_step() {
+    let far = "[[traffic]]\nname = \"carts\"\ncount = 12\narea_min = [2, -5]\n\
+               area_max = [10, 5]\nspeed = [0.3, 0.8]\nseed = 5\nsize = [0.6, 0.5, 0.8]\n";
+    let crowd_after = |dt: f64| {
+        let mut s = session_with(
+            far,
+            SimConfig {
+                dt,
+                ..SimConfig::default()
+            },
+        );
+        run(&mut s, 10.0);
+        let group = s.traffic().groups().next().expect("group");
+        let states: Vec<[u64; 3]> = group
+            .agents()
+            .iter()
+            .map(|a| {
+                let p = a.state.position;
+                [p.x.to_bits(), p.y.to_bits(), a.state.yaw.to_bits()]
+            })
+            .collect();
+        let boxes: Vec<f64> = (0..12)
+            .map(|k| s.sim().mover_pose(MoverId(k)).expect("mover").translation.x)
+            .collect();
+        (states, boxes)
+    };
+    let (two, boxes_two) = crowd_after(0.002);
+    let (five, boxes_five) = crowd_after(0.005);
+    assert_eq!(two, five);
+    for (a, b) in boxes_two.iter().zip(&boxes_five) {
+        assert!((a - b).abs() < 1e-9, "box at {a} and {b}");
+    }
+}

@@ -1,8 +1,15 @@
 //! The scene's traffic in a session (seed 002): each `[[traffic]]` group's controller
-//! ([`crate::control::traffic`]) moves its agents every step, before the physics, avoiding the
+//! ([`crate::control::traffic`]) moves its agents before each physics step, avoiding the
 //! session's robot; the agents ride in the simulation as kinematic boxes
 //! ([`Simulation::add_mover`]) standing on the ground under them, so the robot can bump into
 //! them.
+//!
+//! The controllers run at their own fixed tick, [`TRAFFIC_TICK`], whatever the physics step:
+//! they decide in ticks (an agent chooses its velocity every
+//! [`crate::control::traffic::DECISION_STEPS`]-th), so run once per physics step they
+//! reacted 2.5× slower at a 5 ms step than at 2 ms, and a crowd the scout drove through met
+//! it twice instead of at most once. Before each physics step they tick until they reach its
+//! end, and each box is put where its agent is at that moment, between its last two ticks.
 
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector2};
 
@@ -17,6 +24,11 @@ const GROUND_RESAMPLE: f64 = 0.1;
 /// ceiling over a roaming area, higher than a step an agent could meet).
 const GROUND_SEARCH_ABOVE: f64 = 0.5;
 
+/// The traffic controllers' step, s: the default physics step they were written and tuned for
+/// (one tick a step there, as before), a divisor of the larger steps (4, 5, 10 ms) that they
+/// then meet at every other boundary.
+pub const TRAFFIC_TICK: f64 = 0.002;
+
 /// One group and its bodies.
 #[derive(Debug, Clone)]
 struct Group {
@@ -24,6 +36,8 @@ struct Group {
     movers: Vec<MoverId>,
     /// Per agent: where the ground was last looked up (x, y) and its height there, m.
     ground: Vec<(Vector2<f64>, f64)>,
+    /// Per agent: where it was (x, y, m) and its heading (rad) a tick before its last.
+    before: Vec<(Vector2<f64>, f64)>,
 }
 
 /// Every traffic group of a session.
@@ -34,6 +48,8 @@ pub struct SessionTraffic {
     obstacles: Vec<Obstacle>,
     /// Radius of the circle the agents keep the robot in (its footprint's), m.
     robot_radius: f64,
+    /// Ticks the controllers have made ([`TRAFFIC_TICK`] each).
+    ticks: u64,
 }
 
 impl SessionTraffic {
@@ -53,6 +69,11 @@ impl SessionTraffic {
                 Traffic::new(spec, avoidance).map_err(|e| SimError::Traffic(e.to_string()))?;
             let mut movers = Vec::with_capacity(spec.count);
             let mut ground = Vec::with_capacity(spec.count);
+            let before = traffic
+                .agents()
+                .iter()
+                .map(|a| (a.state.position, a.state.yaw))
+                .collect();
             for agent in traffic.agents() {
                 let p = agent.state.position;
                 let z = ground_at(sim, p, top);
@@ -63,6 +84,7 @@ impl SessionTraffic {
                 traffic,
                 movers,
                 ground,
+                before,
             });
         }
         Ok(Self {
@@ -72,25 +94,44 @@ impl SessionTraffic {
         })
     }
 
-    /// Moves every agent one step of `sim` ahead, avoiding `robot`, and tells the simulation
-    /// where their boxes are at the end of the step. Call before [`Simulation::step`].
+    /// Ticks every controller until the end of `sim`'s coming step, avoiding `robot` where it
+    /// is now, and tells the simulation where the boxes are at the end of the step (module
+    /// docs). Call before [`Simulation::step`].
     pub fn step(&mut self, sim: &mut Simulation, robot: RobotId) {
         if self.groups.is_empty() {
             return;
         }
-        let dt = sim.config().dt;
         let body = sim.body_state(robot);
-        self.obstacles.clear();
-        self.obstacles.push(Obstacle {
-            position: body.pose.translation.vector.xy(),
-            velocity: body.linvel.xy(),
-            radius: self.robot_radius,
-        });
+        let (position, velocity) = (body.pose.translation.vector.xy(), body.linvel.xy());
+        // Whole ticks, counted: no drift over a long session.
+        let start = sim.steps() as f64 * sim.config().dt;
+        let end = (sim.steps() + 1) as f64 * sim.config().dt;
+        while (self.ticks as f64) * TRAFFIC_TICK < end - TICK_ROUNDING {
+            // The robot where it will be at the tick, at its present velocity: a robot held
+            // still over several ticks would seem to touch an agent anew at each.
+            let ahead = (self.ticks as f64) * TRAFFIC_TICK - start;
+            self.obstacles.clear();
+            self.obstacles.push(Obstacle {
+                position: position + velocity * ahead.max(0.0),
+                velocity,
+                radius: self.robot_radius,
+            });
+            for group in &mut self.groups {
+                for (before, agent) in group.before.iter_mut().zip(group.traffic.agents()) {
+                    *before = (agent.state.position, agent.state.yaw);
+                }
+                group
+                    .traffic
+                    .step(TRAFFIC_TICK, &self.obstacles, &mut self.scratch);
+            }
+            self.ticks += 1;
+        }
+        // Where the step ends between the last two ticks: 1 at the last.
+        let share = 1.0 - ((self.ticks as f64) * TRAFFIC_TICK - end) / TRAFFIC_TICK;
         for group in &mut self.groups {
-            group.traffic.step(dt, &self.obstacles, &mut self.scratch);
             let size = group.traffic.spec().size;
             for (k, agent) in group.traffic.agents().iter().enumerate() {
-                let p = agent.state.position;
+                let (p, yaw) = between(group.before[k], agent, share);
                 let (at, z) = group.ground[k];
                 let z = if (p - at).norm() > GROUND_RESAMPLE {
                     let z = ground_at(sim, p, z + GROUND_SEARCH_ABOVE);
@@ -99,7 +140,7 @@ impl SessionTraffic {
                 } else {
                     z
                 };
-                sim.move_mover(group.movers[k], &box_pose(size, p, agent.state.yaw, z));
+                sim.move_mover(group.movers[k], &box_pose(size, p, yaw, z));
             }
         }
     }
@@ -139,6 +180,25 @@ impl SessionTraffic {
             );
         }
     }
+}
+
+/// Step ends closer than this to a tick count as at it, s (the products of whole counts of
+/// 2 and 5 ms differ from one another by rounding only).
+const TICK_ROUNDING: f64 = 1e-9;
+
+/// Where `agent` is, `share` of the way (0 ..= 1) from its state a tick before (`before`:
+/// position, m, and heading, rad) to its state now: position and heading (the shorter way
+/// round).
+fn between(
+    before: (Vector2<f64>, f64),
+    agent: &crate::control::traffic::TrafficAgent,
+    share: f64,
+) -> (Vector2<f64>, f64) {
+    let share = share.clamp(0.0, 1.0);
+    let (from, from_yaw) = before;
+    let (to, to_yaw) = (agent.state.position, agent.state.yaw);
+    let turn = crate::control::agent::wrap_pi(to_yaw - from_yaw);
+    (from + (to - from) * share, from_yaw + turn * share)
 }
 
 /// Height of the ground under `p`, searched down from `from_z` (0 over a hole).
