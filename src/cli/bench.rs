@@ -5,7 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use treadsim::scene::Scene;
-use treadsim::tools::bench::{run_bench, trace_digest, BenchConfig, BenchReport, StairDriver};
+use treadsim::tools::bench::{
+    run_bench, steps_for, trace_digest, BenchConfig, BenchReport, StairDriver, ROUND_TIME,
+    WARMUP_TIME,
+};
 use treadsim::vehicle::robot_file::load_robot;
 
 /// The one-robot bench's scene (the default training exercise's).
@@ -65,8 +68,8 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
     let scene = Scene::load(&scene)?;
     let spec = load_robot(&a.robot)?;
     if a.digest {
-        let steps = a.steps.unwrap_or(BenchConfig::default().steps);
         let config = a.step.sim_config()?;
+        let steps = a.steps.unwrap_or_else(|| steps_for(ROUND_TIME, config.dt));
         let d = trace_digest(
             scene,
             &spec,
@@ -97,18 +100,14 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
         }
     }
     let sim = a.step.sim_config()?;
-    let defaults = BenchConfig::default();
     // The same simulated time at any step: 10 s of warm-up, 4 s per round.
-    let per_default_step = defaults.sim.dt / sim.dt;
     let config = BenchConfig {
         robots: a.robots,
-        steps: a
-            .steps
-            .unwrap_or_else(|| (defaults.steps as f64 * per_default_step).round() as usize),
+        steps: a.steps.unwrap_or_else(|| steps_for(ROUND_TIME, sim.dt)),
         held_load: a.hold,
-        warmup: (defaults.warmup as f64 * per_default_step).round() as usize,
+        warmup: steps_for(WARMUP_TIME, sim.dt),
         sim,
-        ..defaults
+        ..BenchConfig::default()
     };
     let report = run_bench(scene, &spec, &config)?;
     if a.json {

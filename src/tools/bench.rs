@@ -39,16 +39,30 @@ pub struct BenchConfig {
     pub sim: SimConfig,
 }
 
+/// Simulated time of one measured round, s.
+pub const ROUND_TIME: f64 = 4.0;
+/// Simulated time before the rounds, s: the robot has reached the flight.
+pub const WARMUP_TIME: f64 = 10.0;
+
+/// Whole steps of `dt` s in `time` s, at least one.
+pub fn steps_for(time: f64, dt: f64) -> usize {
+    (time / dt).round().max(1.0) as usize
+}
+
 impl Default for BenchConfig {
-    /// One robot, 5 rounds of 2000 steps after 5000 warm-up steps (10 s: the robot has reached
-    /// the flight), driven by [`StairDriver::default`].
+    /// One robot, 5 rounds of [`ROUND_TIME`] after [`WARMUP_TIME`] at the simulator's default
+    /// step (2000 steps after 5000 at 2 ms), driven by [`StairDriver::default`]. In simulated
+    /// time, so that the rounds measure the same part of the climb whatever the default step
+    /// (in steps, a 5 ms default would have measured 10 s of a climb 25 s in, on the stairs:
+    /// 34 contacts and 2.3× the bare step, not 8 contacts and 1.8×).
     fn default() -> Self {
+        let sim = SimConfig::default();
         Self {
             robots: 1,
-            steps: 2000,
-            warmup: 5000,
+            steps: steps_for(ROUND_TIME, sim.dt),
+            warmup: steps_for(WARMUP_TIME, sim.dt),
             held_load: None,
-            sim: SimConfig::default(),
+            sim,
             rounds: 5,
             driver: StairDriver::default(),
         }
@@ -485,6 +499,18 @@ mod tests {
             let (_, pitch, _) = q.euler_angles();
             assert_eq!(nose_up_pitch(&q).to_bits(), (-pitch).to_bits(), "{q:?}");
         }
+    }
+
+    /// The default rounds are simulated time at the default step: 4 s after 10 s (a default
+    /// counted in steps measured another part of the climb once the step changed).
+    #[test]
+    fn the_default_rounds_are_simulated_time() {
+        let config = BenchConfig::default();
+        let dt = SimConfig::default().dt;
+        assert!((config.steps as f64 * dt - ROUND_TIME).abs() < dt);
+        assert!((config.warmup as f64 * dt - WARMUP_TIME).abs() < dt);
+        assert_eq!(steps_for(4.0, 0.005), 800);
+        assert_eq!(steps_for(4.0, 0.002), 2000);
     }
 
     /// The trace digest is a fingerprint of the trajectory: the same drive gives the same
