@@ -130,8 +130,9 @@ fn the_command_writes_the_report_and_refuses_a_bad_step() {
         stderr.contains("--dt must be from 0.0001 to 0.05 s, got 1"),
         "{stderr}"
     );
-    // A failing row makes the exit status 1 and says how many failed.
-    let out = treadsim(&["validate", "--fast", "--dt", "0.005"]);
+    // A failing row makes the exit status 1 and says how many failed (explicit contacts at
+    // 5 ms fail rows whatever the default).
+    let out = treadsim(&["validate", "--fast", "--explicit", "--dt", "0.005"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("validation rows failed"), "{stderr}");
