@@ -158,7 +158,7 @@ pub fn elbow_under_load(
 
 /// A 1 kg box of surface μ 0.5 standing on a pedestal between the open fingers of the level
 /// gripper, gripped with `force` N per finger (counted from when the pads hold it, settled
-/// [`GRIP_SETTLE`]), lifted 0.2 rad by the shoulder in 1 s and held for 1 s: how far it slid
+/// 0.25 s), lifted 0.2 rad by the shoulder in 1 s and held for 1 s: how far it slid
 /// down in the grip, m.
 pub fn grip_slide(spec: &RobotSpec, config: &SimConfig, force: f64) -> Result<f64, ValidateError> {
     let (Some(arm), Some(roles)) = (spec.arm.as_ref(), JointRoles::of(spec)) else {
