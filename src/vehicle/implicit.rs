@@ -162,8 +162,7 @@ impl Linearisation {
         stiffness: f64,
         damping: f64,
     ) {
-        let arm = (point - com).cross(direction);
-        let row = [direction.x, direction.y, direction.z, arm.x, arm.y, arm.z];
+        let row = jacobian_row(point, com, direction);
         if stiffness > 0.0 && stiffness.is_finite() {
             add_lower(&mut self.stiffness, &row, stiffness);
         }
@@ -171,6 +170,29 @@ impl Linearisation {
             add_lower(&mut self.damping, &row, damping);
         }
     }
+}
+
+/// The row J = (u, (p − c) × u) that maps the hull's twist (linear, angular; world, about the
+/// centre of mass `com` c) to the speed along the unit `direction` u of its point `point` p.
+fn jacobian_row(point: &Point3<f64>, com: &Point3<f64>, direction: &Vector3<f64>) -> [f64; 6] {
+    let arm = (point - com).cross(direction);
+    [direction.x, direction.y, direction.z, arm.x, arm.y, arm.z]
+}
+
+/// J·Δv: how much the twist change `change` (linear, angular; world, m/s and rad/s, about the
+/// centre of mass `com`) changes the speed of the hull's point `point` along the unit
+/// `direction`, m/s (a contact's slip or approach over the implicit step).
+pub fn speed_change(
+    point: &Point3<f64>,
+    com: &Point3<f64>,
+    direction: &Vector3<f64>,
+    change: &Vector6<f64>,
+) -> f64 {
+    // The row's two halves, linear then angular, each a dot product (the sums' order of the
+    // code this replaced, bit for bit).
+    let j = jacobian_row(point, com, direction);
+    Vector3::new(j[0], j[1], j[2]).dot(&change.fixed_rows::<3>(0))
+        + Vector3::new(j[3], j[4], j[5]).dot(&change.fixed_rows::<3>(3))
 }
 
 /// Where `body` would be after `h` s at its velocity: the centre of mass moved by h·v, the
@@ -263,6 +285,23 @@ mod tests {
 
     fn spec() -> RobotSpec {
         crate::vehicle::robot_file::test_preset("scout")
+    }
+
+    /// J·Δv is the rigid body's velocity change at the point: Δv + Δω × (p − c), along u.
+    #[test]
+    fn speed_change_is_the_points_velocity_change_along_the_direction() {
+        let (point, com) = (Point3::new(0.3, -0.1, 0.0), Point3::new(0.0, 0.0, 0.1));
+        let change = Vector6::new(0.2, -0.1, 0.05, 0.4, 0.3, -1.5);
+        let (dv, dw) = (Vector3::new(0.2, -0.1, 0.05), Vector3::new(0.4, 0.3, -1.5));
+        let at_point = dv + dw.cross(&(point - com));
+        for u in [Vector3::x(), Vector3::y(), Vector3::new(0.6, 0.0, 0.8)] {
+            let got = speed_change(&point, &com, &u, &change);
+            assert!(
+                (got - at_point.dot(&u)).abs() < 1e-12,
+                "{got} vs {}",
+                at_point.dot(&u)
+            );
+        }
     }
 
     /// A point spring k and damper c under the centre of mass, vertical: the solve's

@@ -15,11 +15,11 @@
 //! The flippers' motors likewise feel the end-of-step normal forces
 //! ([`TrackedRobot::flipper_loads`]).
 
-use nalgebra::{Vector2, Vector3, Vector6};
+use nalgebra::{Vector2, Vector6};
 
 use super::TrackedRobot;
 use crate::vehicle::body::{BodyState, Wrench};
-use crate::vehicle::implicit::{implicit_step, StepSettings};
+use crate::vehicle::implicit::{implicit_step, speed_change, StepSettings};
 
 impl TrackedRobot {
     /// The implicit step for the contacts' `explicit` wrench (at the predicted pose `body`),
@@ -53,13 +53,10 @@ impl TrackedRobot {
     /// Stretches each sticking contact's bristle by its slip's change over the step, h·J·Δv
     /// for the twist change Δv = `change` (module docs).
     fn settle_bristles(&mut self, body: &BodyState, change: &Vector6<f64>, dt: f64) {
-        let dv: Vector3<f64> = change.fixed_rows::<3>(0).into_owned();
-        let dw: Vector3<f64> = change.fixed_rows::<3>(3).into_owned();
         for c in self.scratch.contacts.iter().filter(|c| c.sticking) {
-            let arm = c.point - body.com;
             let slip = Vector2::new(
-                c.tau.dot(&dv) + arm.cross(&c.tau).dot(&dw),
-                c.lateral.dot(&dv) + arm.cross(&c.lateral).dot(&dw),
+                speed_change(&c.point, &body.com, &c.tau, change),
+                speed_change(&c.point, &body.com, &c.lateral, change),
             );
             self.state.bristles[c.element] += slip * dt;
         }

@@ -34,7 +34,7 @@ use crate::vehicle::body::{
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::geometry::flipper_direction;
-use crate::vehicle::implicit::{predicted, Linearisation, StepSettings};
+use crate::vehicle::implicit::{predicted, speed_change, Linearisation, StepSettings};
 use crate::vehicle::spec::FlipperSpec;
 
 /// How far beyond a belt's runs a face must lie to be left out of its planes' cuts, m. No
@@ -305,11 +305,7 @@ impl TrackedRobot {
             };
             let mut end = *c;
             if let Some((change, dt)) = end_of_step {
-                let (dv, dw) = (
-                    change.fixed_rows::<3>(0).into_owned(),
-                    change.fixed_rows::<3>(3).into_owned(),
-                );
-                let rate = c.normal.dot(&dv) + (c.point - body.com).cross(&c.normal).dot(&dw);
+                let rate = speed_change(&c.point, &body.com, &c.normal, change);
                 let give = dt * c.stiffness + c.damper().coefficient();
                 end.normal_force = (c.normal_force - give * rate).max(0.0);
             }
