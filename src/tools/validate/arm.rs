@@ -6,7 +6,7 @@ use nalgebra::{Isometry3, Point3};
 
 use super::{Check, Row, ValidateError};
 use crate::envelope::lanes;
-use crate::sim::{spawn_pose, RobotId, SimConfig, Simulation};
+use crate::sim::{spawn_pose, ArmState, RobotId, SimConfig, Simulation};
 use crate::vehicle::arm::kinematics::{link_frames, tool_point};
 use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, MAX_ARM_JOINTS};
 use crate::vehicle::RobotSpec;
@@ -189,15 +189,8 @@ pub fn grip_slide(spec: &RobotSpec, config: &SimConfig, force: f64) -> Result<f6
         motion: ArmMotion::Hold,
         grip,
     };
-    sim.set_arm_command(id, hold);
-    // The pads close at their fingers' speed (the larger grippers take longer than 0.5 s):
-    // the slide counts from the moment they hold the box, settled.
-    let mut waited = 0.0;
-    while !sim.arm_state(id).is_some_and(|a| a.holding) && waited < GRIP_CLOSE_LIMIT {
-        sim.run_for(GRIP_SETTLE / 5.0);
-        waited += GRIP_SETTLE / 5.0;
-    }
-    sim.run_for(GRIP_SETTLE);
+    // The slide counts from the moment the pads hold the box, settled.
+    close_on(&mut sim, id, grip, |arm| arm.holding);
     let start = drop_in_grip(&sim, id);
     let mut lift = [0.0; MAX_ARM_JOINTS];
     lift[roles.shoulder] = -0.2;
@@ -207,6 +200,32 @@ pub fn grip_slide(spec: &RobotSpec, config: &SimConfig, force: f64) -> Result<f6
     sim.set_arm_command(id, hold);
     sim.run_for(1.0);
     Ok(drop_in_grip(&sim, id) - start)
+}
+
+/// Closes robot `id`'s gripper with `grip`, the arm held, until `held` says the pads hold
+/// what they closed on (at most [`GRIP_CLOSE_LIMIT`]), then lets the grip settle
+/// [`GRIP_SETTLE`]: the pads close at their fingers' speed, and the larger grippers take over a
+/// second from wide open, so a case that measures from a fixed time after the close command
+/// would measure the fingers still closing.
+pub(super) fn close_on(
+    sim: &mut Simulation,
+    id: RobotId,
+    grip: GripCommand,
+    held: impl Fn(&ArmState) -> bool,
+) {
+    sim.set_arm_command(
+        id,
+        ArmCommand {
+            motion: ArmMotion::Hold,
+            grip,
+        },
+    );
+    let mut waited = 0.0;
+    while !sim.arm_state(id).is_some_and(|arm| held(&arm)) && waited < GRIP_CLOSE_LIMIT {
+        sim.run_for(GRIP_SETTLE / 5.0);
+        waited += GRIP_SETTLE / 5.0;
+    }
+    sim.run_for(GRIP_SETTLE);
 }
 
 /// How far the first object lies below the tool point, m.

@@ -22,9 +22,6 @@ const G: f64 = 9.81;
 const TRACKED: [&str; 4] = ["scout", "selfright20", "tracker55", "heavy250"];
 /// Presets with an arm: joint torque and grip.
 const ARMED: [&str; 3] = ["scout_eod", "tracker55_eod", "heavy250_eod"];
-/// Presets whose arm turns the valve case's handwheel (sized for the scout's gripper: the
-/// larger grippers do not pinch its hub as the case assumes; issue 34).
-const VALVE_ARMED: [&str; 1] = ["scout_eod"];
 /// Wheeled presets with Ackermann steering of the full form.
 const STEERED: [&str; 1] = ["rover30"];
 /// Settling time on the pad before a case measures, s.
@@ -51,7 +48,8 @@ pub const METHOD: &str = "\
 - **gap**: the envelope's gap lane (platforms 0.6 m high, flippers level, autopilot at 0.3 m/s), bisected to 1 cm: the widest gap crossed is at least the static rule's (the shorter of the running gear's reach ahead of and behind the centre of mass, to the extreme points of the main tracks' and the level flippers' circles below it; a robot always supported crosses), less 0.05 m, and at most the running gear's length (no robot bridges a gap longer than itself). Moving, a robot carries over a little more than statics guarantee: the nose dips slowly while the centre of mass is just past the edge.
 - **Ackermann circle**: a steered wheeled robot at 0.5 m/s, outer wheel at 15°, 8 s: the radius of its centre of mass's path (v/ω) against seed 001's centre of rotation, within 5 %.
 - **arm joint torque**: the armed preset's elbow with the upper arm straight up and the forearm level, its torque limit set to 1.05 and 0.95 × the gravity moment of everything outboard of it (from the arm file's masses); 2 s: holding, it sags at most 0.5° and its motor reads the moment within 10 %; below, it sags at least 10° and its motor never exceeds the limit (0.1 %).
-- **grip**: a 1 kg box (μ 0.5) on a pedestal between the level gripper's fingers, gripped with F per finger and, 0.25 s after the pads hold it, lifted 0.2 rad by the shoulder in 1 s and held 1 s: at 2·μ·F = 1.25·m·g it slides at most 3 mm in the grip; at 0.8·m·g at least 5 cm. Every armed preset; the valve cases for the scout's arm only (their handwheel is sized for its gripper).";
+- **grip**: a 1 kg box (μ 0.5) on a pedestal between the level gripper's fingers, gripped with F per finger and, 0.25 s after the pads hold it, lifted 0.2 rad by the shoulder in 1 s and held 1 s: at 2·μ·F = 1.25·m·g it slides at most 3 mm in the grip; at 0.8·m·g at least 5 cm. Every armed preset.
+- **valve**: the gripper, level at the end of an arm 30° up, closes on the hub of a two-spoke handwheel on a stem along its own axis (spokes up and down) and, 0.25 s after the pads hold it, rolls its wrist at half its top speed. The wheel is drawn for the scout's 30 mm pads (rim radius 0.12 m, section 10 mm, hub 24 mm: 1.6 × the pads' half-height) and scaled for each gripper by its pads' height, as real grippers are sized to the handwheels they turn (tracker55_eod 0.20 m, heavy250_eod 0.32 m), so each meets the same free angle to the spokes. Every armed preset.";
 
 /// One case's work: rows, or why it could not run.
 pub type Job<'a> = Box<dyn Fn() -> Result<Vec<Row>, ValidateError> + Send + Sync + 'a>;
@@ -98,10 +96,8 @@ pub fn jobs(options: &ValidateOptions) -> Result<Vec<Job<'_>>, ValidateError> {
     }
     for name in ARMED {
         let spec = preset(&options.robots, name)?;
-        jobs.push(Box::new(move || super::arm::rows(&spec, config)));
-    }
-    for name in VALVE_ARMED {
-        let spec = preset(&options.robots, name)?;
+        let s = spec.clone();
+        jobs.push(Box::new(move || super::arm::rows(&s, config)));
         jobs.push(Box::new(move || super::valve::rows(&spec, config)));
     }
     Ok(jobs)

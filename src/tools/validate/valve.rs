@@ -9,22 +9,61 @@
 
 use nalgebra::Vector3;
 
-use super::arm::JointRoles;
+use super::arm::{close_on, JointRoles};
 use super::{Check, Row, ValidateError};
 use crate::envelope::lanes;
 use crate::sim::SimConfig;
-use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, MAX_ARM_JOINTS};
+use crate::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, GripperSpec, MAX_ARM_JOINTS};
 use crate::vehicle::RobotSpec;
 
 /// The valve case's arm pose: upper arm 30° up, forearm and gripper level, deg.
 const VALVE_POSE_DEG: (f64, f64) = (-30.0, 30.0);
-/// The case's handwheel: rim radius, m (its hub then 0.024 m in radius).
-pub const WHEEL_RADIUS: f64 = 0.12;
-/// The hub's radius of a wheel of [`WHEEL_RADIUS`] with a 10 mm rim, m
-/// ([`crate::scene::valves::hub_radius`]).
-pub const HUB_RADIUS: f64 = 0.024;
+/// The handwheel the case was drawn for (the scout's 30 mm pads): rim radius and the rim's
+/// section radius, m (its hub then 0.024 m in radius).
+const DRAWN_WHEEL: (f64, f64) = (0.12, 0.01);
+/// The pads' half-height the drawn wheel suits, m: its hub is 1.6 × that, so the pads meet a
+/// spoke only after some 43° free (the slip case rolls 30°).
+const DRAWN_HALF_HEIGHT: f64 = 0.015;
+/// Largest share of the gripper's opening the hub's diameter may take, so that the open
+/// fingers clear it.
+const HUB_IN_OPENING: f64 = 0.8;
 /// Friction μ of the wheel (painted steel on the pads' rubber; the pads' own μ may be lower).
 const WHEEL_FRICTION: f64 = 0.9;
+
+/// The case's handwheel for one gripper: the drawn wheel scaled with the pads' height (a real
+/// gripper is sized to the handwheels it turns), so that every preset meets the same geometry
+/// (hub 1.6 × the pads' half-height, the same free angle to the spokes).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CaseWheel {
+    /// Radius of the rim's centre line, m.
+    pub radius: f64,
+    /// Radius of the rim's section, m (the spokes' is 0.8 × that).
+    pub rim: f64,
+    /// The hub's radius, m ([`crate::scene::valves::hub_radius`]).
+    pub hub: f64,
+}
+
+impl CaseWheel {
+    /// The wheel for `gripper`: the drawn one scaled by the pads' half-height, less where its
+    /// hub would not fit the opening.
+    pub fn for_gripper(gripper: &GripperSpec) -> Self {
+        let (radius, rim) = DRAWN_WHEEL;
+        let drawn_hub = crate::scene::valves::hub_radius(radius, rim);
+        let scale = (0.5 * gripper.pad[1] / DRAWN_HALF_HEIGHT)
+            .min(0.5 * HUB_IN_OPENING * gripper.opening / drawn_hub);
+        let (radius, rim) = (scale * radius, scale * rim);
+        Self {
+            radius,
+            rim,
+            hub: crate::scene::valves::hub_radius(radius, rim),
+        }
+    }
+
+    /// The spokes' section radius, m.
+    pub fn spoke(&self) -> f64 {
+        0.8 * self.rim
+    }
+}
 
 /// What one valve run measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,14 +82,13 @@ pub struct ValveTurn {
     pub gap: f64,
 }
 
-/// The torque the grip passes on pinching the hub with `force` N per pad, N·m: 2·μ·F·ρ, μ the
-/// lower of the pads' and the wheel's.
+/// The torque the grip passes on pinching the hub of the case's wheel ([`CaseWheel`]) with
+/// `force` N per pad, N·m: 2·μ·F·ρ, μ the lower of the pads' and the wheel's.
 pub fn hub_grip_torque(spec: &RobotSpec, force: f64) -> f64 {
-    let mu = spec
-        .arm
-        .as_ref()
-        .map_or(0.0, |a| a.gripper.friction.min(WHEEL_FRICTION));
-    2.0 * mu * force * HUB_RADIUS
+    spec.arm.as_ref().map_or(0.0, |a| {
+        let mu = a.gripper.friction.min(WHEEL_FRICTION);
+        2.0 * mu * force * CaseWheel::for_gripper(&a.gripper).hub
+    })
 }
 
 /// How far pads pinching a hub may turn round it before they meet a spoke that stood at right
@@ -110,10 +148,11 @@ pub fn valve_turn(
     };
     let hub = settled.tool;
     let axis = -(settled.gripper.rotation * Vector3::x());
+    let wheel = CaseWheel::for_gripper(&arm.gripper);
     // Two spokes, open one turn of two: the spokes straight up and down, the pads' line across.
     let text = format!(
         "{}[[valve]]\nname = \"wheel\"\nposition = [{}, {}, {}]\naxis = [{}, {}, {}]\n\
-         radius = {WHEEL_RADIUS}\nspokes = 2\ntorque = {torque}\ntravel = 2\nopen = 1\n\
+         radius = {}\nrim = {}\nspokes = 2\ntorque = {torque}\ntravel = 2\nopen = 1\n\
          friction = {WHEEL_FRICTION}\n",
         lanes::flat_pad_text(lanes::LANE_FRICTION),
         hub.x,
@@ -122,20 +161,15 @@ pub fn valve_turn(
         axis.x,
         axis.y,
         axis.z,
+        wheel.radius,
+        wheel.rim,
     );
     let scene = lanes::scene_from("valve_pad", text)?;
     let (mut sim, id) = crate::envelope::trials::start(scene, &spec, config)?;
     sim.pose_arm(id, &q, arm.gripper.opening);
     sim.run_for(0.5);
     let grip = GripCommand::Close(force);
-    sim.set_arm_command(
-        id,
-        ArmCommand {
-            motion: ArmMotion::Hold,
-            grip,
-        },
-    );
-    sim.run_for(1.0);
+    close_on(&mut sim, id, grip, |arm| arm.turning == Some(0));
     let start_roll = sim
         .arm_state(id)
         .map_or(f64::NAN, |s| s.positions[wrist_roll]);
@@ -186,14 +220,15 @@ pub fn valve_turn(
     })
 }
 
-/// The half-height of the presets' pads and the spokes' radius of the case's wheel (0.8 × its
-/// 10 mm rim), m: what [`free_angle`] needs besides the gap.
+/// The half-height of the presets' pads and the spokes' radius of the case's wheel, m: what
+/// [`free_angle`] needs besides the gap.
 fn spoke_geometry(spec: &RobotSpec) -> (f64, f64) {
-    let half_height = spec
-        .arm
-        .as_ref()
-        .map_or(f64::NAN, |a| 0.5 * a.gripper.pad[1]);
-    (half_height, 0.8 * 0.01)
+    spec.arm.as_ref().map_or((f64::NAN, f64::NAN), |a| {
+        (
+            0.5 * a.gripper.pad[1],
+            CaseWheel::for_gripper(&a.gripper).spoke(),
+        )
+    })
 }
 
 /// The valve rows for an armed preset: the wheel turns with the wrist below both limits; above
@@ -287,10 +322,32 @@ pub fn rows(spec: &RobotSpec, config: &SimConfig) -> Result<Vec<Row>, ValidateEr
 mod tests {
     use super::*;
 
+    fn gripper(pad_height: f64, opening: f64) -> GripperSpec {
+        let mut spec = crate::vehicle::robot_file::test_preset("scout_eod")
+            .arm
+            .expect("the scout_eod preset carries an arm")
+            .gripper;
+        spec.pad[1] = pad_height;
+        spec.opening = opening;
+        spec
+    }
+
     #[test]
-    fn the_case_hub_follows_the_scene_rule() {
-        let hub = crate::scene::valves::hub_radius(WHEEL_RADIUS, 0.01);
-        assert!((hub - HUB_RADIUS).abs() < 1e-12, "{hub}");
+    fn the_case_wheel_scales_with_the_pads() {
+        // The scout's 30 mm pads: the drawn wheel, hub 0.2 × 0.12 = 24 mm (1.6 × 15 mm).
+        let scout = CaseWheel::for_gripper(&gripper(0.03, 0.10));
+        assert!((scout.radius - 0.12).abs() < 1e-12 && (scout.hub - 0.024).abs() < 1e-12);
+        // 80 mm pads (heavy250_eod): 8/3 the size, hub 64 mm, still 1.6 × the half-height.
+        let heavy = CaseWheel::for_gripper(&gripper(0.08, 0.25));
+        assert!((heavy.radius - 0.32).abs() < 1e-12, "{heavy:?}");
+        assert!((heavy.hub - 1.6 * 0.04).abs() < 1e-12, "{heavy:?}");
+        assert!(
+            (heavy.spoke() - 0.8 * 0.08 / 3.0).abs() < 1e-12,
+            "{heavy:?}"
+        );
+        // Tall pads on a narrow opening: the hub's diameter stops at 0.8 of the opening.
+        let narrow = CaseWheel::for_gripper(&gripper(0.08, 0.10));
+        assert!((2.0 * narrow.hub - 0.08).abs() < 1e-12, "{narrow:?}");
     }
 
     #[test]
