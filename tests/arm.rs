@@ -14,6 +14,7 @@ use treadsim::tools::validate::arm as validate_arm;
 use treadsim::tools::validate::valve as validate_valve;
 use treadsim::vehicle::arm::kinematics::link_frames;
 use treadsim::vehicle::arm::{ArmCommand, ArmMotion, GripCommand, ToolFrame, MAX_ARM_JOINTS};
+use treadsim::vehicle::stability::TipLimits;
 use treadsim::vehicle::RobotSpec;
 
 const FLAT: &str = "[[element]]\ntype = \"box\"\nsize = [20, 20, 0.5]\nposition = [0, 0, -0.5]\n\
@@ -495,6 +496,12 @@ fn combined_center(spec: &RobotSpec, q: &[f64], load: f64) -> Point3<f64> {
 /// its rated load at full reach, and no more than the torque arithmetic (or the tipping load)
 /// allows plus one test step.
 ///
+/// Sideways the robot tips over its belt's outer edge (the unarmed tilt table's support line)
+/// where the combined centre of mass passes it, the turret giving way past its torque limit
+/// (at full reach with the rated load every preset's turret lets the arm swing downhill some
+/// 25° up the table, and the robot tips 18–23° before the rigid-arm formula): within 1 cm of
+/// lever, as the unarmed presets.
+///
 /// The envelope brings the posed robot's weight on gently (gravity ramped up over 2 s): posed
 /// at full reach with its rated 20 kg applied as a step, heavy250_eod rocked on its tracks
 /// past its static balance and nosed over onto its flippers (the regression this guards).
@@ -536,6 +543,25 @@ fn tipping_and_lifting(spec: &RobotSpec) {
             lever(formula)
         );
     }
+    let stow: Vec<f64> = arm.joints.iter().map(|j| j.initial).collect();
+    for (tip, (pose, load)) in
+        sheet
+            .tip
+            .iter()
+            .zip([(&stow, 0.0), (&full, 0.0), (&full, sheet.rated_load)])
+    {
+        let (formula, h) = sideways_with_turret_giving(spec, pose, load);
+        let measured = tip.sideways.expect("tipped sideways");
+        let lever = |deg: f64| h * deg.to_radians().tan();
+        assert!(
+            (lever(measured) - lever(formula)).abs() < 0.01
+                && (formula - tip.sideways_formula).abs() < 0.1,
+            "{name}, {}: tipped sideways at {measured:.1}°, formula {formula:.1}° (the \
+             envelope's {:.1}°)",
+            tip.label,
+            tip.sideways_formula
+        );
+    }
     let (torque, _) = torque_limited_load(arm, &full);
     let lifted = sheet.lifted.expect("lifted something");
     assert!(
@@ -544,6 +570,46 @@ fn tipping_and_lifting(spec: &RobotSpec) {
         sheet.rated_load,
         sheet.tipping_load
     );
+}
+
+/// The sideways tip-over angle (deg) of the armed robot with its arm at `q` holding `load` kg,
+/// its turret (joint 0, vertical) giving way past its torque limit, and the centre of mass's
+/// height (m). Tilted θ toward its right side, g·sin θ across the hull turns the arm about the
+/// turret with moment g·sin θ·Σ m·(x − x_turret) over the arm's masses (= M·x_c less the
+/// hull's and the turret-axis share: statics on the combined centre of mass); past the
+/// turret's limit τ the arm swings to cos φ = τ / (that moment). The robot tips where the
+/// combined centre of mass so swung passes the right belt's outer edge, h·tan θ = half + y_c,
+/// found by stepping θ by 0.01°.
+fn sideways_with_turret_giving(spec: &RobotSpec, q: &[f64], load: f64) -> (f64, f64) {
+    let arm = spec.arm.as_ref().expect("arm");
+    let turret = &arm.joints[0];
+    assert_eq!(
+        turret.axis.into_inner(),
+        Vector3::z(),
+        "joint 0 is the turret"
+    );
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    link_frames(arm, q, &mut frames);
+    let x_turret = frames[0].translation.x;
+    let arm_mass = arm.mass() + load;
+    let total = spec.mass + arm_mass;
+    let com = combined_center(spec, q, load);
+    let moment = G * (total * com.x - spec.mass * spec.center_of_mass.x - arm_mass * x_turret);
+    let half = treadsim::envelope::support_half_width(spec);
+    let h = com.z - (spec.center_of_mass.z - TipLimits::from_spec(spec).com_height);
+    let mut tilt: f64 = 0.0;
+    loop {
+        tilt += 0.01_f64.to_radians();
+        let share = turret.max_effort / (moment.abs() * tilt.sin());
+        let mut swung = q.to_vec();
+        if share < 1.0 {
+            swung[0] = (q[0] - moment.signum() * share.acos()).clamp(turret.min, turret.max);
+        }
+        let y = combined_center(spec, &swung, load).y;
+        if h * tilt.tan() >= half + y {
+            return (tilt.to_degrees(), h);
+        }
+    }
 }
 
 /// The drive interlock of real units: with the tool point out beyond the arm's drive reach the

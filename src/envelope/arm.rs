@@ -58,8 +58,14 @@ pub struct ArmTip {
     pub center_of_mass: [f64; 3],
     /// Forward (nose down) from the combined-centre-of-mass formula.
     pub forward_formula: f64,
-    /// Sideways from the formula.
+    /// Sideways (over onto the right side) from the formula with the turret giving way
+    /// ([`sideways_with_turret`]).
     pub sideways_formula: f64,
+    /// Sideways from the formula with the arm held rigid where it is posed.
+    pub sideways_rigid: f64,
+    /// The tilt at which the turret's torque limit lets the arm swing downhill (`None`: it
+    /// holds at every tilt).
+    pub turret_gives: Option<f64>,
     /// Forward measured on the tilt table (`None`: slid first or never tipped).
     pub forward: Option<f64>,
     /// Sideways measured.
@@ -111,26 +117,129 @@ pub fn combined_mass_center(
 ) -> (f64, Point3<f64>) {
     let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
     let gripper = link_frames(arm, pose, &mut frames);
+    let masses =
+        outboard_masses(arm, &frames, &gripper, 0, load).chain([(spec.mass, spec.center_of_mass)]);
+    let (mass, moment) = masses.fold((0.0, Vector3::zeros()), |(m, s), (mi, p)| {
+        (m + mi, s + p.coords * mi)
+    });
+    (mass, Point3::from(moment / mass))
+}
+
+/// The masses (kg) the arm carries outboard of joint `from` and where they sit (m, body frame),
+/// with the arm's link frames `frames` and gripper frame `gripper` at one pose: each link at
+/// its middle, the palm at its middle, the fingers and `load` kg at the pads.
+fn outboard_masses<'a>(
+    arm: &'a ArmSpec,
+    frames: &'a [Isometry3<f64>],
+    gripper: &Isometry3<f64>,
+    from: usize,
+    load: f64,
+) -> impl Iterator<Item = (f64, Point3<f64>)> + 'a {
     let g = &arm.gripper;
     let pads = gripper * g.tool_point();
-    let masses = arm
-        .joints
+    arm.joints[from..]
         .iter()
-        .zip(&frames)
+        .zip(&frames[from..])
         .map(|(j, f)| (j.link.mass, f * Point3::from(j.link.end / 2.0)))
         .chain([
-            (spec.mass, spec.center_of_mass),
             (
                 g.palm_mass,
                 gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0),
             ),
             (2.0 * g.finger_mass, pads),
             (load, pads),
-        ]);
-    let (mass, moment) = masses.fold((0.0, Vector3::zeros()), |(m, s), (mi, p)| {
-        (m + mi, s + p.coords * mi)
-    });
-    (mass, Point3::from(moment / mass))
+        ])
+}
+
+/// The sideways tip-over angle (deg, over onto the right side, as the tilt table tips it) of a
+/// robot of `spec` with its arm at `pose` holding `load` kg, the turret giving way: tilted by
+/// θ, the weight's component g·sin θ across the hull pulls the arm round its vertical turret
+/// with moment M·sin θ (M: g times the outboard masses' levers ahead of the turret's axis).
+/// Past sin θ_y = τ/M (τ the turret's torque limit) its motor gives only τ and the arm swings
+/// downhill to where the moment falls back to τ, cos φ = sin θ_y / sin θ, moving the centre of
+/// mass toward the low side. The robot tips at the θ where the combined-centre-of-mass
+/// formula with the arm so swung equals θ (the rigid formula where the turret holds).
+pub fn sideways_with_turret(
+    spec: &RobotSpec,
+    arm: &ArmSpec,
+    pose: &[f64],
+    load: f64,
+) -> SidewaysTip {
+    // Over the right belt's outer edge, as the envelope's own tilt formula tips it.
+    let half = super::support_half_width(spec);
+    let right = |pose: &[f64]| {
+        let (_, com) = combined_mass_center(spec, arm, pose, load);
+        let height = TipLimits::with_center_of_mass(spec, &com).com_height;
+        (half + com.y).max(0.0).atan2(height)
+    };
+    let rigid = right(pose);
+    let held = SidewaysTip {
+        with_turret: rigid.to_degrees(),
+        rigid: rigid.to_degrees(),
+        turret_gives: None,
+    };
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, pose, &mut frames);
+    let Some(turret) = (0..arm.joints.len()).find(|&j| {
+        let axis = frames[j].rotation * arm.joints[j].axis.into_inner();
+        arm.joints[j].kind == JointKind::Revolute && axis.z.abs() > 0.99
+    }) else {
+        return held;
+    };
+    let axis = frames[turret].rotation * arm.joints[turret].axis.into_inner();
+    let origin = Point3::from(frames[turret].translation.vector);
+    // The moment of a full g across the hull toward the low (−y) side about the turret's axis.
+    let moment: f64 = outboard_masses(arm, &frames, &gripper, turret, load)
+        .map(|(m, p)| {
+            (p - origin)
+                .cross(&Vector3::new(0.0, -m * G, 0.0))
+                .dot(&axis)
+        })
+        .sum();
+    let limit = arm.joints[turret].max_effort;
+    if moment.abs() <= limit {
+        return held;
+    }
+    let yields = (limit / moment.abs()).asin();
+    // The arm swings the way the moment turns it, as far as the turret's stops allow.
+    let joint = &arm.joints[turret];
+    let swung = |tilt: f64| {
+        let mut q = pose.to_vec();
+        let swing = if tilt <= yields {
+            0.0
+        } else {
+            (yields.sin() / tilt.sin()).acos()
+        };
+        q[turret] = (q[turret] + moment.signum() * swing).clamp(joint.min, joint.max);
+        q
+    };
+    // right(swung(θ)) − θ falls as θ grows (the swing only moves the mass downhill): bisect.
+    let (mut low, mut high) = (0.0, rigid);
+    for _ in 0..60 {
+        let mid = 0.5 * (low + high);
+        if right(&swung(mid)) > mid {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    SidewaysTip {
+        with_turret: low.to_degrees(),
+        rigid: rigid.to_degrees(),
+        turret_gives: Some(yields.to_degrees()),
+    }
+}
+
+/// The sideways tip-over formulas of [`sideways_with_turret`], deg.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SidewaysTip {
+    /// With the turret giving way past its torque limit.
+    pub with_turret: f64,
+    /// With the arm held rigid where it is posed.
+    pub rigid: f64,
+    /// The tilt at which the turret gives (`None`: it holds the arm at every tilt, or the arm
+    /// has no vertical turret).
+    pub turret_gives: Option<f64>,
 }
 
 /// Share of the tipping load an arm is rated for where stability limits it, as ASME B30.5
@@ -201,16 +310,9 @@ pub fn torque_limited_load(arm: &ArmSpec, pose: &[f64]) -> (f64, String) {
                 .cross(&Vector3::new(0.0, 0.0, -m * G))
                 .dot(&axis)
         };
-        let own: f64 = arm.joints[j..]
-            .iter()
-            .zip(&frames[j..])
-            .map(|(l, f)| moment(&(f * Point3::from(l.link.end / 2.0)), l.link.mass))
-            .sum::<f64>()
-            + moment(
-                &(gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0)),
-                g.palm_mass,
-            )
-            + moment(&tool, 2.0 * g.finger_mass);
+        let own: f64 = outboard_masses(arm, &frames, &gripper, j, 0.0)
+            .map(|(m, p)| moment(&p, m))
+            .sum();
         let per_kg = moment(&tool, 1.0).abs();
         if per_kg < 1e-3 {
             continue;
@@ -420,11 +522,14 @@ pub fn measure_arm(
         let (_, com) = combined_mass_center(spec, arm, pose, load);
         let limits = TipLimits::with_center_of_mass(spec, &com);
         let (forward, sideways) = tilt(spec, config, pose, load)?;
+        let sideways_tip = sideways_with_turret(spec, arm, pose, load);
         tip.push(ArmTip {
             label: label.into(),
             center_of_mass: [com.x, com.y, com.z],
             forward_formula: limits.forward.to_degrees(),
-            sideways_formula: limits.left.min(limits.right).to_degrees(),
+            sideways_formula: sideways_tip.with_turret,
+            sideways_rigid: sideways_tip.rigid,
+            turret_gives: sideways_tip.turret_gives,
             forward,
             sideways,
         });
@@ -465,17 +570,21 @@ impl fmt::Display for ArmSheet {
         )?;
         writeln!(
             f,
-            "  tip-over with the arm          forward: formula  table   sideways: formula  table"
+            "  tip-over with the arm          forward: formula  table   sideways: formula  table   \
+             (rigid arm; turret gives at)"
         )?;
         for t in &self.tip {
             writeln!(
                 f,
-                "    {:<26} {:>14.1}° {:>7} {:>17.1}° {:>7}",
+                "    {:<26} {:>14.1}° {:>7} {:>17.1}° {:>7}   ({:.1}°; {})",
                 t.label,
                 t.forward_formula,
                 opt(t.forward),
                 t.sideways_formula,
-                opt(t.sideways)
+                opt(t.sideways),
+                t.sideways_rigid,
+                t.turret_gives
+                    .map_or("holds".to_string(), |v| format!("{v:.1}°")),
             )?;
         }
         Ok(())

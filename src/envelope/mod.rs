@@ -225,16 +225,21 @@ fn run_all<T: Send>(jobs: Vec<Job<'_, T>>, threads: usize) -> Result<Vec<T>, Env
     results.into_iter().collect()
 }
 
-/// The tip-over formulas of `spec`, deg: (forward, backward, sideways).
-pub fn tip_formulas(spec: &RobotSpec) -> (f64, f64, f64) {
-    let limits = TipLimits::from_spec(spec);
-    // The support line: a belt's outermost plane, or a wheel's mid-plane.
-    let half = spec
-        .tracks
+/// How far either side of the body's x axis a robot stands on flat ground, m: the sideways
+/// support line is a belt's outermost plane (the belt's edge carries the robot as it tips), or
+/// a wheel's mid-plane.
+pub fn support_half_width(spec: &RobotSpec) -> f64 {
+    spec.tracks
         .iter()
         .map(|t| t.y.abs() + t.belt.outermost_plane_offset())
         .chain(spec.wheels.iter().map(|w| w.center.y.abs()))
-        .fold(0.0, f64::max);
+        .fold(0.0, f64::max)
+}
+
+/// The tip-over formulas of `spec`, deg: (forward, backward, sideways).
+pub fn tip_formulas(spec: &RobotSpec) -> (f64, f64, f64) {
+    let limits = TipLimits::from_spec(spec);
+    let half = support_half_width(spec);
     let sideways = (half - spec.center_of_mass.y.abs())
         .max(0.0)
         .atan2(limits.com_height);
