@@ -194,7 +194,9 @@ fn the_goal_script_example_takes_the_scout_to_the_landing() {
 /// driving to each goal the trial names in turn (levels, a round trip back to the start, a
 /// flight up and one down with the stair strategy, a 0.20 m hurdle on the way there and back
 /// taken with it too, righting the robot from its back twice with the self-righting routine,
-/// gates crossed at their heading through a doorway and round a figure-8).
+/// gates crossed at their heading through a doorway and round a figure-8, and the rubble
+/// search's three hidden targets, each seen from a vantage point planned round the barrier
+/// and the large pipe that hide them — in line with the pipe's bore for the victim inside it).
 #[test]
 fn the_autopilot_demonstrates_exercises() {
     use treadsim::control::autopilot::TrialPilot;
@@ -209,6 +211,7 @@ fn the_autopilot_demonstrates_exercises() {
         "self_right",
         "building_corridor",
         "figure8",
+        "rubble_search",
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("scenes/exercises/{name}.toml"));
@@ -225,11 +228,11 @@ fn the_autopilot_demonstrates_exercises() {
 }
 
 /// The demonstration over the whole course, printed (`cargo test --release --test autopilot
-/// -- --ignored --nocapture`): which exercises the goal-chasing autopilot passes (19 of the
-/// 20 driving exercises since issue 36 — steps on the way taken with the stair strategy,
-/// the self-righting routine on its back; not rubble_search, whose targets behind obstacles
-/// need a vantage point and a path to it; the dexterity exercises need the arm, which the
-/// pilot does not drive).
+/// -- --ignored --nocapture`): which exercises the goal-chasing autopilot passes (all 20
+/// driving exercises since issue 36 — steps on the way taken with the stair strategy, the
+/// self-righting routine on its back, targets to see from a vantage point planned round what
+/// hides them (`control::vantage`); the dexterity exercises need the arm, which the pilot does
+/// not drive).
 #[test]
 #[ignore]
 fn autopilot_over_the_course_table() {
@@ -274,6 +277,7 @@ fn the_trial_pilot_says_when_it_cannot_right_the_robot() {
     let goal = TrialGoal {
         target: Point3::new(-3.0, 0.0, 0.0),
         gate: None,
+        view: None,
     };
     let dt = sim.config().dt;
     let mut swung: f64 = 0.0;

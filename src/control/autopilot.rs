@@ -18,7 +18,10 @@ use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
 use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
 use super::stair_climb::{ClimbGeometry, ClimbPhase, ClimbSense, StairClimb};
 use super::stair_reading::{read_stairs, StairDirection, StairReading};
+use super::vantage::{plan_view, View, ViewPlan};
 use crate::sim::ranging::{RangeScan, RangeSensor};
+use crate::terrain::Terrain;
+use crate::vehicle::spec::CameraSpec;
 use crate::vehicle::spec::Steering;
 use crate::vehicle::wheeled::steering::AckermannGeometry;
 use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
@@ -480,8 +483,10 @@ impl Autopilot {
 /// the trial's current goal (a zone's centre, a gate's middle, the start on the way back),
 /// climbing with the stair strategy when the goal lies more than [`CLIMB_RISE`] above the
 /// robot and descending when it lies that far below (and over a step or flight rising on its
-/// way), righting the robot with the self-righting routine when it is on its back, and holds
-/// still when the trial is over or there is none.
+/// way), righting the robot with the self-righting routine when it is on its back, seeing a
+/// target it must observe from a vantage point it plans round what hides it
+/// ([`super::vantage`], [`TrialPilot::plan_view`]), and holds still when the trial is over or
+/// there is none.
 #[derive(Debug, Clone)]
 pub struct TrialPilot {
     channels: Channels,
@@ -502,6 +507,15 @@ pub struct TrialPilot {
     clock: f64,
     /// The robot's highest flipper angle, rad (`None` without flippers).
     flipper_max: Option<f64>,
+    /// The robot's hull cameras, for planning where to look from.
+    cameras: Vec<CameraSpec>,
+    /// Half the robot's width, m.
+    half_width: f64,
+    /// The plan for the current target to see, made for that target (`None` in it: no place
+    /// within reach sees it; the pilot then drives at the target).
+    view_plan: Option<(nalgebra::Point3<f64>, Option<ViewPlan>)>,
+    /// Whether the view plan is new since the pilot last took its goals from it.
+    new_view: bool,
 }
 
 /// Self-righting: the flippers swing down through this angle first, rad ...
@@ -520,13 +534,16 @@ const STEP_AHEAD: f64 = 1.2;
 pub const SENSOR_SEED: u64 = 0x5CA7_7E55;
 
 /// What a trial asks of the robot now (world frame, m): its current target and, while that is
-/// a gate, the gate's two ends and the heading it must be crossed at (rad, if any).
+/// a gate, the gate's two ends and the heading it must be crossed at (rad, if any); while it
+/// is a target to see with a hull camera, how.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrialGoal {
     /// The point to reach, m (world frame).
     pub target: nalgebra::Point3<f64>,
     /// The gate being driven through: its ends and required heading.
     pub gate: Option<(nalgebra::Point2<f64>, nalgebra::Point2<f64>, Option<f64>)>,
+    /// The target is to be seen with a hull camera, not reached: how close and square.
+    pub view: Option<View>,
 }
 
 /// The instructor's autopilot demonstration's speed, m/s: slow enough for a trainee to follow
@@ -535,6 +552,13 @@ pub const DEMO_SPEED: f64 = 0.3;
 
 /// Height above (below) the robot past which a goal is climbed (descended) to, m.
 pub const CLIMB_RISE: f64 = 0.3;
+
+/// A waypoint on the way to a vantage point is passed within this, m.
+const VIEW_LEG_TOLERANCE: f64 = 0.2;
+/// The robot arrives this close to its vantage point, m (the plan's view holds round it).
+const VIEW_STOP_TOLERANCE: f64 = 0.1;
+/// It turns to face the target within this, rad (3°; the view holds 5° either way).
+const VIEW_FACE_TOLERANCE: f64 = 0.05;
 
 impl TrialPilot {
     /// A pilot for the robot of `spec` at `speed` m/s, reading its range sensor if it has one.
@@ -553,7 +577,73 @@ impl TrialPilot {
             righting_failed: None,
             clock: 0.0,
             flipper_max: spec.flippers.iter().map(|f| f.max_angle).reduce(f64::min),
+            cameras: spec.cameras.clone(),
+            half_width: spec.half_width(),
+            view_plan: None,
+            new_view: false,
         }
+    }
+
+    /// Plans where to see the trial's target from, over `terrain`, when the target is one to
+    /// see and the pilot has no plan for it yet ([`super::vantage`]); the robot is at `body`.
+    /// Call it before [`TrialPilot::command`].
+    pub fn plan_view(&mut self, terrain: &Terrain, goal: Option<&TrialGoal>, body: &BodyState) {
+        let Some((goal, view)) = goal.and_then(|g| Some((g, g.view?))) else {
+            self.view_plan = None;
+            return;
+        };
+        if self
+            .view_plan
+            .as_ref()
+            .is_some_and(|(t, _)| *t == goal.target)
+        {
+            return;
+        }
+        let plan = plan_view(
+            terrain,
+            &self.cameras,
+            self.half_width,
+            &body.pose,
+            &goal.target,
+            &view,
+        );
+        self.view_plan = Some((goal.target, plan));
+        self.new_view = true;
+    }
+
+    /// The goals that take the robot to where it sees `target` and turn it to face it, if
+    /// there is a plan for it: through the route's waypoints, stopping at the last, then
+    /// turning on the spot.
+    fn view_goals(&self, target: &nalgebra::Point3<f64>) -> Option<Vec<Goal>> {
+        let (planned, Some(plan)) = self.view_plan.as_ref()? else {
+            return None;
+        };
+        if planned != target {
+            return None;
+        }
+        let (last, legs) = plan.waypoints.split_last()?;
+        // Every leg a point to drive to (a step on the way is taken with the stair strategy,
+        // [`Self::step_on_the_way`]); the vantage point reached already turned to the target
+        // (a pivot there would swing the robot off it), then the last of the turn on the spot.
+        let mut goals: Vec<Goal> = legs
+            .iter()
+            .map(|&at| Goal::Point {
+                at,
+                speed: self.speed,
+                tolerance: VIEW_LEG_TOLERANCE,
+            })
+            .collect();
+        goals.push(Goal::Heading {
+            at: *last,
+            yaw: plan.yaw,
+            speed: self.speed,
+            tolerance: VIEW_STOP_TOLERANCE,
+        });
+        goals.push(Goal::Face {
+            yaw: plan.yaw,
+            tolerance: VIEW_FACE_TOLERANCE,
+        });
+        Some(goals)
     }
 
     /// On its back, the self-righting routine an operator follows: belts stopped, the
@@ -652,7 +742,7 @@ impl TrialPilot {
         dt: f64,
     ) -> DriveCommand {
         self.clock += dt;
-        let Some(TrialGoal { target, gate }) = goal else {
+        let Some(TrialGoal { target, gate, .. }) = goal else {
             self.pilot = None;
             self.target = None;
             return DriveCommand::STOP;
@@ -664,7 +754,19 @@ impl TrialPilot {
         // zone's dwell cut short): try again from here. A stair goal given up stays given
         // up (stopped, saying why) until the trial's target moves on.
         let stuck = self.pilot.as_ref().is_some_and(|p| p.is_done());
-        if self.target != Some(target) || stuck {
+        let viewing = self.view_goals(&target);
+        if let Some(goals) = viewing.filter(|_| self.target != Some(target) || self.new_view) {
+            // To where the camera sees it, and face it; standing there, the trial moves on.
+            self.pilot = Some(Autopilot::with_channels(self.channels, goals));
+            self.target = Some(target);
+            self.new_view = false;
+        } else if self.view_plan.is_some() && self.target == Some(target) {
+            if stuck {
+                // Done (or over a step on the way, which ends the route) and not yet seeing
+                // it: plan again from here.
+                self.view_plan = None;
+            }
+        } else if self.target != Some(target) || stuck {
             let here = body.pose.translation.vector.xy();
             let goal = if let Some((a, b, heading)) = gate {
                 // Through the gate: arrive 0.6 m beyond its middle, heading across it (at the

@@ -14,3 +14,4 @@ pub mod laws;
 pub mod stair_climb;
 pub mod stair_reading;
 pub mod traffic;
+pub mod vantage;

@@ -239,6 +239,23 @@ impl Trial {
         }
     }
 
+    /// The current goal's view, if it is a target to see: its range (m), the largest angle
+    /// off the camera's axis (rad) and the camera named (if any).
+    pub fn current_view(&self) -> Option<(f64, f64, Option<&str>)> {
+        if self.finished.is_some() {
+            return None;
+        }
+        match self.spec.goals.get(self.next_goal).map(|g| &g.kind) {
+            Some(GoalKind::Observe {
+                range,
+                angle,
+                camera,
+                ..
+            }) => Some((*range, *angle, camera.as_deref())),
+            _ => None,
+        }
+    }
+
     /// Adds the trial's evolving quantities to a state snapshot, named `trial.…` (clock s,
     /// route progress, counts, penalty points, timers s).
     pub fn capture_state(&self, out: &mut StateSnapshot) {

@@ -4,6 +4,7 @@
 
 use super::{Driver, Input, Session};
 use crate::control::autopilot::{Autopilot, TrialGoal, TrialPilot, SENSOR_SEED};
+use crate::control::vantage::View;
 use crate::sim::ranging::RangeSensor;
 use crate::vehicle::DriveCommand;
 
@@ -51,11 +52,26 @@ impl Driver for AutopilotDriver {
 }
 
 /// What the session's trial asks of the robot now: none without a trial or once it is over.
+/// A target to see with a camera on the arm's gripper carries no view (the pilot does not
+/// drive the arm).
 pub fn trial_goal(session: &Session) -> Option<TrialGoal> {
     let trial = session.trial()?;
+    let cameras = &session.sim().robot(session.robot()).spec().cameras;
+    let view = trial.current_view().and_then(|(range, angle, named)| {
+        let camera = match named {
+            Some(name) => Some(cameras.iter().position(|c| c.name == name)?),
+            None => None,
+        };
+        Some(View {
+            range,
+            angle,
+            camera,
+        })
+    });
     Some(TrialGoal {
         target: trial.current_target(session.sim())?,
         gate: trial.current_gate(),
+        view,
     })
 }
 
@@ -63,9 +79,11 @@ impl Driver for TrialPilot {
     fn before_step(&mut self, session: &mut Session) {
         let (sim, id) = (session.sim(), session.robot());
         let body = sim.body_state(id);
+        let goal = trial_goal(session);
+        self.plan_view(&sim.scene().terrain, goal.as_ref(), &body);
         let mut sensor = self.sensor.take();
         let scan = sensor.as_mut().map(|s| s.read(sim, id));
-        let command = self.command(trial_goal(session), &body, scan, sim.config().dt);
+        let command = self.command(goal, &body, scan, sim.config().dt);
         self.sensor = sensor;
         send(session, command);
     }

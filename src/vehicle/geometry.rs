@@ -90,6 +90,17 @@ impl RobotSpec {
         tracks.chain(flippers).chain(wheels).fold(hull, f64::max)
     }
 
+    /// Half the robot's width, m: the farthest side of its tracks, flippers, wheels or hull
+    /// from the body's x axis (what a path must keep clear either side of the robot).
+    pub fn half_width(&self) -> f64 {
+        let tracks = self.tracks.iter().map(|t| t.y.abs() + t.belt.width / 2.0);
+        let flippers = self.flippers.iter().map(|f| f.y.abs() + f.belt.width / 2.0);
+        let wheels = self.wheels.iter().map(|w| w.center.y.abs() + w.width / 2.0);
+        let HullShape::Box { size, center } = self.hull;
+        let hull = center.y.abs() + size.y / 2.0;
+        tracks.chain(flippers).chain(wheels).fold(hull, f64::max)
+    }
+
     /// Index of the main track with this name.
     pub fn track_index(&self, name: &str) -> Option<usize> {
         self.tracks.iter().position(|t| t.name == name)
