@@ -13,11 +13,11 @@
 //!    one is blocked too, so a path of free cells is one the hull passes;
 //! 3. [`Passable::distances_from`]: the driving distance from the robot to every free cell
 //!    (Dijkstra over the 8 neighbours);
-//! 4. [`best_vantage`]: of the free cells within the goal's range of the target, the nearest
+//! 4. `best_vantage`: of the free cells within the goal's range of the target, the nearest
 //!    by that distance from which the camera, with the robot standing there turned to face the
 //!    target, sees it — and sees it too from the cells round it (a robot stops within a
 //!    decimetre of where it aimed, and turns within a few degrees), so the view is robust;
-//! 5. [`Passable::route`]: the cells back from there, pulled straight into the fewest
+//! 5. `Passable::route`: the cells back from there, pulled straight into the fewest
 //!    waypoints whose straight legs keep to free cells.
 
 use std::cmp::Reverse;
