@@ -754,14 +754,13 @@ impl TrialPilot {
         // zone's dwell cut short): try again from here. A stair goal given up stays given
         // up (stopped, saying why) until the trial's target moves on.
         let stuck = self.pilot.as_ref().is_some_and(|p| p.is_done());
-        let viewing = self.view_goals(&target);
-        if let Some(goals) = viewing.filter(|_| self.target != Some(target) || self.new_view) {
-            // To where the camera sees it, and face it; standing there, the trial moves on.
-            self.pilot = Some(Autopilot::with_channels(self.channels, goals));
-            self.target = Some(target);
-            self.new_view = false;
-        } else if self.view_plan.is_some() && self.target == Some(target) {
-            if stuck {
+        if let Some(goals) = self.view_goals(&target) {
+            if self.target != Some(target) || self.new_view {
+                // To where the camera sees it, and face it; standing there, the trial moves on.
+                self.pilot = Some(Autopilot::with_channels(self.channels, goals));
+                self.target = Some(target);
+                self.new_view = false;
+            } else if stuck {
                 // Done (or over a step on the way, which ends the route) and not yet seeing
                 // it: plan again from here.
                 self.view_plan = None;

@@ -18,6 +18,17 @@ use crate::vehicle::arm::kinematics::{gripper_frame, resolved_rate, JointVector}
 use crate::vehicle::arm::{ArmMotion, ToolFrame, MAX_ARM_JOINTS};
 
 impl ArmRig {
+    /// The collision check of the arm's parts against its own hull, as the arm is now.
+    fn hull_check<'w>(&'w self, world: &'w PhysicsWorld) -> HullCheck<'w> {
+        HullCheck {
+            world,
+            hull: self.hull,
+            parts: &self.parts,
+            held: self.grasp.map(|g| g.collider()),
+            gap: self.finger_gap,
+        }
+    }
+
     /// Stage 3 for the arm: the joints answer the last step's loads and the command, the
     /// fingers close, grasp or open, a held valve turns with the gripper, and the arm's
     /// colliders and grasp joint are set for the coming step. `valves` are the scene's valves;
@@ -54,13 +65,7 @@ impl ArmRig {
             after = part_poses(&self.spec, &self.positions, self.finger_gap);
         }
         if moved {
-            let check = HullCheck {
-                world,
-                hull: self.hull,
-                parts: &self.parts,
-                held: self.grasp.map(|g| g.collider()),
-                gap: self.finger_gap,
-            };
+            let check = self.hull_check(world);
             let (allowed, poses) =
                 check.clear_step(&self.spec, &before, &old_positions, &self.positions);
             for (rate, (a, p)) in self
@@ -197,13 +202,7 @@ impl ArmRig {
         if self.route.leads_to(&clamped) {
             return;
         }
-        let check = HullCheck {
-            world,
-            hull: self.hull,
-            parts: &self.parts,
-            held: self.grasp.map(|g| g.collider()),
-            gap: self.finger_gap,
-        };
+        let check = self.hull_check(world);
         self.route = PoseRoute::plan(&self.spec, &check, &self.positions, &clamped);
     }
 
