@@ -33,6 +33,15 @@ pub struct BodyNodes {
     nodes: Vec<ColliderNode>,
 }
 
+/// Facets round a drawn ball or capsule (a valve's rim and spokes, an arm's links: small
+/// parts, a few centimetres across on the screen).
+const ROUND_SUBDIV: u32 = 16;
+/// Facets along each of a drawn capsule's end caps. kiss3d's own capsule has 50 × 50 per cap
+/// (some 10 000 triangles): the 19 capsules of each of the plant's two valve wheels then cost
+/// a software renderer more than the whole site round them (the plant's main view 50 ms a
+/// frame against the public stairs' 17).
+const CAP_SUBDIV: u32 = 4;
+
 /// A node for `collider`'s shape under `root`, coloured `color`, with the shape's offset in
 /// the collider's frame; `None` for a shape not drawn.
 fn shape_node(
@@ -48,7 +57,10 @@ fn shape_node(
             Isometry3::identity(),
         )
     } else if let Some(b) = shape.as_ball() {
-        (root.add_sphere(b.radius), Isometry3::identity())
+        (
+            root.add_sphere_with_subdiv(b.radius, ROUND_SUBDIV, ROUND_SUBDIV / 2),
+            Isometry3::identity(),
+        )
     } else if let Some(c) = shape.as_cylinder() {
         // kiss3d's cylinders and rapier's both stand along y.
         (
@@ -64,7 +76,9 @@ fn shape_node(
         let rotation = UnitQuaternion::rotation_between(&Vector3::y(), &along)
             .unwrap_or_else(UnitQuaternion::identity);
         let offset = Isometry3::from_parts(Translation3::from((a + b) / 2.0), rotation);
-        (root.add_capsule(c.radius, along.norm() as f32), offset)
+        let node =
+            root.add_capsule_with_subdiv(c.radius, along.norm() as f32, ROUND_SUBDIV, CAP_SUBDIV);
+        (node, offset)
     } else {
         return None;
     };

@@ -55,6 +55,8 @@ pub struct ViewScene {
     lamps: Vec<SceneNode3d>,
     /// The site's own lights (`[[light]]`), on when the daylight is dimmed.
     site_lights: SiteLights,
+    /// Whether the views are drawn on the fast (CPU) path.
+    fast_path: bool,
     /// Most lights the render path shades with (the sun, the fill, lamps and site lights).
     max_lights: usize,
     /// The light level last set (`None`: daylight).
@@ -67,9 +69,11 @@ pub struct ViewScene {
 
 /// Intensities of the sun and the fill light in daylight.
 const DAYLIGHT: [f32; 2] = [2.0, 0.5];
-/// Most lights the fast (CPU) path shades with at once: sun, fill, three lamps and five of
-/// the site's own.
-const FAST_PATH_LIGHTS: usize = 10;
+/// Most lights the fast (CPU) path shades with at once: sun, fill and six of the site's own
+/// in dimmed daylight; in the dark the sun, three lamps and the four of the site's nearest
+/// the robot (each light costs every pixel there, some 1.5 ms of the main view at 1280×720:
+/// the dark plant ran at 13.6 fps with 10, 14.0–14.6 with 8 or 7, within the runs' noise).
+const FAST_PATH_LIGHTS: usize = 8;
 /// Below this fraction of daylight the robot's lights are on.
 pub const LAMPS_ON_BELOW: f64 = 0.5;
 
@@ -141,9 +145,9 @@ impl ViewScene {
             .collect();
         let bodies = BodyNodes::new(&mut root, sim, id);
         let site_lights = SiteLights::new(&mut root, &sim.scene().lights);
-        // On the CPU path every light costs every pixel: the sun, the fill, the lamps and
-        // the five site lights nearest the robot (measured: 16 lights in the dark plant
-        // doubled the main view's time); a GPU shades kiss3d's full 8.
+        // On the CPU path every light costs every pixel: the sun, the fill (not in the dark),
+        // the lamps and the site lights nearest the robot (measured: 16 lights in the dark
+        // plant doubled the main view's time); a GPU shades kiss3d's full 8.
         let max_lights = match path {
             RenderPath::Fast => FAST_PATH_LIGHTS.min(MAX_FLAT_LIGHTS),
             RenderPath::Full => kiss3d::light::MAX_LIGHTS,
@@ -156,6 +160,7 @@ impl ViewScene {
             daylight: [sun, fill],
             lamps,
             site_lights,
+            fast_path: path == RenderPath::Fast,
             max_lights,
             level: None,
             movers,
@@ -185,14 +190,21 @@ impl ViewScene {
         }
         self.level = level;
         let k = level.map_or(1.0, |l| l.clamp(0.0, 1.0) as f32);
-        for (node, full) in self.daylight.iter_mut().zip(DAYLIGHT) {
-            node.modify_light(|l| l.intensity = full * k);
-        }
         let on = level.is_some_and(|l| l < LAMPS_ON_BELOW);
+        // In the dark on the CPU path the fill light (a sky bounce, at most a quarter of its
+        // daylight strength there) gives its place to a site light: each costs every pixel.
+        let fill_on = !(on && self.fast_path);
+        for (i, (node, full)) in self.daylight.iter_mut().zip(DAYLIGHT).enumerate() {
+            node.modify_light(|l| {
+                l.intensity = full * k;
+                l.enabled = i == 0 || fill_on;
+            });
+        }
         for lamp in &mut self.lamps {
             lamp.modify_light(|l| l.enabled = on);
         }
-        let built_in = self.daylight.len() + if on { self.lamps.len() } else { 0 };
+        let daylight = if fill_on { self.daylight.len() } else { 1 };
+        let built_in = daylight + if on { self.lamps.len() } else { 0 };
         self.site_lights.set(
             level.is_some_and(|l| l < 1.0),
             self.max_lights.saturating_sub(built_in),
