@@ -291,7 +291,7 @@ const NEIGHBOURS: [(i64, i64, u32); 8] = [
 
 /// Whether a camera `camera` on a robot standing level on the ground of `map` at `at` (world
 /// x–y, m) turned to `yaw` (rad) sees `target` within the view's range and angle over a clear
-/// line of sight (the trial's own test, `exercise::goals`).
+/// line of sight (the trial's own test, [`Terrain::camera_sees`]).
 fn sees_from(
     terrain: &Terrain,
     map: &HeightMap,
@@ -308,15 +308,13 @@ fn sees_from(
         Translation3::new(at.x, at.y, ground),
         UnitQuaternion::from_axis_angle(&Vector3::z_axis(), yaw),
     );
-    let pose = camera.world_pose(&body);
-    let eye = Point3::from(pose.translation.vector);
-    let to = target - eye;
-    let distance = to.norm();
-    let axis = pose.rotation * Vector3::x();
-    let off = (axis.dot(&to) / distance.max(1e-9)).clamp(-1.0, 1.0).acos();
-    distance <= view.range
-        && off <= view.angle.min(0.5 * camera.fov)
-        && terrain.line_of_sight(&eye, target)
+    terrain.camera_sees(
+        &camera.world_pose(&body),
+        camera.fov,
+        target,
+        view.range,
+        view.angle,
+    )
 }
 
 /// The heading that points camera `camera` of a robot at `at` (world x–y, m) at `target`:

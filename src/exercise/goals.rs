@@ -1,7 +1,7 @@
 //! What each kind of goal asks, in one place: where it is (for the station's overlay and the
 //! score table's "how close"), and whether a step met it.
 
-use nalgebra::{Isometry3, Point2, Point3, Vector3};
+use nalgebra::{Point2, Point3};
 
 use super::dexterity::{observing_cameras, square_to};
 use super::spec::GoalKind;
@@ -75,7 +75,10 @@ impl GoalCheck<'_> {
             } => observing_cameras(self.sim, self.id, self.cameras, camera.as_deref())
                 .iter()
                 .any(|(pose, fov)| {
-                    sees(self.sim, pose, *fov, target, *range, *angle)
+                    self.sim
+                        .scene()
+                        .terrain
+                        .camera_sees(pose, *fov, target, *range, *angle)
                         && square_to(pose, target, facing.as_ref())
                 }),
             GoalKind::Object(goal) => goal.met(self.sim, self.id),
@@ -83,26 +86,6 @@ impl GoalCheck<'_> {
             GoalKind::Door(goal) => goal.met(self.sim, self.id),
         }
     }
-}
-
-/// Whether a camera at `pose` with vertical field of view `fov` (rad) sees `target` within
-/// `range` m and `angle` rad of its axis, with a clear line of sight over the terrain.
-fn sees(
-    sim: &Simulation,
-    pose: &Isometry3<f64>,
-    fov: f64,
-    target: &Point3<f64>,
-    range: f64,
-    angle: f64,
-) -> bool {
-    let eye = Point3::from(pose.translation.vector);
-    let to = target - eye;
-    let distance = to.norm();
-    let axis = pose.rotation * Vector3::x();
-    let off = (axis.dot(&to) / distance.max(1e-9)).clamp(-1.0, 1.0).acos();
-    distance <= range
-        && off <= angle.min(0.5 * fov)
-        && sim.scene().terrain.line_of_sight(&eye, target)
 }
 
 /// Horizontal distance from `p` to the segment `a`–`b`, m.

@@ -6,7 +6,7 @@
 //! the track model uses these queries to find such faces inside the strip of belt a plane
 //! stands for, and the lateral position where a face splits it (see `vehicle::tracked::strip`).
 
-use nalgebra::{Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Vector3};
 use parry3d::math::Vector as PVec;
 use parry3d::query::Ray;
 
@@ -124,6 +124,26 @@ impl Terrain {
         }
         self.first_hit(from, &(d / length), END_CLEARANCE, length - END_CLEARANCE)
             .is_none()
+    }
+
+    /// Whether a camera at `pose` (world; x along its optical axis) with vertical field of
+    /// view `fov` (rad) sees `target` (world, m) within `range` m and `angle` rad of its axis
+    /// (and inside half its field), with a clear line of sight over the terrain: an
+    /// observation goal's test, and what the trial pilot plans its vantage points by.
+    pub fn camera_sees(
+        &self,
+        pose: &Isometry3<f64>,
+        fov: f64,
+        target: &Point3<f64>,
+        range: f64,
+        angle: f64,
+    ) -> bool {
+        let eye = Point3::from(pose.translation.vector);
+        let to = target - eye;
+        let distance = to.norm();
+        let axis = pose.rotation * Vector3::x();
+        let off = (axis.dot(&to) / distance.max(1e-9)).clamp(-1.0, 1.0).acos();
+        distance <= range && off <= angle.min(0.5 * fov) && self.line_of_sight(&eye, target)
     }
 
     /// Height of the highest terrain surface below `from` (world, m), searching down to
