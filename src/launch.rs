@@ -159,7 +159,7 @@ pub fn open(what: &Launch) -> Result<Launched, LaunchError> {
         Launch::Replay { log } => {
             let read = Log::read(log)?;
             Launched {
-                session: session_from_log(&read, config)?,
+                session: session_from_log(&read)?,
                 log: None,
                 exercise: None,
                 replayed: Some(read),

@@ -420,3 +420,42 @@ fn link_latency_delays_commands_and_a_dropout_stops_the_robot() {
     let back_at = back_at.expect("back");
     assert!((back_at - 4.5).abs() <= dt + 1e-9, "{back_at}");
 }
+
+/// The scout driven at a wall (0.5 m/s, 12 s) on a floor of friction `mu` with a 3 s stall
+/// limit: its faults.
+fn drive_into_a_wall(mu: f64) -> Vec<FaultKind> {
+    let scene = scene_text(&format!(
+        "[[material]]\nname = \"floor\"\nfriction = {mu}\n\
+         [[element]]\ntype = \"box\"\nmaterial = \"floor\"\nsize = [20, 20, 0.2]\nposition = [0, 0, -0.2]\n\
+         [[element]]\ntype = \"box\"\nsize = [0.3, 4, 1.0]\nposition = [1.5, 0, 0]\n\
+         [[spawn]]\nname = \"start\"\nposition = [0, 0, 0]\n"
+    ));
+    let ex = exercise(
+        scene,
+        "time_limit = 12\n[rules]\nstall_limit = 3\n\
+         [[goal]]\nname = \"beyond\"\nposition = [4.0, 0, 0.1]\nradius = 0.5\n",
+    );
+    let run = run_trial(
+        &ex,
+        Some(script(&drive(0.0, 0.5, 0.5))),
+        SimConfig::default(),
+        |_, _| {},
+    )
+    .expect("run");
+    faults(&run.result.events)
+}
+
+/// A motor stall is a fault where the belts cannot slip: the scout's drive motors push a belt
+/// with at most 6 N·m / 0.055 m = 109 N, and each track carries half its 196 N weight. On a
+/// grippy floor (μ 1.5: 147 N of grip a track) against a wall the belts stick and the motors
+/// stall; on tiles (μ 0.6: 59 N) the belts spin at the wall instead — no stall, as on a
+/// real robot whose motors out-pull its grip. (Measured, explicit 2 ms and implicit 5 ms
+/// alike: stalls from μ 1.1 up; at μ 0.9–1.0 the flipper tips climb the wall and the robot
+/// rolls over backwards; none at 0.6.)
+#[test]
+fn a_motor_stalls_at_a_wall_only_where_the_belts_cannot_slip() {
+    let grippy = drive_into_a_wall(1.5);
+    assert!(grippy.contains(&FaultKind::Stall), "{grippy:?}");
+    let tiles = drive_into_a_wall(0.6);
+    assert!(!tiles.contains(&FaultKind::Stall), "{tiles:?}");
+}

@@ -37,11 +37,11 @@ fn files() -> Files {
     Files { dir, scene, robot }
 }
 
-fn session(f: &Files) -> Session {
+fn session_with(f: &Files, config: SimConfig) -> Session {
     let scene = Scene::load(&f.scene).expect("scene");
     let robot = load_robot(&f.robot).expect("robot");
     let spawn = scene.spawns[0].clone();
-    Session::free(scene, robot, spawn, SimConfig::default()).expect("session")
+    Session::free(scene, robot, spawn, config).expect("session")
 }
 
 fn go(left: f64, right: f64, flipper: Option<f64>) -> Input {
@@ -55,13 +55,18 @@ fn go(left: f64, right: f64, flipper: Option<f64>) -> Input {
 
 /// Steps of `seconds` s at the simulator's step.
 fn steps_of(seconds: f64) -> u64 {
-    (seconds / SimConfig::default().dt).round() as u64
+    steps_at(seconds, SimConfig::default().dt)
+}
+
+/// Steps of `seconds` s at a step of `dt` s.
+fn steps_at(seconds: f64, dt: f64) -> u64 {
+    (seconds / dt).round() as u64
 }
 
 /// Inputs as a station produces them, by the step they come before (several may share one,
 /// and a pause holds the steps until the resume in the same list): planned in seconds, so the
 /// session is the same drive at any step.
-fn station_inputs() -> Vec<(u64, Vec<Input>)> {
+fn station_inputs(dt: f64) -> Vec<(u64, Vec<Input>)> {
     let plan = vec![
         (0.0, vec![go(0.5, 0.5, None), Input::Speed(2.0)]),
         (
@@ -92,15 +97,20 @@ fn station_inputs() -> Vec<(u64, Vec<Input>)> {
         (4.7, vec![Input::Link(LinkChange::CommandLatency(0.25))]),
     ];
     plan.into_iter()
-        .map(|(at, inputs)| (steps_of(at), inputs))
+        .map(|(at, inputs)| (steps_at(at, dt), inputs))
         .collect()
 }
 
 /// Records a session of `seconds` s with the station-like inputs into `log`, draining the
 /// journal every 8 steps as a station frame would; returns the inputs applied.
 fn record(f: &Files, log: &Path, seconds: f64) -> usize {
-    let steps = steps_of(seconds);
-    let mut s = session(f);
+    record_with(f, log, seconds, SimConfig::default())
+}
+
+/// [`record`] with the simulation settings `config`.
+fn record_with(f: &Files, log: &Path, seconds: f64, config: SimConfig) -> usize {
+    let steps = steps_at(seconds, config.dt);
+    let mut s = session_with(f, config);
     let mut writer = LogWriter::start(
         &mut s,
         log,
@@ -108,7 +118,7 @@ fn record(f: &Files, log: &Path, seconds: f64) -> usize {
         &[("scene", f.scene.as_path()), ("robot", f.robot.as_path())],
     )
     .expect("start log");
-    let plan = station_inputs();
+    let plan = station_inputs(config.dt);
     let mut applied = 0;
     while s.sim().steps() < steps {
         let step = s.sim().steps();
@@ -164,6 +174,32 @@ fn a_station_like_session_replays_to_identical_snapshots() {
     assert_eq!(outcome.snapshots_checked, 6);
     assert_eq!(outcome.steps, steps_of(5.0));
     assert!(outcome.reproduced());
+}
+
+/// A log keeps the step and contact solve it was written with and replays at them, bit for
+/// bit, whatever the default is now: a log of the explicit 2 ms step (the default until issue
+/// 35) and one of the implicit 5 ms step both verify.
+#[test]
+fn a_log_replays_at_its_own_step_and_contact_solve() {
+    let f = files();
+    for (dt, implicit) in [(0.002, false), (0.005, true)] {
+        let config = SimConfig {
+            dt,
+            implicit_contacts: implicit,
+            ..SimConfig::default()
+        };
+        let path = f.dir.path().join(format!("run-{dt}.mcap"));
+        record_with(&f, &path, 3.0, config);
+        let log = Log::read(&path).expect("read");
+        assert_eq!(log.header.dt, dt);
+        assert_eq!(log.header.implicit_contacts, implicit);
+        assert_eq!(log.header.sim_config(), config);
+        let outcome = replay(&log, true, |_| {}).expect("replay");
+        assert_eq!(outcome.divergence, None, "{dt} s");
+        assert_eq!(outcome.steps, steps_at(3.0, dt));
+        assert_eq!(outcome.snapshots_checked, 4, "{dt} s");
+        assert!(outcome.reproduced());
+    }
 }
 
 #[test]

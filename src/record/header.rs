@@ -98,6 +98,10 @@ pub struct LogHeader {
     pub config: String,
     /// Fixed time step, s.
     pub dt: f64,
+    /// Whether the track contacts were solved implicitly ([`SimConfig::implicit_contacts`]);
+    /// a log written before the header had the field was explicit.
+    #[serde(default)]
+    pub implicit_contacts: bool,
     /// Scene name.
     pub scene_name: String,
     /// Robot name.
@@ -145,6 +149,7 @@ impl LogHeader {
                 .then(|| session.spawn().name.clone()),
             config: config_text(sim.config()),
             dt: sim.config().dt,
+            implicit_contacts: sim.config().implicit_contacts,
             scene_name: sim.scene().name.clone(),
             robot_name: spec.name.clone(),
             exercise_name: session.trial().map(|t| t.spec().name.clone()),
@@ -157,6 +162,17 @@ impl LogHeader {
     /// The file of a role, if the run had one.
     pub fn file(&self, role: &str) -> Option<&LoggedFile> {
         self.files.iter().find(|f| f.role == role)
+    }
+
+    /// The settings the log was recorded with, so that a log replays at its own step and
+    /// contact solve whatever the default is now (every other setting is the default's;
+    /// [`Self::check_reproducible`] refuses a log whose settings text then differs).
+    pub fn sim_config(&self) -> SimConfig {
+        SimConfig {
+            dt: self.dt,
+            implicit_contacts: self.implicit_contacts,
+            ..SimConfig::default()
+        }
     }
 
     /// Refuses a log this program cannot reproduce: another version, other simulation

@@ -7,7 +7,7 @@ use crate::exercise::report::result_json;
 use crate::exercise::Exercise;
 use crate::scene::Scene;
 use crate::session::{drive, Driver, Session};
-use crate::sim::{Divergence, SimConfig, StateSnapshot};
+use crate::sim::{Divergence, StateSnapshot};
 use crate::vehicle::robot_file::load_robot;
 
 /// What a replay found.
@@ -34,10 +34,13 @@ impl ReplayOutcome {
     }
 }
 
-/// The session a log was recorded from, set up again (refused when this program cannot
-/// reproduce it: another version, other settings, changed input files).
-pub fn session_from_log(log: &Log, config: SimConfig) -> Result<Session, LogError> {
+/// The session a log was recorded from, set up again at the log's own settings
+/// ([`LogHeader::sim_config`](super::header::LogHeader::sim_config): its step and contact
+/// solve); refused when this program cannot reproduce it: another version, other settings,
+/// changed input files.
+pub fn session_from_log(log: &Log) -> Result<Session, LogError> {
     let header = &log.header;
+    let config = header.sim_config();
     header.check_reproducible(&log.path, &config)?;
     let setup = |message: String| LogError::Setup {
         path: log.path.clone(),
@@ -139,7 +142,7 @@ pub fn replay(
     verify: bool,
     mut progress: impl FnMut(f64),
 ) -> Result<ReplayOutcome, LogError> {
-    let mut session = session_from_log(log, SimConfig::default())?;
+    let mut session = session_from_log(log)?;
     session.start_journal();
     let end = log.last_complete_step();
     let mut check = SnapshotCheck {

@@ -14,7 +14,6 @@ use crate::record::reader::LogEvent;
 use crate::record::replay::{apply_logged_inputs, session_from_log};
 use crate::record::Log;
 use crate::session::{drive, Driver, Session};
-use crate::sim::SimConfig;
 
 /// A log being replayed: where its inputs stand.
 pub struct ReplayCursor {
@@ -62,7 +61,7 @@ impl ReplayCursor {
         let dt = session.sim().config().dt;
         let target = ((time.max(0.0) / dt).round() as u64).min(self.end);
         if target < session.sim().steps() {
-            *session = session_from_log(&self.log, SimConfig::default())?;
+            *session = session_from_log(&self.log)?;
             self.next = 0;
         }
         let steps = target.saturating_sub(session.sim().steps());
