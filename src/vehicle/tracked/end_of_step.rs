@@ -12,8 +12,12 @@
 //! the box, then crept 5.8 cm in 5 s toward it (at 2–4 ms it reaches the box face and stays;
 //! with the end-of-step stretch it does at 5 ms too).
 //!
-//! The flippers' motors likewise feel the end-of-step normal forces
-//! ([`TrackedRobot::flipper_loads`]).
+//! Every contact's forces move to the step's end likewise (`end_contacts`): its normal force
+//! less (h·k + c)·J·Δv, its friction less each slope's s·J·Δv. These are the forces whose sum
+//! the hull is handed, so the flippers' motors feel them ([`TrackedRobot::flipper_loads`]),
+//! and the telemetry's contact forces and track loads ([`TrackedRobot::contacts`],
+//! [`TrackedRobot::track_normal_force`]) add up to the wrench rapier applies, not to the
+//! predicted pose's.
 
 use nalgebra::{Vector2, Vector6};
 
@@ -41,13 +45,27 @@ impl TrackedRobot {
             dt,
         );
         self.settle_bristles(body, &change, dt);
+        self.end_contacts(body, &change, dt);
         // The flippers' motors feel the forces the hull is handed, not those of the predicted
         // pose: a flipper pressing the hull up would otherwise push against a load a step
         // ahead of the motion, and self-righting slowed with the step (selfright20 at 135°:
         // 3.7 s explicit at 1–3 ms, implicitly 4.1 s at 2 ms and 5.8 s at 5 ms; with the
         // end-of-step loads 3.7 s at 2 and 5 ms).
-        self.flipper_loads(body, Some((&change, dt)));
+        self.flipper_loads(body);
         wrench
+    }
+
+    /// Moves every contact's forces to the step's end for the twist change Δv = `change`
+    /// (module docs): in the contacts, the reported ones and the tracks' normal loads.
+    fn end_contacts(&mut self, body: &BodyState, change: &Vector6<f64>, dt: f64) {
+        self.track_normal.iter_mut().for_each(|x| *x = 0.0);
+        let reported = self.last_contacts.iter_mut();
+        for (c, shown) in self.scratch.contacts.iter_mut().zip(reported) {
+            shown.friction += c.move_to_step_end(body, change, dt);
+            let (track, normal_force) = c.track_load();
+            shown.normal_force = normal_force;
+            self.track_normal[track] += normal_force;
+        }
     }
 
     /// Stretches each sticking contact's bristle by its slip's change over the step, h·J·Δv

@@ -69,6 +69,41 @@ pub(super) struct Contact {
     rolling_resistance: f64,
     /// Whether its friction sticks this step (set in the wrench stage).
     pub(super) sticking: bool,
+    /// The friction force's slopes in the contact's slip, each a direction (world, unit) and
+    /// the force's change per m/s of slip along it, N·s/m: the implicit step's friction terms
+    /// (set in the wrench stage; zero slopes where there is no friction or the step is
+    /// explicit).
+    pub(super) friction_slopes: [(Vector3<f64>, f64); 2],
+}
+
+impl Contact {
+    /// Moves the contact's normal force to the implicit step's end for the hull's twist
+    /// change Δv = `change` over the step `dt`: less (h·k + c)·J·Δv, never pulling. Returns
+    /// what its friction force on the hull changes by at the step's end, each slope's
+    /// −s·J·Δv along its direction, N (world).
+    pub(super) fn move_to_step_end(
+        &mut self,
+        body: &BodyState,
+        change: &Vector6<f64>,
+        dt: f64,
+    ) -> Vector3<f64> {
+        let rate = speed_change(&self.point, &body.com, &self.normal, change);
+        let give = dt * self.stiffness + self.damper().coefficient();
+        self.normal_force = (self.normal_force - give * rate).max(0.0);
+        let mut friction = Vector3::zeros();
+        for (direction, slope) in self.friction_slopes {
+            if slope != 0.0 {
+                friction -=
+                    direction * (slope * speed_change(&self.point, &body.com, &direction, change));
+            }
+        }
+        friction
+    }
+
+    /// The contact's track (drive) index and normal force, N.
+    pub(super) fn track_load(&self) -> (usize, f64) {
+        (self.track, self.normal_force)
+    }
 }
 
 impl DampedContact for Contact {
@@ -178,42 +213,49 @@ fn contact_friction(
     )
 }
 
-/// Contact `c`'s terms of the implicit step's Jacobians (`vehicle::implicit`): its normal
-/// stiffness and damping, and its friction's damping — the bristle's σ₀·dt + σ₁ along and
-/// across the belt while it sticks, |F|/|slip| square to the slip while it slides.
-fn linearise(
-    lin: &mut Linearisation,
+/// The friction force's slopes of contact `c` (with its friction `f` this step), for the
+/// implicit step's Jacobians: the bristle's σ₀·(dt + τ_d) along and across the belt while it
+/// sticks, |F|/|slip| square to the slip while it slides (turning the force with the slip),
+/// none without friction.
+fn friction_slopes(
     c: &Contact,
     f: &FrictionForce,
-    body: &BodyState,
     state: &DriveState,
     sigma0: f64,
     settings: &StepSettings,
-) {
-    let damper = c.damper();
+) -> [(Vector3<f64>, f64); 2] {
+    let none = (Vector3::zeros(), 0.0);
+    if f.force == Vector2::zeros() {
+        return [none; 2];
+    }
+    // The bristle's slope: the steepest the friction force changes with the slip.
+    let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time);
+    if f.sticking {
+        return [(c.tau, sticking), (c.lateral, sticking)];
+    }
+    let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
+    let speed = slip.norm();
+    if speed <= 1e-9 {
+        return [none; 2];
+    }
+    let across = Vector2::new(-slip.y, slip.x) / speed;
+    let direction = c.tau * across.x + c.lateral * across.y;
+    [(direction, (f.force.norm() / speed).min(sticking)), none]
+}
+
+/// Contact `c`'s terms of the implicit step's Jacobians (`vehicle::implicit`): its normal
+/// stiffness and damping, and its friction's damping ([`Contact::friction_slopes`]).
+fn linearise(lin: &mut Linearisation, c: &Contact, body: &BodyState) {
     lin.add(
         &c.point,
         &body.com,
         &c.normal,
         c.stiffness,
-        damper.coefficient(),
+        c.damper().coefficient(),
     );
-    if f.force == Vector2::zeros() {
-        return;
-    }
-    // The bristle's slope: the steepest the friction force changes with the slip.
-    let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time);
-    if f.sticking {
-        lin.add(&c.point, &body.com, &c.tau, 0.0, sticking);
-        lin.add(&c.point, &body.com, &c.lateral, 0.0, sticking);
-    } else {
-        let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
-        let speed = slip.norm();
-        if speed > 1e-9 {
-            let across = Vector2::new(-slip.y, slip.x) / speed;
-            let direction = c.tau * across.x + c.lateral * across.y;
-            let turning = (f.force.norm() / speed).min(sticking);
-            lin.add(&c.point, &body.com, &direction, 0.0, turning);
+    for (direction, slope) in c.friction_slopes {
+        if slope != 0.0 {
+            lin.add(&c.point, &body.com, &direction, 0.0, slope);
         }
     }
 }
@@ -283,36 +325,25 @@ impl TrackedRobot {
         self.step_belts(friction_config, sigma0, dt);
         let wrench = self.finish_contacts(body, settings, sigma0);
         if !settings.implicit {
-            self.flipper_loads(body, None);
+            self.flipper_loads(body);
             return wrench;
         }
         self.solve_implicit(&wrench, body, settings)
     }
 
-    /// The flippers' ground torques and stiffnesses from their contacts' normal forces: as
-    /// found, or with `end_of_step` = (Δv, h) of the implicit step the forces it hands on,
-    /// each contact's force at the predicted pose less (h·k + c)·J·Δv.
-    pub(super) fn flipper_loads(
-        &mut self,
-        body: &BodyState,
-        end_of_step: Option<(&Vector6<f64>, f64)>,
-    ) {
+    /// The flippers' ground torques and stiffnesses from their contacts' normal forces as
+    /// the step leaves them (after an implicit step, at its end: `end_contacts`).
+    pub(super) fn flipper_loads(&mut self, body: &BodyState) {
         self.flipper_ground_torque.iter_mut().for_each(|x| *x = 0.0);
         self.flipper_stiffness.iter_mut().for_each(|x| *x = 0.0);
         for c in &self.scratch.contacts {
             let Some(f) = self.planes[c.plane].flipper else {
                 continue;
             };
-            let mut end = *c;
-            if let Some((change, dt)) = end_of_step {
-                let rate = speed_change(&c.point, &body.com, &c.normal, change);
-                let give = dt * c.stiffness + c.damper().coefficient();
-                end.normal_force = (c.normal_force - give * rate).max(0.0);
-            }
             let (torque, stiffness) = flipper_contact_torque(
                 &self.spec.flippers[f],
                 body,
-                &end,
+                c,
                 self.scratch.loads[c.element].depth,
             );
             self.flipper_ground_torque[f] += torque;
@@ -609,6 +640,7 @@ impl TrackedRobot {
                 v_lateral: v.dot(&lateral),
                 rolling_resistance: plane.belt.rolling_resistance,
                 sticking: false,
+                friction_slopes: [(Vector3::zeros(), 0.0); 2],
             });
         }
     }
@@ -666,15 +698,8 @@ impl TrackedRobot {
             self.state.bristles[c.element] = f.bristle;
             c.sticking = f.sticking;
             if settings.implicit {
-                linearise(
-                    &mut scratch.linearisation,
-                    &*c,
-                    &f,
-                    body,
-                    &self.state,
-                    sigma0,
-                    settings,
-                );
+                c.friction_slopes = friction_slopes(c, &f, &self.state, sigma0, settings);
+                linearise(&mut scratch.linearisation, c, body);
             }
             // The ground's friction on the belt reaches the hull through the belt (massless).
             let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
