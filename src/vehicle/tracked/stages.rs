@@ -69,11 +69,28 @@ pub(super) struct Contact {
     rolling_resistance: f64,
     /// Whether its friction sticks this step (set in the wrench stage).
     pub(super) sticking: bool,
-    /// The friction force's slopes in the contact's slip, each a direction (world, unit) and
-    /// the force's change per m/s of slip along it, N·s/m: the implicit step's friction terms
-    /// (set in the wrench stage; zero slopes where there is no friction or the step is
-    /// explicit).
-    pub(super) friction_slopes: [(Vector3<f64>, f64); 2],
+    /// How its friction force changes with its slip: the implicit step's friction terms (set
+    /// in the wrench stage).
+    pub(super) friction_slope: FrictionSlope,
+}
+
+/// How a contact's friction force changes with its slip over a step: the implicit step's
+/// friction terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum FrictionSlope {
+    /// No friction, or an explicit step.
+    None,
+    /// Sticking: the bristle's σ₀·(dt + τ_d), N·s/m, in every direction of the contact plane
+    /// (along the belt and across it).
+    Sticking(f64),
+    /// Sliding: the force turns with the slip, keeping its size: |F|/|slip|, N·s/m, along
+    /// `direction` (world, unit), square to the slip.
+    Sliding {
+        /// Square to the slip in the contact plane, world, unit.
+        direction: Vector3<f64>,
+        /// N·s/m.
+        slope: f64,
+    },
 }
 
 impl Contact {
@@ -90,14 +107,18 @@ impl Contact {
         let rate = speed_change(&self.point, &body.com, &self.normal, change);
         let give = dt * self.stiffness + self.damper().coefficient();
         self.normal_force = (self.normal_force - give * rate).max(0.0);
-        let mut friction = Vector3::zeros();
-        for (direction, slope) in self.friction_slopes {
-            if slope != 0.0 {
-                friction -=
-                    direction * (slope * speed_change(&self.point, &body.com, &direction, change));
+        let at_point =
+            |direction: &Vector3<f64>| speed_change(&self.point, &body.com, direction, change);
+        match self.friction_slope {
+            FrictionSlope::None => Vector3::zeros(),
+            // Along the belt and across it: the point's velocity change in the contact plane.
+            FrictionSlope::Sticking(slope) => {
+                -(self.tau * at_point(&self.tau) + self.lateral * at_point(&self.lateral)) * slope
+            }
+            FrictionSlope::Sliding { direction, slope } => {
+                -direction * (slope * at_point(&direction))
             }
         }
-        friction
     }
 
     /// The contact's track (drive) index and normal force, N.
@@ -213,50 +234,50 @@ fn contact_friction(
     )
 }
 
-/// The friction force's slopes of contact `c` (with its friction `f` this step), for the
-/// implicit step's Jacobians: the bristle's σ₀·(dt + τ_d) along and across the belt while it
+/// The friction force's slope of contact `c` (with its friction `f` this step), for the
+/// implicit step's Jacobians: the bristle's σ₀·(dt + τ_d) in the contact plane while it
 /// sticks, |F|/|slip| square to the slip while it slides (turning the force with the slip),
 /// none without friction.
-fn friction_slopes(
+fn friction_slope(
     c: &Contact,
     f: &FrictionForce,
     state: &DriveState,
     sigma0: f64,
     settings: &StepSettings,
-) -> [(Vector3<f64>, f64); 2] {
-    let none = (Vector3::zeros(), 0.0);
+) -> FrictionSlope {
     if f.force == Vector2::zeros() {
-        return [none; 2];
+        return FrictionSlope::None;
     }
     // The bristle's slope: the steepest the friction force changes with the slip.
     let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time);
     if f.sticking {
-        return [(c.tau, sticking), (c.lateral, sticking)];
+        return FrictionSlope::Sticking(sticking);
     }
     let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
     let speed = slip.norm();
     if speed <= 1e-9 {
-        return [none; 2];
+        return FrictionSlope::None;
     }
     let across = Vector2::new(-slip.y, slip.x) / speed;
-    let direction = c.tau * across.x + c.lateral * across.y;
-    [(direction, (f.force.norm() / speed).min(sticking)), none]
+    FrictionSlope::Sliding {
+        direction: c.tau * across.x + c.lateral * across.y,
+        slope: (f.force.norm() / speed).min(sticking),
+    }
 }
 
 /// Contact `c`'s terms of the implicit step's Jacobians (`vehicle::implicit`): its normal
-/// stiffness and damping, and its friction's damping ([`Contact::friction_slopes`]).
+/// stiffness and damping, and its friction's damping ([`FrictionSlope`]).
 fn linearise(lin: &mut Linearisation, c: &Contact, body: &BodyState) {
-    lin.add(
-        &c.point,
-        &body.com,
-        &c.normal,
-        c.stiffness,
-        c.damper().coefficient(),
-    );
-    for (direction, slope) in c.friction_slopes {
-        if slope != 0.0 {
+    let normal = (c.stiffness, c.damper().coefficient());
+    match c.friction_slope {
+        FrictionSlope::Sticking(slope) => {
+            lin.add_sticking(&c.point, &body.com, &c.normal, normal, slope);
+        }
+        FrictionSlope::Sliding { direction, slope } => {
+            lin.add(&c.point, &body.com, &c.normal, normal.0, normal.1);
             lin.add(&c.point, &body.com, &direction, 0.0, slope);
         }
+        FrictionSlope::None => lin.add(&c.point, &body.com, &c.normal, normal.0, normal.1),
     }
 }
 
@@ -640,7 +661,7 @@ impl TrackedRobot {
                 v_lateral: v.dot(&lateral),
                 rolling_resistance: plane.belt.rolling_resistance,
                 sticking: false,
-                friction_slopes: [(Vector3::zeros(), 0.0); 2],
+                friction_slope: FrictionSlope::None,
             });
         }
     }
@@ -698,7 +719,7 @@ impl TrackedRobot {
             self.state.bristles[c.element] = f.bristle;
             c.sticking = f.sticking;
             if settings.implicit {
-                c.friction_slopes = friction_slopes(c, &f, &self.state, sigma0, settings);
+                c.friction_slope = friction_slope(c, &f, &self.state, sigma0, settings);
                 linearise(&mut scratch.linearisation, c, body);
             }
             // The ground's friction on the belt reaches the hull through the belt (massless).
