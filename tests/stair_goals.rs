@@ -10,6 +10,10 @@
 //!   without flippers: 0.3 m/s straight;
 //! - down: facing down from the top landing at 0.1 m/s, flippers level (0°).
 //!
+//! A run that tips the robot over has failed, the script's too (`TipWatch`: on its back, past
+//! 80°, or going down past its static forward tip angle for half a second, as a trial scores
+//! a tip-over).
+//!
 //! `cargo test --test stair_goals` runs 10 flights; the full table of 40 is
 //! `cargo test --release --test stair_goals -- --ignored --nocapture`.
 
@@ -18,6 +22,8 @@ use common::*;
 
 use nalgebra::Vector2;
 use treadsim::control::autopilot::{Autopilot, Goal, SENSOR_SEED};
+use treadsim::control::stair_climb::ClimbGeometry;
+use treadsim::exercise::trial::TIP_HOLD;
 use treadsim::scene::Spawn;
 use treadsim::sim::ranging::RangeSensor;
 use treadsim::sim::{RobotId, Simulation};
@@ -129,11 +135,39 @@ fn arrived(flight: &Flight, up: bool, sim: &Simulation, id: RobotId) -> bool {
     }
 }
 
-fn tipped(sim: &Simulation, id: RobotId) -> bool {
-    let tilt = Tilt::of(&sim.body_state(id).pose);
-    tilt.upside_down
-        || tilt.nose_up.abs() > 80f64.to_radians()
-        || tilt.left_up.abs() > 80f64.to_radians()
+/// Tipped over: on its back or past 80° of pitch or roll at any moment; and going down, nose
+/// down past the robot's static forward tip angle in its descent pose (flippers laid ahead:
+/// [`ClimbGeometry::tip_forward`], the angle the `descend` goal refuses flights by) for
+/// [`TIP_HOLD`] s, as a trial scores a tip-over. A robot standing on its nose at 72–80° down
+/// a 38–40° flight (tracker55's open-loop descent; its forward limit is 55°) has tipped over
+/// even if the flight catches it and it slides to the foot.
+struct TipWatch {
+    /// Static forward tip angle in the descent pose, rad; `None` climbing.
+    forward: Option<f64>,
+    /// How long the robot has been past it, s.
+    past: f64,
+}
+
+impl TipWatch {
+    fn new(spec: &treadsim::vehicle::RobotSpec, up: bool) -> Self {
+        Self {
+            forward: (!up).then(|| ClimbGeometry::of(spec).tip_forward),
+            past: 0.0,
+        }
+    }
+
+    /// Whether the robot has tipped over by the step just taken.
+    fn tipped(&mut self, sim: &Simulation, id: RobotId) -> bool {
+        let tilt = Tilt::of(&sim.body_state(id).pose);
+        let over = tilt.upside_down
+            || tilt.nose_up.abs() > 80f64.to_radians()
+            || tilt.left_up.abs() > 80f64.to_radians();
+        self.past = match self.forward {
+            Some(limit) if -tilt.nose_up > limit => self.past + sim.config().dt,
+            _ => 0.0,
+        };
+        over || self.past >= TIP_HOLD
+    }
 }
 
 /// Runs `name` on `flight` up or down with the autopilot (or the operator's script).
@@ -171,6 +205,7 @@ fn run(flight: &Flight, name: &str, up: bool, autopilot: bool) -> End {
         .clone()
         .map(|s| RangeSensor::new(s, SENSOR_SEED));
     let flippers = !spec.flippers.is_empty();
+    let mut watch = TipWatch::new(&spec, up);
     let dt = sim.config().dt;
     let t0 = sim.time();
     let limit = if autopilot {
@@ -207,7 +242,7 @@ fn run(flight: &Flight, name: &str, up: bool, autopilot: bool) -> End {
         };
         sim.set_command(id, command);
         sim.step();
-        if tipped(&sim, id) {
+        if watch.tipped(&sim, id) {
             return End::Tipped;
         }
         if arrived(flight, up, &sim, id) {
@@ -220,7 +255,7 @@ fn run(flight: &Flight, name: &str, up: bool, autopilot: bool) -> End {
                 let command = pilot.command(&sim.body_state(id), scan, dt);
                 sim.set_command(id, command);
                 sim.step();
-                if tipped(&sim, id) {
+                if watch.tipped(&sim, id) {
                     return End::Tipped;
                 }
             }
