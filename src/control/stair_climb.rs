@@ -3,7 +3,8 @@
 //! pitch and pitch rate, its progress along the flight.
 //!
 //! **Up.** A flight within [`STEEPEST_MARGIN`] of the robot's static backward tip angle, or
-//! steeper than [`PITCH_MAX`] less [`ON_FLIGHT_MARGIN`], is refused with the reason once read. *Approach* with the front flippers raised to the smallest angle that puts their
+//! steeper than [`PITCH_MAX`] less [`ON_FLIGHT_MARGIN`], is refused with the reason once read
+//! over [`FLIGHT_STEPS`] steps (two edges may be an obstacle's, not a flight's). *Approach* with the front flippers raised to the smallest angle that puts their
 //! front-most point ([`ClimbGeometry::tip_height`]) above the first nosing's lip, so the lip
 //! meets the flippers' sloping underside and lifts the front (too low and the belt runs into
 //! the riser under the lip and hooks there; too steep and the flipper is a wall). *Mount*
@@ -63,6 +64,8 @@ pub const TIP_MARGIN: f64 = 3.0 * DEG;
 /// going down, rad: over the edge the nose overshoots the flight's angle by up to 14° (the
 /// presets on the 40 flights of tests/stair_goals.rs) before the tracks settle on it.
 pub const DIVE_MARGIN: f64 = 16.0 * DEG;
+/// Steps a reading must show before a climb is refused as too steep a flight.
+pub const FLIGHT_STEPS: usize = 3;
 /// Steepest nose-up pitch the strategy lets a robot reach, rad: steeper than any flight it
 /// takes (building stairs are at most ~42°, ladders excepted) by a rear-up margin.
 pub const PITCH_MAX: f64 = 55.0 * DEG;
@@ -477,14 +480,25 @@ impl StairClimb {
                 self.approach_flippers = geometry.approach_angle(reading.rise);
                 // A flight steeper than the backward tip angle less the rear-up margin leaves
                 // no room to see a rear-up coming; nor does one whose pitch on the flight
-                // would reach the pitch limit.
+                // would reach the pitch limit. Judged on [`FLIGHT_STEPS`] steps seen or more:
+                // two edges may be a block and a post of a stepfield or rubble (the scout
+                // read a "55° flight" of 0.15 m rises 0.11 m apart at a stepfield's rim,
+                // which it crosses), and a real flight shows its third step as the robot
+                // comes closer; the watchdogs guard the try meanwhile.
                 let steepest =
                     (geometry.tip_backward - STEEPEST_MARGIN).min(PITCH_MAX - ON_FLIGHT_MARGIN);
-                if reading.run.is_some() && reading.angle() > steepest {
+                if reading.run.is_some()
+                    && reading.steps >= FLIGHT_STEPS
+                    && reading.angle() > steepest
+                {
                     self.reason = Some(format!(
-                        "will not climb: this {:.0}° flight is steeper than {:.0}° (its \
-                         backward tip angle {:.0}° less {:.0}°, at most {:.0}°)",
+                        "will not climb: this {:.0}° flight (read {} step(s), rise {:.2} m, \
+                         run {:.2} m) is steeper than {:.0}° (its backward tip angle {:.0}° \
+                         less {:.0}°, at most {:.0}°)",
                         reading.angle() / DEG,
+                        reading.steps,
+                        reading.rise,
+                        reading.run.unwrap_or(0.0),
                         steepest / DEG,
                         geometry.tip_backward / DEG,
                         STEEPEST_MARGIN / DEG,
@@ -685,6 +699,44 @@ mod tests {
             (dive - angle - 17.0 * DEG).abs() < 6.0 * DEG,
             "tracker55: {:.1}°",
             dive / DEG
+        );
+    }
+
+    /// A climb is refused as too steep only on a reading of [`FLIGHT_STEPS`] steps or more:
+    /// the scout reading two 0.15 m edges 0.11 m apart (54°; a stepfield's rim and post)
+    /// goes on; the same rise and run over three steps is refused, naming the reading.
+    #[test]
+    fn too_steep_is_judged_on_a_flight_not_two_edges() {
+        let g = geometry("scout");
+        let body = BodyState {
+            pose: nalgebra::Isometry3::identity(),
+            com: nalgebra::Point3::new(0.1, 0.0, 0.09),
+            linvel: nalgebra::Vector3::zeros(),
+            angvel: nalgebra::Vector3::zeros(),
+        };
+        let sense = |steps: usize| ClimbSense {
+            body: &body,
+            reading: Some(StairReading {
+                direction: StairDirection::Up,
+                first_edge: 0.6,
+                rise: 0.15,
+                run: Some(0.11),
+                nosing: 0.0,
+                steps,
+            }),
+            progress: 0.0,
+            time: 0.0,
+        };
+        let mut two = StairClimb::new(StairDirection::Up, 0.3);
+        two.step(&g, &sense(2));
+        assert_eq!(two.gave_up(), None);
+        assert_eq!(two.phase(), ClimbPhase::Approach);
+        let mut three = StairClimb::new(StairDirection::Up, 0.3);
+        three.step(&g, &sense(3));
+        let why = three.gave_up().expect("refused");
+        assert!(
+            why.contains("54° flight (read 3 step(s), rise 0.15 m, run 0.11 m)"),
+            "{why}"
         );
     }
 
