@@ -555,8 +555,11 @@ pub const CLIMB_RISE: f64 = 0.3;
 
 /// A waypoint on the way to a vantage point is passed within this, m.
 const VIEW_LEG_TOLERANCE: f64 = 0.2;
-/// The robot arrives this close to its vantage point, m (the plan's view holds round it).
-const VIEW_STOP_TOLERANCE: f64 = 0.1;
+/// The robot arrives this close to its vantage point, m: the plan's view holds from the
+/// cells round it (`vantage`), so within a cell's diagonal. (At 0.1 m the scout at the 5 ms
+/// step passed 0.11 m from its point at the plant's valve, went round for another pass and
+/// circled there until the time ran out.)
+const VIEW_STOP_TOLERANCE: f64 = crate::control::vantage::CELL * std::f64::consts::SQRT_2;
 /// It turns to face the target within this, rad (3°; the view holds 5° either way).
 const VIEW_FACE_TOLERANCE: f64 = 0.05;
 
