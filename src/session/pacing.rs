@@ -1,6 +1,7 @@
 //! Fixed-step physics decoupled from rendering.
 //!
-//! The physics always steps with the simulation's fixed `dt` (2 ms); the renderer runs at
+//! The physics always steps with the simulation's fixed `dt` (5 ms by default, a log's own
+//! when one is replayed); the renderer runs at
 //! whatever rate the machine gives. Each frame the wall time since the last one, times the
 //! instructor's speed factor, goes into an accumulator that is paid out in whole steps; the
 //! remainder waits for the next frame, so simulated time tracks wall time exactly on average.
@@ -14,8 +15,8 @@
 //!
 //! The cap is 0.25 s rather than the more common 0.1 s because a software renderer draws the
 //! station at about 4 frames/s: with 0.1 s the robot would drive at 40 % of its real speed
-//! there, which trains the wrong reflexes. One frame's catch-up is then 125 steps, about
-//! 2 ms of physics for the 20 kg robot, far from any spiral.
+//! there, which trains the wrong reflexes. One frame's catch-up is then 50 steps of 5 ms
+//! (125 of 2 ms), about 0.3 ms of physics for the 20 kg robot, far from any spiral.
 
 /// Largest wall time one frame may add to the accumulator, s.
 pub const MAX_CATCH_UP: f64 = 0.25;
