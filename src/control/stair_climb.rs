@@ -4,10 +4,11 @@
 //!
 //! **Up.** A flight within [`STEEPEST_MARGIN`] of the robot's static backward tip angle, or
 //! steeper than [`PITCH_MAX`] less [`ON_FLIGHT_MARGIN`], is refused with the reason once read
-//! over [`FLIGHT_STEPS`] steps (two edges may be an obstacle's, not a flight's). *Approach* with the front flippers raised to the smallest angle that puts their
-//! front-most point ([`ClimbGeometry::tip_height`]) above the first nosing's lip, so the lip
-//! meets the flippers' sloping underside and lifts the front (too low and the belt runs into
-//! the riser under the lip and hooks there; too steep and the flipper is a wall). *Mount*
+//! over [`FLIGHT_STEPS`] steps (two edges may be an obstacle's, not a flight's). *Approach*
+//! with the front flippers raised to the smallest angle that puts their front-most point
+//! ([`ClimbGeometry::tip_height`]) above the first nosing's lip, so the lip meets the
+//! flippers' sloping underside and lifts the front (too low and the belt runs into the riser
+//! under the lip and hooks there; too steep and the flipper is a wall). *Mount*
 //! at the committed speed, flippers still up, until the robot lies along the flight (pitch
 //! within [`ON_FLIGHT_MARGIN`] of the flight's angle: the main tracks are on the nosings) —
 //! lowering them earlier, at the first nose-up, presses the front into the first riser and

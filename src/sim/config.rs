@@ -64,7 +64,8 @@ impl Default for SimConfig {
     /// 1 m/s in 20 steps, and rapier's own contacts (hull, arm, doors, agents) stay explicit
     /// inside its step. The explicit step (`implicit_contacts = false`) needs 2 ms (ω·dt ≤
     /// 0.2). Logs keep the settings they were written with and replay at them. Hull friction
-    /// 0.5 (plastic or aluminium on concrete). Blow-up thresholds far beyond anything a ground robot does: 30 m/s, 60 rad/s.
+    /// 0.5 (plastic or aluminium on concrete). Blow-up thresholds far beyond anything a
+    /// ground robot does: 30 m/s, 60 rad/s.
     ///
     /// Falls: 1 m below the lowest terrain (the bottom of the floor slab in the library, so
     /// only a robot that has left every surface gets there: 0.45 s of free fall). A drop of

@@ -185,6 +185,16 @@ fn add_lower_pair(
     }
 }
 
+/// A term's weight as the Jacobians take it: itself if positive and finite, else 0 (the
+/// term is left out).
+fn usable(weight: f64) -> f64 {
+    if weight > 0.0 && weight.is_finite() {
+        weight
+    } else {
+        0.0
+    }
+}
+
 /// The symmetric matrix whose lower triangle is `lower`'s.
 fn symmetric(lower: &Matrix6<f64>) -> Matrix6<f64> {
     let mut m = *lower;
@@ -229,8 +239,8 @@ impl Linearisation {
         damping: f64,
     ) {
         let row = jacobian_row(point, com, direction);
-        let usable = |x: f64| x > 0.0 && x.is_finite();
-        match (usable(stiffness), usable(damping)) {
+        let (stiffness, damping) = (usable(stiffness), usable(damping));
+        match (stiffness > 0.0, damping > 0.0) {
             (true, true) => add_lower_pair(
                 (&mut self.stiffness, stiffness),
                 (&mut self.damping, damping),
@@ -254,25 +264,16 @@ impl Linearisation {
         (stiffness, damping): (f64, f64),
         friction: f64,
     ) {
-        if !(friction > 0.0 && friction.is_finite()) {
+        let friction = usable(friction);
+        if friction == 0.0 {
             self.add(point, com, normal, stiffness, damping);
             return;
         }
         let row = jacobian_row(point, com, normal);
-        let stiffness = if stiffness > 0.0 && stiffness.is_finite() {
-            stiffness
-        } else {
-            0.0
-        };
-        let damping = if damping > 0.0 && damping.is_finite() {
-            damping
-        } else {
-            0.0
-        };
         // Every direction, less the normal's share of the friction.
         add_lower_pair(
-            (&mut self.stiffness, stiffness),
-            (&mut self.damping, damping - friction),
+            (&mut self.stiffness, usable(stiffness)),
+            (&mut self.damping, usable(damping) - friction),
             &row,
         );
         let r = point - com;
@@ -397,7 +398,6 @@ mod tests {
         crate::vehicle::robot_file::test_preset("scout")
     }
 
-    /// J·Δv is the rigid body's velocity change at the point: Δv + Δω × (p − c), along u.
     /// A sticking contact's terms gathered as moments of its point ([`Linearisation::
     /// add_sticking`]) are the normal's and the two friction directions' rank-one terms:
     /// several contacts at random points, normals and slopes, within 1e-12 of the size.
@@ -422,6 +422,7 @@ mod tests {
         assert_eq!(gathered.stiffness(), three.stiffness());
     }
 
+    /// J·Δv is the rigid body's velocity change at the point: Δv + Δω × (p − c), along u.
     #[test]
     fn speed_change_is_the_points_velocity_change_along_the_direction() {
         let (point, com) = (Point3::new(0.3, -0.1, 0.0), Point3::new(0.0, 0.0, 0.1));

@@ -59,6 +59,8 @@ impl TrackedRobot {
     /// (module docs): in the contacts, the reported ones and the tracks' normal loads.
     fn end_contacts(&mut self, body: &BodyState, change: &Vector6<f64>, dt: f64) {
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
+        // The wrench stage reports every contact, in order: one report per contact.
+        debug_assert_eq!(self.scratch.contacts.len(), self.last_contacts.len());
         let reported = self.last_contacts.iter_mut();
         for (c, shown) in self.scratch.contacts.iter_mut().zip(reported) {
             shown.friction += c.move_to_step_end(body, change, dt);
