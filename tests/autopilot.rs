@@ -199,7 +199,7 @@ fn the_goal_script_example_takes_the_scout_to_the_landing() {
 /// and the large pipe that hide them — in line with the pipe's bore for the victim inside it).
 #[test]
 fn the_autopilot_demonstrates_exercises() {
-    use treadsim::control::autopilot::TrialPilot;
+    use treadsim::control::trial_pilot::TrialPilot;
     use treadsim::exercise::Exercise;
     use treadsim::session::headless;
     for name in [
@@ -227,6 +227,38 @@ fn the_autopilot_demonstrates_exercises() {
     }
 }
 
+/// The demonstration yields to the traffic its cameras show (`control::traffic::yielding`):
+/// the traffic crossing with its own carts (seed 11) and with 11 other draws of them (seeds
+/// 1–10, 12) passes every time, with at most one collision in all twelve. Measured 2026-11
+/// (scout, 5 ms): 0 collisions in seeds 1–13, 1 in seeds 14–25; driving on blind, 11 in
+/// seeds 1–13 (4 with seed 11, which failed at score 60).
+#[test]
+fn the_demonstration_yields_to_traffic() {
+    use treadsim::control::trial_pilot::TrialPilot;
+    use treadsim::exercise::{Exercise, ExerciseEvent};
+    use treadsim::session::headless;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes/exercises/traffic_crossing.toml");
+    let mut collisions = 0;
+    for seed in 1..=12 {
+        let mut exercise = Exercise::load(&path).expect("exercise");
+        exercise.scene.traffic[0].seed = seed;
+        let session = Session::exercise(&exercise, SimConfig::default()).expect("session");
+        let mut pilot = TrialPilot::new(&exercise.robot, 0.3);
+        let run = headless::run_trial_with(session, &mut pilot, |_| {});
+        assert!(run.result.passed, "seed {seed}: {}", run.result.reason);
+        collisions += run
+            .result
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(e, ExerciseEvent::Penalty { reason, .. } if reason == "collision with traffic")
+            })
+            .count();
+    }
+    assert!(collisions <= 1, "{collisions} collisions in 12 runs");
+}
+
 /// The demonstration over the whole course, printed (`cargo test --release --test autopilot
 /// -- --ignored --nocapture`): which exercises the goal-chasing autopilot passes (all 20
 /// driving exercises since issue 36 — steps on the way taken with the stair strategy, the
@@ -236,7 +268,7 @@ fn the_autopilot_demonstrates_exercises() {
 #[test]
 #[ignore]
 fn autopilot_over_the_course_table() {
-    use treadsim::control::autopilot::TrialPilot;
+    use treadsim::control::trial_pilot::TrialPilot;
     use treadsim::exercise::Exercise;
     use treadsim::session::headless;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/exercises");
@@ -268,7 +300,7 @@ fn autopilot_over_the_course_table() {
 #[test]
 fn the_trial_pilot_says_when_it_cannot_right_the_robot() {
     use nalgebra::Point3;
-    use treadsim::control::autopilot::{TrialGoal, TrialPilot};
+    use treadsim::control::trial_pilot::{TrialGoal, TrialPilot};
     use treadsim::vehicle::stability::Tilt;
     let scene = scene_file("self_right");
     let spec = robot("scout");

@@ -308,7 +308,7 @@ fn wheeled_robots_over_the_course_table() {
 /// Runs each exercise of the course (or only `names`) with preset `robot_name` in place of
 /// the exercise's robot, driven by the autopilot's trial pilot: `(exercise, passed, reason)`.
 fn course_with(robot_name: &str, names: Option<&[&str]>) -> Vec<(String, bool, String)> {
-    use treadsim::control::autopilot::TrialPilot;
+    use treadsim::control::trial_pilot::TrialPilot;
     use treadsim::exercise::{Exercise, ExerciseSpec};
     use treadsim::scene::Scene;
     use treadsim::session::headless;

@@ -16,8 +16,9 @@ use super::protocol::{
     ProficiencyStandard, SeatEvent, SeatState, SeatStatus, PROTOCOL_VERSION,
 };
 use crate::config::SourceFile;
-use crate::control::autopilot::{Autopilot, TrialPilot, DEMO_SPEED};
+use crate::control::autopilot::Autopilot;
 use crate::control::goal_script::{is_goal_script, read_goals};
+use crate::control::trial_pilot::{TrialPilot, DEMO_SPEED};
 use crate::exercise::report::{event_json, result_json};
 use crate::launch::{exercise_file, open, Launch, LaunchOptions, LogTarget};
 use crate::link::LinkChange;

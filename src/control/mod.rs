@@ -14,4 +14,5 @@ pub mod laws;
 pub mod stair_climb;
 pub mod stair_reading;
 pub mod traffic;
+pub mod trial_pilot;
 pub mod vantage;

@@ -3,7 +3,8 @@
 //! the operator's.
 
 use super::{Driver, Input, Session};
-use crate::control::autopilot::{Autopilot, TrialGoal, TrialPilot, SENSOR_SEED};
+use crate::control::autopilot::{Autopilot, SENSOR_SEED};
+use crate::control::trial_pilot::{TrialGoal, TrialPilot};
 use crate::control::vantage::View;
 use crate::sim::ranging::RangeSensor;
 use crate::vehicle::DriveCommand;
@@ -81,6 +82,7 @@ impl Driver for TrialPilot {
         let body = sim.body_state(id);
         let goal = trial_goal(session);
         self.plan_view(&sim.scene().terrain, goal.as_ref(), &body);
+        session.traffic().seen(sim, id, self.traffic_seen());
         let mut sensor = self.sensor.take();
         let scan = sensor.as_mut().map(|s| s.read(sim, id));
         let command = self.command(goal, &body, scan, sim.config().dt);

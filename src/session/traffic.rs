@@ -10,6 +10,10 @@
 //! reacted 2.5× slower at a 5 ms step than at 2 ms, and a crowd the scout drove through met
 //! it twice instead of at most once. Before each physics step they tick until they reach its
 //! end, and each box is put where its agent is at that moment, between its last two ticks.
+//!
+//! What the operator sees of the traffic ([`SessionTraffic::seen`]) is what the robot's hull
+//! cameras show: agents within [`SIGHT_RANGE`], inside a camera's picture and not hidden by
+//! the terrain — what the trial pilot yields to.
 
 use nalgebra::{Isometry3, Point3, Translation3, UnitQuaternion, Vector2};
 
@@ -28,6 +32,13 @@ const GROUND_SEARCH_ABOVE: f64 = 0.5;
 /// (one tick a step there, as before), a divisor of the larger steps (4, 5, 10 ms) that they
 /// then meet at every other boundary.
 pub const TRAFFIC_TICK: f64 = 0.002;
+
+/// How far off an operator makes out a traffic agent on a hull camera's picture, m.
+pub const SIGHT_RANGE: f64 = 8.0;
+
+/// A hull camera's picture, width over height: 4:3, an analogue camera's (the robot files give
+/// the vertical field of view; the station's wider windows show more, not less).
+const PICTURE_ASPECT: f64 = 4.0 / 3.0;
 
 /// One group and its bodies.
 #[derive(Debug, Clone)]
@@ -145,6 +156,37 @@ impl SessionTraffic {
         }
     }
 
+    /// The agents `robot`'s hull cameras show in `sim` now (module docs) into `out`, as the
+    /// circles the agents keep apart by, with their velocities (world frame): an agent is
+    /// seen when the middle of its box lies within [`SIGHT_RANGE`] and inside a camera's
+    /// horizontal field of view of its axis, over a clear line of sight.
+    pub fn seen(&self, sim: &Simulation, robot: RobotId, out: &mut Vec<Obstacle>) {
+        out.clear();
+        let pose = sim.body_state(robot).pose;
+        let cameras = &sim.robot(robot).spec().cameras;
+        let terrain = &sim.scene().terrain;
+        for group in &self.groups {
+            let height = group.traffic.spec().size[2];
+            for (agent, &(_, ground)) in group.traffic.agents().iter().zip(&group.ground) {
+                let p = agent.state.position;
+                let middle = Point3::new(p.x, p.y, ground + 0.5 * height);
+                let shown = cameras.iter().any(|camera| {
+                    let half = ((0.5 * camera.fov).tan() * PICTURE_ASPECT).atan();
+                    let at = camera.world_pose(&pose);
+                    terrain.camera_sees(&at, 2.0 * half, &middle, SIGHT_RANGE, half)
+                });
+                if shown {
+                    let heading = Vector2::new(agent.state.yaw.cos(), agent.state.yaw.sin());
+                    out.push(Obstacle {
+                        position: p,
+                        velocity: heading * agent.state.speed,
+                        radius: group.traffic.radius(),
+                    });
+                }
+            }
+        }
+    }
+
     /// The groups' controllers (agents, statistics).
     pub fn groups(&self) -> impl Iterator<Item = &Traffic> {
         self.groups.iter().map(|g| &g.traffic)
@@ -216,4 +258,60 @@ fn box_pose(size: [f64; 3], p: Vector2<f64>, yaw: f64, z: f64) -> Isometry3<f64>
         Translation3::new(p.x, p.y, z + size[2] / 2.0 + 1e-3),
         UnitQuaternion::from_euler_angles(0.0, 0.0, yaw),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::SourceFile;
+    use crate::scene::Scene;
+    use crate::session::Session;
+    use crate::sim::SimConfig;
+    use crate::vehicle::robot_file::test_preset;
+    use std::path::Path;
+
+    /// A group of `count` carts roaming the rectangle `min`–`max` (x, y, m).
+    fn group(name: &str, count: usize, min: (f64, f64), max: (f64, f64)) -> String {
+        format!(
+            "[[traffic]]\nname = \"{name}\"\ncount = {count}\narea_min = [{}, {}]\n\
+             area_max = [{}, {}]\nspeed = [0.3, 0.5]\nseed = 3\nsize = [0.7, 0.5, 0.9]\n",
+            min.0, min.1, max.0, max.1
+        )
+    }
+
+    /// The scout at the origin facing +x on a 40 m pad, with `extra` scene text: the x of
+    /// each agent its cameras show, m.
+    fn seen_groups(extra: &str) -> Vec<f64> {
+        let text = format!(
+            "[[element]]\ntype = \"box\"\nsize = [40, 40, 0.5]\nposition = [0, 0, -0.5]\n\
+             [[spawn]]\nname = \"s\"\nposition = [0, 0, 0]\n{extra}"
+        );
+        let scene =
+            Scene::from_source(&SourceFile::from_text(Path::new("t.toml"), text)).expect("scene");
+        let spawn = scene.spawns[0].clone();
+        let session = Session::free(scene, test_preset("scout"), spawn, SimConfig::default())
+            .expect("session");
+        let mut seen = Vec::new();
+        session
+            .traffic()
+            .seen(session.sim(), session.robot(), &mut seen);
+        seen.iter().map(|o| o.position.x).collect()
+    }
+
+    /// The scout's front and rear cameras (70° high, so 86° wide at 4:3) show carts ahead
+    /// and behind within the sight range, not those beside it, nor those beyond 8 m, nor
+    /// those a wall hides; each seen cart comes with its velocity and circle.
+    #[test]
+    fn the_cameras_show_the_carts_in_their_pictures_and_in_sight() {
+        let ahead = group("ahead", 2, (3.0, -1.0), (6.0, 1.0));
+        let behind = group("behind", 2, (-6.0, -1.0), (-3.0, 1.0));
+        let beside = group("beside", 2, (-1.0, 3.0), (1.0, 6.0));
+        let far = group("far", 2, (10.0, -1.0), (14.0, 1.0));
+        let seen = seen_groups(&format!("{ahead}{behind}{beside}{far}"));
+        assert_eq!(seen.len(), 4, "{seen:?}");
+        assert_eq!(seen.iter().filter(|&&x| x > 0.0).count(), 2, "{seen:?}");
+        // A wall 2 m ahead, 1.5 m high, hides the carts ahead.
+        let wall = "[[element]]\ntype = \"box\"\nsize = [0.2, 6, 1.5]\nposition = [2, 0, 0]\n";
+        let seen = seen_groups(&format!("{ahead}{wall}"));
+        assert!(seen.is_empty(), "{seen:?}");
+    }
 }

@@ -3,7 +3,7 @@
 //! ROS 2 control unit), or a log being replayed.
 
 use super::replay::ReplayCursor;
-use crate::control::autopilot::TrialPilot;
+use crate::control::trial_pilot::TrialPilot;
 use crate::input::{Actions, InputMapper, MappedInput, RawInput};
 use crate::session::{Driver, Input, Session};
 

@@ -18,14 +18,14 @@ use super::replay::TimelineRequest;
 use super::station_setup::sync_flippers;
 use super::station_views::Station;
 use super::ViewerError;
-use crate::control::autopilot::TrialPilot;
+use crate::control::trial_pilot::TrialPilot;
 use crate::input::{Actions, InputMapper, RawInput, Status};
 use crate::session::pacing::Pacer;
 use crate::session::{Input, Session};
 use crate::vehicle::{DriveCommand, RobotSpec};
 
 // The autopilot demonstration's cruise speed, m/s (the course's steady climbing pace).
-pub(super) use crate::control::autopilot::DEMO_SPEED;
+pub(super) use crate::control::trial_pilot::DEMO_SPEED;
 
 /// Station keys pressed this frame (F1, the help, toggles at once).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -15,9 +15,9 @@ const SPEED_SHARES: [f64; 3] = [1.0, 0.4, 0.0];
 /// Cost of a velocity: per 1/s of how soon it touches another (1/t − 1/horizon), per rad of
 /// turn from the wanted heading, per share of speed given up. Velocities heading out of the
 /// area are not considered (standing still always is).
-const COST_SOON: f64 = 4.0;
+pub(super) const COST_SOON: f64 = 4.0;
 const COST_TURN: f64 = 0.6;
-const COST_SLOW: f64 = 0.8;
+pub(super) const COST_SLOW: f64 = 0.8;
 
 impl Traffic {
     /// Stage 3: the least costly velocity for agent `i` (see the module docs).
@@ -139,7 +139,7 @@ impl Traffic {
 /// Time until a circle at relative position `p` moving at relative velocity `w` comes within
 /// `reach` (two radii and a margin), s, capped at the horizon: 0 if it is already within reach
 /// and not moving away, the horizon if it never comes within reach.
-fn time_to_contact(p: Vector2<f64>, w: Vector2<f64>, reach: f64) -> f64 {
+pub(super) fn time_to_contact(p: Vector2<f64>, w: Vector2<f64>, reach: f64) -> f64 {
     let c = p.norm_squared() - reach * reach;
     let b = p.dot(&w);
     if c <= 0.0 {

@@ -36,6 +36,7 @@ use nalgebra::Vector2;
 use thiserror::Error;
 
 mod avoid;
+pub mod yielding;
 
 use super::agent::{self, AgentCommand, AgentState, EngineLimits};
 use super::grid::Grid;
