@@ -98,11 +98,15 @@ impl StepSettings {
     }
 }
 
-/// The contacts' Jacobians of one step: K = −∂F/∂x and D = −∂F/∂v over the hull's twist
-/// (linear, angular; world frame, about the centre of mass). Both are symmetric sums of
-/// rank-one terms; only their lower triangles are accumulated (21 of 36 entries a term, the
-/// step's most repeated arithmetic with implicit contacts), and [`Linearisation::stiffness`]
-/// and [`Linearisation::damping`] give them whole.
+/// The contacts' Jacobians of one step, K = −∂F/∂x and D = −∂F/∂v over the hull's twist
+/// (linear, angular; world frame, about the centre of mass), as the one matrix the step uses,
+/// A = D + h·K for the step h: the system is M + h·D + h²·K = M + h·A and the force handed on
+/// F − (h·K + D)·Δv = F − A·Δv, so each contact adds its terms to A alone, (c + h·k)·JᵀJ (one
+/// rank-one update where a K and a D took two). A is a symmetric sum of rank-one terms; only
+/// its lower triangle is accumulated (21 of 36 entries a term, the step's most repeated
+/// arithmetic with implicit contacts), and [`Linearisation::combined`] gives it whole. With
+/// h = 1 s and no damping it is K ([`Linearisation::stiffness_only`]), which the finite
+/// difference tests check.
 ///
 /// A sticking contact's friction damps every direction of its contact plane alike, and the
 /// sum of JᵀJ over any two unit directions square to each other and to n at a point is the
@@ -112,10 +116,12 @@ impl StepSettings {
 /// three.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Linearisation {
-    /// Stiffness, N/m, N, N·m/rad blocks: lower triangle.
-    stiffness: Matrix6<f64>,
-    /// Damping, N·s/m … blocks: lower triangle, without `plane`.
-    damping: Matrix6<f64>,
+    /// The step h the stiffness is weighted by, s.
+    step: f64,
+    /// Whether damping is left out (h = 1 s: the matrix is K).
+    stiffness_only: bool,
+    /// D + h·K, N·s/m … blocks: lower triangle, without `plane`.
+    combined: Matrix6<f64>,
     /// The sticking contacts' damping in every direction at their points.
     plane: PlaneDamping,
 }
@@ -128,8 +134,8 @@ struct PlaneDamping {
     weight: f64,
     /// Σ s·r, N·s.
     first: Vector3<f64>,
-    /// Σ s·r·rᵀ, N·s·m.
-    second: Matrix3<f64>,
+    /// Σ s·r·rᵀ, N·s·m: its six distinct entries (it is symmetric), xx, xy, xz, yy, yz, zz.
+    second: [f64; 6],
 }
 
 impl PlaneDamping {
@@ -138,13 +144,15 @@ impl PlaneDamping {
     fn matrix(&self) -> Matrix6<f64> {
         let mut m = Matrix6::zeros();
         let cross = self.first.cross_matrix();
-        let trace = self.second.trace();
+        let [xx, xy, xz, yy, yz, zz] = self.second;
+        let second = Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
+        let trace = xx + yy + zz;
         m.fixed_view_mut::<3, 3>(0, 0)
             .copy_from(&(Matrix3::identity() * self.weight));
         m.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-cross));
         m.fixed_view_mut::<3, 3>(3, 0).copy_from(&cross);
         m.fixed_view_mut::<3, 3>(3, 3)
-            .copy_from(&(Matrix3::identity() * trace - self.second));
+            .copy_from(&(Matrix3::identity() * trace - second));
         m
     }
 }
@@ -159,28 +167,6 @@ fn add_lower(m: &mut Matrix6<f64>, row: &[f64; 6], scale: f64) {
         let s = scale * row[j];
         for i in j..6 {
             data[6 * j + i] += s * row[i];
-        }
-    }
-}
-
-/// [`add_lower`] of one row to two matrices at once, `a` scaled by `scale_a` and `b` by
-/// `scale_b` (a contact's stiffness and damping share its row).
-fn add_lower_pair(
-    (a, scale_a): (&mut Matrix6<f64>, f64),
-    (b, scale_b): (&mut Matrix6<f64>, f64),
-    row: &[f64; 6],
-) {
-    let (Ok(a), Ok(b)) = (
-        <&mut [f64; 36]>::try_from(a.as_mut_slice()),
-        <&mut [f64; 36]>::try_from(b.as_mut_slice()),
-    ) else {
-        return;
-    };
-    for j in 0..6 {
-        let (sa, sb) = (scale_a * row[j], scale_b * row[j]);
-        for i in j..6 {
-            a[6 * j + i] += sa * row[i];
-            b[6 * j + i] += sb * row[i];
         }
     }
 }
@@ -207,25 +193,42 @@ fn symmetric(lower: &Matrix6<f64>) -> Matrix6<f64> {
 }
 
 impl Linearisation {
-    /// No contacts.
-    pub fn clear(&mut self) {
-        self.stiffness.fill(0.0);
-        self.damping.fill(0.0);
-        self.plane = PlaneDamping::default();
+    /// No contacts, for a step of `step` s.
+    pub fn clear(&mut self, step: f64) {
+        *self = Self {
+            step,
+            ..Self::default()
+        };
     }
 
-    /// K, N/m, N, N·m/rad blocks.
-    pub fn stiffness(&self) -> Matrix6<f64> {
-        symmetric(&self.stiffness)
-    }
-
-    /// D, N·s/m … blocks.
-    pub fn damping(&self) -> Matrix6<f64> {
-        let mut d = symmetric(&self.damping);
-        if self.plane.weight != 0.0 {
-            d += self.plane.matrix();
+    /// No contacts, gathering K alone (damping left out, h = 1 s): what
+    /// [`Linearisation::combined`] then gives is K, N/m, N, N·m/rad blocks.
+    pub fn stiffness_only() -> Self {
+        Self {
+            step: 1.0,
+            stiffness_only: true,
+            ..Self::default()
         }
-        d
+    }
+
+    /// A = D + h·K, N·s/m … blocks (type docs).
+    pub fn combined(&self) -> Matrix6<f64> {
+        let mut a = symmetric(&self.combined);
+        if self.plane.weight != 0.0 {
+            a += self.plane.matrix();
+        }
+        a
+    }
+
+    /// The weight of a term of `stiffness` N/m and `damping` N·s/m in A (each left out unless
+    /// positive and finite).
+    fn weight(&self, stiffness: f64, damping: f64) -> f64 {
+        let damping = if self.stiffness_only {
+            0.0
+        } else {
+            usable(damping)
+        };
+        damping + self.step * usable(stiffness)
     }
 
     /// A contact term along the unit `direction` at `point` (world), relative to the centre
@@ -238,17 +241,13 @@ impl Linearisation {
         stiffness: f64,
         damping: f64,
     ) {
-        let row = jacobian_row(point, com, direction);
-        let (stiffness, damping) = (usable(stiffness), usable(damping));
-        match (stiffness > 0.0, damping > 0.0) {
-            (true, true) => add_lower_pair(
-                (&mut self.stiffness, stiffness),
-                (&mut self.damping, damping),
-                &row,
-            ),
-            (true, false) => add_lower(&mut self.stiffness, &row, stiffness),
-            (false, true) => add_lower(&mut self.damping, &row, damping),
-            (false, false) => {}
+        let weight = self.weight(stiffness, damping);
+        if weight > 0.0 {
+            add_lower(
+                &mut self.combined,
+                &jacobian_row(point, com, direction),
+                weight,
+            );
         }
     }
 
@@ -264,22 +263,36 @@ impl Linearisation {
         (stiffness, damping): (f64, f64),
         friction: f64,
     ) {
-        let friction = usable(friction);
+        let friction = if self.stiffness_only {
+            0.0
+        } else {
+            usable(friction)
+        };
         if friction == 0.0 {
             self.add(point, com, normal, stiffness, damping);
             return;
         }
-        let row = jacobian_row(point, com, normal);
         // Every direction, less the normal's share of the friction.
-        add_lower_pair(
-            (&mut self.stiffness, usable(stiffness)),
-            (&mut self.damping, usable(damping) - friction),
-            &row,
+        let weight = self.weight(stiffness, damping) - friction;
+        add_lower(
+            &mut self.combined,
+            &jacobian_row(point, com, normal),
+            weight,
         );
         let r = point - com;
+        let weighted = r * friction;
         self.plane.weight += friction;
-        self.plane.first += r * friction;
-        self.plane.second += (r * friction) * r.transpose();
+        self.plane.first += weighted;
+        for (sum, term) in self.plane.second.iter_mut().zip([
+            weighted.x * r.x,
+            weighted.x * r.y,
+            weighted.x * r.z,
+            weighted.y * r.y,
+            weighted.y * r.z,
+            weighted.z * r.z,
+        ]) {
+            *sum += term;
+        }
     }
 }
 
@@ -372,13 +385,14 @@ pub fn implicit_step(
     );
     let weight = gravity * hull.mass;
     let known = force + Vector6::new(weight.x, weight.y, weight.z, 0.0, 0.0, 0.0);
-    let (stiffness, damping) = (lin.stiffness(), lin.damping());
-    let system = m + damping * dt + stiffness * (dt * dt);
+    debug_assert_eq!(lin.step, dt, "linearised for another step");
+    let combined = lin.combined();
+    let system = m + combined * dt;
     let rhs = known * dt;
     let Some(change) = system.cholesky().map(|c| c.solve(&rhs)) else {
         return (*explicit, Vector6::zeros());
     };
-    let applied = force - (stiffness * dt + damping) * change;
+    let applied = force - combined * change;
     if applied.iter().all(|x| x.is_finite()) {
         let wrench = Wrench {
             force: Vector3::new(applied[0], applied[1], applied[2]),
@@ -400,11 +414,18 @@ mod tests {
 
     /// A sticking contact's terms gathered as moments of its point ([`Linearisation::
     /// add_sticking`]) are the normal's and the two friction directions' rank-one terms:
-    /// several contacts at random points, normals and slopes, within 1e-12 of the size.
+    /// several contacts at random points, normals and slopes, within 1e-12 of the size; the
+    /// stiffness alone is the normal's.
     #[test]
     fn sticking_contacts_add_the_same_jacobians_as_three_directions() {
         let com = Point3::new(0.1, -0.05, 0.2);
         let (mut gathered, mut three) = (Linearisation::default(), Linearisation::default());
+        gathered.clear(0.005);
+        three.clear(0.005);
+        let (mut gathered_k, mut three_k) = (
+            Linearisation::stiffness_only(),
+            Linearisation::stiffness_only(),
+        );
         for i in 0..7 {
             let t = f64::from(i);
             let point = Point3::new(0.3 * t.sin(), 0.2 * (1.7 * t).cos(), 0.05 * t - 0.1);
@@ -413,13 +434,50 @@ mod tests {
             let lateral = normal.cross(&tau);
             let (k, c, s) = (1e5 * (1.0 + t), 300.0 + 20.0 * t, 4000.0 / (1.0 + t));
             gathered.add_sticking(&point, &com, &normal, (k, c), s);
-            three.add(&point, &com, &normal, k, c);
-            three.add(&point, &com, &tau, 0.0, s);
-            three.add(&point, &com, &lateral, 0.0, s);
+            gathered_k.add_sticking(&point, &com, &normal, (k, c), s);
+            for (lin, damping) in [(&mut three, c), (&mut three_k, 0.0)] {
+                lin.add(&point, &com, &normal, k, damping);
+                lin.add(&point, &com, &tau, 0.0, s);
+                lin.add(&point, &com, &lateral, 0.0, s);
+            }
         }
-        let (a, b) = (gathered.damping(), three.damping());
+        let (a, b) = (gathered.combined(), three.combined());
         assert!((a - b).norm() < 1e-12 * b.norm(), "{a} vs {b}");
-        assert_eq!(gathered.stiffness(), three.stiffness());
+        assert_eq!(gathered_k.combined(), three_k.combined());
+    }
+
+    /// The one matrix is D + h·K: gathered at h = 5 ms, it is the damping alone (h = 0)
+    /// plus h times the stiffness alone, within rounding (1e-12 of its size).
+    #[test]
+    fn the_combined_matrix_is_the_damping_plus_the_step_times_the_stiffness() {
+        let com = Point3::new(0.0, 0.02, 0.15);
+        let h = 0.005;
+        let (mut combined, mut damping, mut stiffness) = (
+            Linearisation::default(),
+            Linearisation::default(),
+            Linearisation::stiffness_only(),
+        );
+        combined.clear(h);
+        damping.clear(0.0);
+        for i in 0..9 {
+            let t = f64::from(i);
+            let point = Point3::new(0.4 * (0.7 * t).cos(), 0.25 * t.sin(), -0.05 * t);
+            let normal = Vector3::new(0.2 * t.sin(), 0.1, 1.0).normalize();
+            let (k, c, s) = (2e5 + 3e4 * t, 500.0 - 30.0 * t, 2500.0 + 100.0 * t);
+            for lin in [&mut combined, &mut damping, &mut stiffness] {
+                if i % 3 == 0 {
+                    lin.add(&point, &com, &normal, k, c);
+                } else {
+                    lin.add_sticking(&point, &com, &normal, (k, c), s);
+                }
+            }
+        }
+        let expected = damping.combined() + stiffness.combined() * h;
+        let got = combined.combined();
+        assert!(
+            (got - expected).norm() < 1e-12 * expected.norm(),
+            "{got} vs {expected}"
+        );
     }
 
     /// J·Δv is the rigid body's velocity change at the point: Δv + Δω × (p − c), along u.
@@ -453,6 +511,7 @@ mod tests {
         };
         let x = -0.005; // compressed 5 mm
         let mut lin = Linearisation::default();
+        lin.clear(dt);
         let under = Point3::new(0.0, 0.0, 0.0);
         lin.add(&under, &body.com, &Vector3::z(), k, c);
         // The spring evaluated at the predicted position x + dt·v (v = −1 m/s).
@@ -493,6 +552,7 @@ mod tests {
                 angvel: Vector3::zeros(),
             };
             let mut lin = Linearisation::default();
+            lin.clear(dt);
             lin.add(&Point3::new(0.0, 0.0, x), &body.com, &Vector3::z(), k, 0.0);
             let explicit = Wrench {
                 force: Vector3::new(0.0, 0.0, -k * (x + dt * v)),
@@ -516,7 +576,7 @@ mod tests {
             linvel: Vector3::zeros(),
             angvel: Vector3::zeros(),
         };
-        let mut lin = Linearisation::default();
+        let mut lin = Linearisation::stiffness_only();
         lin.add(
             &Point3::new(0.3, 0.0, 0.0),
             &body.com,
@@ -526,9 +586,10 @@ mod tests {
         );
         // A unit pitch rate moves the point at −0.3 m/s along z: the row is (0,0,1, 0,−0.3,0),
         // and both triangles hold it (the products K·v use the whole matrix).
-        assert!((lin.stiffness()[(2, 4)] - -0.3e5).abs() < 1e-6);
-        assert_eq!(lin.stiffness()[(2, 4)], lin.stiffness()[(4, 2)]);
-        assert!((lin.stiffness()[(4, 4)] - 0.09e5).abs() < 1e-6);
+        let k = lin.combined();
+        assert!((k[(2, 4)] - -0.3e5).abs() < 1e-6);
+        assert_eq!(k[(2, 4)], k[(4, 2)]);
+        assert!((k[(4, 4)] - 0.09e5).abs() < 1e-6);
         let _ = spec;
     }
 }

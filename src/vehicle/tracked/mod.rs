@@ -390,10 +390,17 @@ impl TrackedRobot {
         &self.last_contacts
     }
 
-    /// The contacts' Jacobians over the hull's twist of the last implicit step
-    /// (`vehicle::implicit`; zero after an explicit one).
-    pub fn linearisation(&self) -> &crate::vehicle::implicit::Linearisation {
-        &self.scratch.linearisation
+    /// The stiffness K = −∂F/∂x of the last step's contacts over the hull's twist (linear,
+    /// angular; world frame) about `com`, the centre of mass they were evaluated at (after an
+    /// implicit step, the predicted pose's): N/m, N, N·m/rad blocks. The implicit step
+    /// gathers it only inside D + h·K (`vehicle::implicit`); this gathers it alone, from the
+    /// same contacts by the same rule, for the finite-difference tests and diagnostics.
+    pub fn stiffness_jacobian(&self, com: &nalgebra::Point3<f64>) -> nalgebra::Matrix6<f64> {
+        let mut lin = crate::vehicle::implicit::Linearisation::stiffness_only();
+        for c in &self.scratch.contacts {
+            stages::linearise(&mut lin, c, com);
+        }
+        lin.combined()
     }
 
     /// Number of track planes (main tracks and flippers).

@@ -267,17 +267,17 @@ fn friction_slope(
 
 /// Contact `c`'s terms of the implicit step's Jacobians (`vehicle::implicit`): its normal
 /// stiffness and damping, and its friction's damping ([`FrictionSlope`]).
-fn linearise(lin: &mut Linearisation, c: &Contact, body: &BodyState) {
+pub(super) fn linearise(lin: &mut Linearisation, c: &Contact, com: &Point3<f64>) {
     let normal = (c.stiffness, c.damper().coefficient());
     match c.friction_slope {
         FrictionSlope::Sticking(slope) => {
-            lin.add_sticking(&c.point, &body.com, &c.normal, normal, slope);
+            lin.add_sticking(&c.point, com, &c.normal, normal, slope);
         }
         FrictionSlope::Sliding { direction, slope } => {
-            lin.add(&c.point, &body.com, &c.normal, normal.0, normal.1);
-            lin.add(&c.point, &body.com, &direction, 0.0, slope);
+            lin.add(&c.point, com, &c.normal, normal.0, normal.1);
+            lin.add(&c.point, com, &direction, 0.0, slope);
         }
-        FrictionSlope::None => lin.add(&c.point, &body.com, &c.normal, normal.0, normal.1),
+        FrictionSlope::None => lin.add(&c.point, com, &c.normal, normal.0, normal.1),
     }
 }
 
@@ -709,7 +709,7 @@ impl TrackedRobot {
         let (friction_config, dt) = (&settings.friction, settings.dt);
         let scratch = &mut *self.scratch;
         if settings.implicit {
-            scratch.linearisation.clear();
+            scratch.linearisation.clear(dt);
         }
         let mut wrench = Wrench::default();
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
@@ -720,7 +720,7 @@ impl TrackedRobot {
             c.sticking = f.sticking;
             if settings.implicit {
                 c.friction_slope = friction_slope(c, &f, &self.state, sigma0, settings);
-                linearise(&mut scratch.linearisation, c, body);
+                linearise(&mut scratch.linearisation, c, &body.com);
             }
             // The ground's friction on the belt reaches the hull through the belt (massless).
             let mut tangential = c.tau * f.force.x + c.lateral * f.force.y;
