@@ -27,7 +27,9 @@
 //!
 //! **Watchdogs.** Climbing, a rear-up (nose up past the flight's angle — or a single step's
 //! over the footprint, if steeper — by [`REAR_UP_MARGIN`], within [`TIP_MARGIN`] of the static
-//! backward tip angle, or past [`PITCH_MAX`]) or a stall (less than [`STALL_PROGRESS`] along
+//! backward tip angle with the flippers where the try puts them (rear flippers on the ground
+//! behind hold a robot reared up past its footprint's angle:
+//! [`ClimbGeometry::tip_backward_at`]), or past [`PITCH_MAX`]) or a stall (less than [`STALL_PROGRESS`] along
 //! the flight in [`STALL_TIME`]) makes the robot *back off*: reverse [`BACK_OFF`] m and until
 //! level again (at most 6 s), then *retry* with the flippers 10° higher (approaching and on
 //! the flight: a flipper tip jammed under a nosing on the flight comes free) and 25 % more speed,
@@ -97,8 +99,12 @@ pub struct ClimbGeometry {
     /// Height above the ground of the front-most point's centre circle at flipper angles
     /// 0°, 1°, … 90°, m (robot level on flat ground); `None` without front flippers.
     tips: Option<[f64; 91]>,
-    /// Static backward (nose-up) tip-over angle, rad.
+    /// Static backward (nose-up) tip-over angle on the main tracks' footprint, rad.
     pub tip_backward: f64,
+    /// Static backward tip-over angle with the flippers at −90°, −89°, … 90°, rad: rear
+    /// flippers reaching the ground behind the footprint hold the robot reared up further
+    /// ([`TipLimits::backward_with_flippers`]).
+    tip_backward_flippers: [f64; 181],
     /// Length of the main tracks' ground contact, m.
     pub footprint: f64,
     /// Static forward (nose-down) tip-over angle with the front flippers laid along the
@@ -143,10 +149,16 @@ impl ClimbGeometry {
         let circles = running_circles(spec, descent_flippers);
         let hull = lower_hull(&circles);
         let (outline, outline_span, tip_forward) = outline_ahead(spec, &circles, &hull);
+        let com = spec.center_of_mass;
+        let tip_backward_flippers = std::array::from_fn(|k| {
+            let angle = (k as f64 - 90.0) * DEG;
+            limits.backward_with_flippers(spec, &com, angle)
+        });
         Self {
             tips,
             descent_flippers,
             tip_backward: limits.backward,
+            tip_backward_flippers,
             footprint: spec.footprint_length().max(0.05),
             tip_forward,
             outline,
@@ -203,6 +215,14 @@ impl ClimbGeometry {
         let tips = self.tips.as_ref()?;
         let deg = (angle / DEG).round().clamp(0.0, 90.0) as usize;
         Some(tips[deg])
+    }
+
+    /// Static backward tip-over angle with the flippers at `angle` (rad), rad: the lesser of
+    /// the whole degrees either side of it (clamped to ±90°).
+    pub fn tip_backward_at(&self, angle: f64) -> f64 {
+        let degrees = (angle / DEG).clamp(-90.0, 90.0) + 90.0;
+        let table = &self.tip_backward_flippers;
+        table[degrees.floor() as usize].min(table[degrees.ceil() as usize])
     }
 
     /// The smallest flipper angle whose front-most point clears a step of `rise` m by
@@ -486,8 +506,12 @@ impl StairClimb {
                 // read a "55° flight" of 0.15 m rises 0.11 m apart at a stepfield's rim,
                 // which it crosses), and a real flight shows its third step as the robot
                 // comes closer; the watchdogs guard the try meanwhile.
-                let steepest =
-                    (geometry.tip_backward - STEEPEST_MARGIN).min(PITCH_MAX - ON_FLIGHT_MARGIN);
+                // On the footprint's tip angle, not the flippers' (`tip_backward`): rear
+                // flippers hold heavy250 reared up to 80° and more, but let it try flights
+                // steeper than 36° and heavy250_eod tipped over on a 45° one (the watchdog
+                // stops a rear-up at the pitch limit, and the armed robot's went on over).
+                let tip = geometry.tip_backward;
+                let steepest = (tip - STEEPEST_MARGIN).min(PITCH_MAX - ON_FLIGHT_MARGIN);
                 if reading.run.is_some()
                     && reading.steps >= FLIGHT_STEPS
                     && reading.angle() > steepest
@@ -501,7 +525,7 @@ impl StairClimb {
                         reading.rise,
                         reading.run.unwrap_or(0.0),
                         steepest / DEG,
-                        geometry.tip_backward / DEG,
+                        tip / DEG,
                         STEEPEST_MARGIN / DEG,
                         (PITCH_MAX - ON_FLIGHT_MARGIN) / DEG
                     ));
@@ -556,7 +580,7 @@ impl StairClimb {
                 .clamp(0.0, 1.0)
                 .asin();
             let limit = (angle.max(mount) + REAR_UP_MARGIN)
-                .min(g.tip_backward - TIP_MARGIN)
+                .min(self.tip_backward(g) - TIP_MARGIN)
                 .min(PITCH_MAX);
             if pitch > limit {
                 return Some(format!(
@@ -577,6 +601,16 @@ impl StairClimb {
             return Some(format!("stalled {:.1} m {at}", sense.progress));
         }
         None
+    }
+
+    /// The static backward tip-over angle climbing, rad: with the flippers where the phases
+    /// of the try put them, mounting (the approach angle) and on the flight, the lesser of the
+    /// two (the flippers swing from one to the other as the robot goes on the flight).
+    fn tip_backward(&self, g: &ClimbGeometry) -> f64 {
+        let approach =
+            self.approach_flippers.unwrap_or(DEFAULT_APPROACH_FLIPPERS) + self.retry_flippers;
+        let flight = FLIGHT_FLIPPERS + self.retry_flippers;
+        g.tip_backward_at(approach).min(g.tip_backward_at(flight))
     }
 
     /// Ends the try in progress: up, back off (or give up after [`MAX_TRIES`]); down, stop.
