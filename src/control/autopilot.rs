@@ -59,6 +59,17 @@ pub enum Goal {
         /// Done within this distance, m.
         tolerance: f64,
     },
+    /// Back to `at` in reverse at up to `speed` m/s, steering by the robot's rear; done within
+    /// `tolerance` m. What an operator does where a car-steered robot cannot turn round (the
+    /// way back of a round trip on a ramp or in a corridor).
+    Reverse {
+        /// Where, m.
+        at: Vector2<f64>,
+        /// Speed backwards, m/s.
+        speed: f64,
+        /// Done within this distance, m.
+        tolerance: f64,
+    },
     /// Rally and follow the line `from` → `to`; done within `tolerance` m of `to`.
     Line {
         /// Start of the directed line, m.
@@ -180,6 +191,29 @@ impl Channels {
                 lateral_accel_max: 0.5 * 9.81 * 0.6,
                 accel_max: accel,
                 decel_max: accel,
+            },
+        }
+    }
+
+    /// The command that drives the robot backwards as [`Channels::drive`] would drive it
+    /// forwards were its rear its nose: `rear` is its planar state turned half round (its
+    /// rear's heading, its speed backwards), `wanted` the heading and speed for the rear. The
+    /// turn keeps its sense: a skid-steered robot's belts are swapped and reversed, a
+    /// car-steered robot's steering is reversed (backing, a steering angle turns it the other
+    /// way).
+    pub fn drive_reversed(&self, rear: &AgentState, wanted: &AgentCommand) -> DriveCommand {
+        let ahead = self.drive(rear, wanted);
+        match ahead.steer {
+            Some(steer) => DriveCommand {
+                left: -ahead.left,
+                right: -ahead.right,
+                flipper: ahead.flipper,
+                steer: Some(-steer),
+            },
+            None => DriveCommand {
+                left: -ahead.right,
+                right: -ahead.left,
+                ..ahead
             },
         }
     }
@@ -351,6 +385,20 @@ impl Autopilot {
         let limits = self.channels.limits;
         let wanted = match goal {
             Goal::Point { at, speed, .. } => toward_point(&state, &at, 1.0, speed),
+            Goal::Reverse { at, speed, .. } => {
+                // The robot seen from behind: its rear is the nose it steers by.
+                let rear = AgentState {
+                    yaw: wrap_pi(state.yaw + std::f64::consts::PI),
+                    speed: (-body
+                        .linvel
+                        .xy()
+                        .dot(&Vector2::new(state.yaw.cos(), state.yaw.sin())))
+                    .max(0.0),
+                    ..state
+                };
+                let wanted = toward_point(&rear, &at, 1.0, speed);
+                return self.channels.drive_reversed(&rear, &wanted);
+            }
             Goal::Heading { at, yaw, speed, .. } => self.arrival.command(&state, &at, yaw, speed),
             Goal::Line {
                 from, to, speed, ..
@@ -454,9 +502,9 @@ impl Autopilot {
     /// Whether `goal` is done at `state` (an `Around` goal counts the angle swept).
     fn done(&mut self, goal: Goal, state: &AgentState) -> bool {
         match goal {
-            Goal::Point { at, tolerance, .. } | Goal::Heading { at, tolerance, .. } => {
-                (state.position - at).norm() <= tolerance
-            }
+            Goal::Point { at, tolerance, .. }
+            | Goal::Heading { at, tolerance, .. }
+            | Goal::Reverse { at, tolerance, .. } => (state.position - at).norm() <= tolerance,
             Goal::Line { to, tolerance, .. }
             | Goal::Climb { to, tolerance, .. }
             | Goal::Descend { to, tolerance, .. } => (state.position - to).norm() <= tolerance,

@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! [[goal]]
-//! type = "point"          # point | heading | line | around | face | stop | climb | descend
+//! type = "point"          # point | heading | reverse | line | around | face | stop | climb | descend
 //! at = [4.0, 0.5]         # world x, y, m (point, heading, stop)
 //! speed = 0.5             # m/s (default 0.5; climb, descend 0.3)
 //! tolerance = 0.25        # done within this distance, m (default 0.25; stop 0.1; climb, descend 0.3)
@@ -12,6 +12,10 @@
 //! type = "heading"        # arrive at `at` heading `yaw_deg` (seed 003's F2 law)
 //! at = [6.0, 0.0]
 //! yaw_deg = 90
+//!
+//! [[goal]]
+//! type = "reverse"        # back to `at` in reverse, steering by the rear (speed default 0.3)
+//! at = [0.0, 0.0]
 //!
 //! [[goal]]
 //! type = "line"           # rally and follow the directed line `from` → `to`
@@ -102,6 +106,11 @@ fn read_goal(t: &TableReader<'_>) -> Result<Goal, ConfigError> {
             speed: speed(0.5)?,
             tolerance: tolerance(0.25)?,
         },
+        "reverse" => Goal::Reverse {
+            at: point(t, "at")?,
+            speed: speed(0.3)?,
+            tolerance: tolerance(0.25)?,
+        },
         "line" => Goal::Line {
             from: point(t, "from")?,
             to: point(t, "to")?,
@@ -152,8 +161,8 @@ fn read_goal(t: &TableReader<'_>) -> Result<Goal, ConfigError> {
             return Err(t.error(
                 "type",
                 format!(
-                "unknown goal type '{other}' (point, heading, line, around, face, stop, climb, \
-                 descend)"
+                "unknown goal type '{other}' (point, heading, reverse, line, around, face, stop, \
+                 climb, descend)"
             ),
             ))
         }
@@ -179,10 +188,19 @@ mod tests {
              [[goal]]\ntype = \"stop\"\nat = [6, 0]\n\
              [[goal]]\ntype = \"climb\"\nfrom = [-2, 0]\nto = [4, 0]\n\
              [[goal]]\ntype = \"descend\"\nfrom = [4, 0]\nto = [-2, 0]\n\
-             [[goal]]\ntype = \"face\"\nyaw_deg = 90\n",
+             [[goal]]\ntype = \"face\"\nyaw_deg = 90\n\
+             [[goal]]\ntype = \"reverse\"\nat = [-1, 0]\n",
         )
         .expect("goals");
-        assert_eq!(goals.len(), 8);
+        assert_eq!(goals.len(), 9);
+        assert_eq!(
+            goals[8],
+            Goal::Reverse {
+                at: Vector2::new(-1.0, 0.0),
+                speed: 0.3,
+                tolerance: 0.25
+            }
+        );
         assert!(
             matches!(goals[7], Goal::Face { yaw, tolerance } if (yaw - std::f64::consts::FRAC_PI_2).abs() < 1e-12 && (tolerance - 5f64.to_radians()).abs() < 1e-12)
         );

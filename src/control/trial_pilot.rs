@@ -19,8 +19,9 @@ use crate::vehicle::{BodyState, DriveCommand, RobotSpec};
 
 /// The autopilot taking over an exercise trial — the instructor's demonstration: it drives to
 /// the trial's current goal (a zone's centre, a gate's middle, the start on the way back),
-/// climbing with the stair strategy when the goal lies more than [`CLIMB_RISE`] above the
-/// robot and descending when it lies that far below (and over a step or flight rising on its
+/// backing to it where a car-steered robot would have to turn round, climbing with the stair
+/// strategy when the goal lies more than [`CLIMB_RISE`] above the robot and descending when it
+/// lies that far below (and over a step or flight rising on its
 /// way), righting the robot with the self-righting routine when it is on its back, seeing a
 /// target it must observe from a vantage point it plans round what hides it
 /// ([`super::vantage`], [`TrialPilot::plan_view`]), yielding to the traffic its cameras show
@@ -93,6 +94,9 @@ pub const DEMO_SPEED: f64 = 0.3;
 
 /// Height above (below) the robot past which a goal is climbed (descended) to, m.
 pub const CLIMB_RISE: f64 = 0.3;
+
+/// A car-steered robot backs to a target more than this off its heading, rad (120°).
+const BACK_BEARING: f64 = 2.0 * std::f64::consts::FRAC_PI_3;
 
 /// A waypoint on the way to a vantage point is passed within this, m.
 const VIEW_LEG_TOLERANCE: f64 = 0.2;
@@ -220,6 +224,16 @@ impl TrialPilot {
             tolerance: VIEW_FACE_TOLERANCE,
         });
         Some(goals)
+    }
+
+    /// Whether the robot backs to `target` rather than turning round: a car-steered robot
+    /// (it cannot turn on the spot, and a ramp or a corridor leaves it no room to turn on its
+    /// smallest circle) with the target more than [`BACK_BEARING`] off its heading.
+    fn backs_to(&self, body: &BodyState, target: &nalgebra::Point3<f64>) -> bool {
+        let state = Autopilot::planar(body);
+        let to = target.coords.xy() - state.position;
+        self.channels.ackermann.is_some()
+            && wrap_pi(to.y.atan2(to.x) - state.yaw).abs() > BACK_BEARING
     }
 
     /// On its back, the self-righting routine an operator follows: belts stopped, the
@@ -357,6 +371,12 @@ impl TrialPilot {
                     yaw,
                     speed: self.speed,
                     tolerance: 0.15,
+                }
+            } else if self.backs_to(body, &target) {
+                Goal::Reverse {
+                    at: target.coords.xy(),
+                    speed: self.speed,
+                    tolerance: 0.1,
                 }
             } else if target.z > body.pose.translation.z + CLIMB_RISE {
                 Goal::Climb {
