@@ -153,7 +153,8 @@ fn stair_and_step_sweeps_are_monotone() {
 
 /// The sheet's building-stair claims hold beyond the family's corners that the sweep drives:
 /// on three flights drawn at random from the family (rise 0.15–0.22 m, run 0.22–0.35 m,
-/// nosing 0–32 mm) at or below the claimed angle, up and down, the stair goals arrive.
+/// nosing 0–32 mm) at or below the claimed angle, up and down (and with the flippers held
+/// stowed, for robots with flippers), the stair goals arrive.
 fn building_claims_hold(spec: &RobotSpec, sheet: &envelope::Sheet) {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     let mut uniform = |lo: f64, hi: f64| {
@@ -162,7 +163,15 @@ fn building_claims_hold(spec: &RobotSpec, sheet: &envelope::Sheet) {
         state ^= state << 17;
         lo + (hi - lo) * (state >> 11) as f64 / (1u64 << 53) as f64
     };
-    for (sweep, down) in [(&sheet.family_up, false), (&sheet.family_down, true)] {
+    let stowed = sheet
+        .family_without_flippers
+        .iter()
+        .flat_map(|(up, down)| [(up, false, false), (down, true, false)]);
+    let used = [
+        (&sheet.family_up, false, true),
+        (&sheet.family_down, true, true),
+    ];
+    for (sweep, down, flippers) in used.into_iter().chain(stowed) {
         let Some(claim) = sweep.limit else {
             continue;
         };
@@ -181,12 +190,14 @@ fn building_claims_hold(spec: &RobotSpec, sheet: &envelope::Sheet) {
                 nosing: uniform(0.0, 0.032),
             };
             let outcome =
-                trials::stair_flight(spec, &SimConfig::default(), &flight, down).expect("trial");
+                trials::stair_flight(spec, &SimConfig::default(), &flight, down, flippers)
+                    .expect("trial");
             assert!(
                 outcome.pass,
-                "{}: claim {claim}° {} fails on {}: {}",
+                "{}: claim {claim}° {}{} fails on {}: {}",
                 spec.name,
                 if down { "down" } else { "up" },
+                if flippers { "" } else { ", flippers stowed" },
                 flight.describe(),
                 outcome.reason
             );
@@ -214,7 +225,10 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
         // The building-stair sweeps drive different flights at each angle (the family's runs
         // at that angle), so a harder-looking angle may pass after a failure; their claim is
         // the last pass before the first failure all the same.
-        let family = [&sheet.family_up, &sheet.family_down];
+        let mut family = vec![&sheet.family_up, &sheet.family_down];
+        if let Some((up, down)) = &sheet.family_without_flippers {
+            family.extend([up, down]);
+        }
         for sweep in sheet.sweeps() {
             if !family.iter().any(|f| std::ptr::eq(*f, sweep)) {
                 assert!(sweep.is_monotone(), "{name}: {sweep:#?}");

@@ -150,6 +150,9 @@ pub struct Sheet {
     pub family_up: Sweep,
     /// Building stairs down, the descend goal, deg.
     pub family_down: Sweep,
+    /// Building stairs up and down with the flippers held stowed (robots with flippers
+    /// only; without, the two above are without flippers), deg.
+    pub family_without_flippers: Option<(Sweep, Sweep)>,
     /// Single steps, m.
     pub steps: Sweep,
     /// Gaps, m.
@@ -172,9 +175,13 @@ impl Sheet {
                 &self.stairs_without_flippers,
                 &self.family_up,
                 &self.family_down,
-                &self.steps,
-                &self.gaps,
             ])
+            .chain(
+                self.family_without_flippers
+                    .iter()
+                    .flat_map(|(up, down)| [up, down]),
+            )
+            .chain([&self.steps, &self.gaps])
     }
 }
 
@@ -329,6 +336,8 @@ pub enum SweepKind {
     StairFamily {
         /// Down the flights (facing down) rather than up.
         down: bool,
+        /// The flippers as the strategy sets them (robots with flippers), not held stowed.
+        flippers: bool,
     },
     /// Single steps over [`STEP_HEIGHTS`].
     Steps,
@@ -364,16 +373,17 @@ pub fn run_sweep(
             threads,
             |d| trials::stairs(spec, config, d.to_radians(), false),
         ),
-        SweepKind::StairFamily { down } => sweep(
-            if down {
-                "building stairs down (rise 0.15-0.22 m, run 0.22-0.35 m, nosing 0/32 mm), descend goal"
-            } else {
-                "building stairs up (rise 0.15-0.22 m, run 0.22-0.35 m, nosing 0/32 mm), climb goal"
+        SweepKind::StairFamily { down, flippers } => sweep(
+            match (down, flippers || !has_flippers) {
+                (true, true) => "building stairs down (rise 0.15-0.22 m, run 0.22-0.35 m, nosing 0/32 mm), descend goal",
+                (false, true) => "building stairs up (rise 0.15-0.22 m, run 0.22-0.35 m, nosing 0/32 mm), climb goal",
+                (true, false) => "building stairs down, flippers stowed, descend goal",
+                (false, false) => "building stairs up, flippers stowed, climb goal",
             },
             "deg",
             &FAMILY_ANGLES,
             threads,
-            move |d| trials::stair_family(spec, config, d.to_radians(), down),
+            move |d| trials::stair_family(spec, config, d.to_radians(), down, flippers),
         ),
         SweepKind::Steps => sweep(
             "single step, climb strategy",
@@ -439,7 +449,7 @@ pub fn measure_with(
     // and pivot rate.
     let parts = 1
         + SlopeTask::ALL.len()
-        + usize::from(!spec.flippers.is_empty())
+        + 3 * usize::from(!spec.flippers.is_empty())
         + 7
         + usize::from(spec.arm.is_some());
     let mut done = 0usize;
@@ -464,15 +474,26 @@ pub fn measure_with(
     let stairs_without_flippers =
         run_sweep(spec, config, SweepKind::StairsWithoutFlippers, threads)?;
     part_done(progress);
-    let family_up = run_sweep(
-        spec,
-        config,
-        SweepKind::StairFamily { down: false },
-        threads,
-    )?;
-    part_done(progress);
-    let family_down = run_sweep(spec, config, SweepKind::StairFamily { down: true }, threads)?;
-    part_done(progress);
+    let mut family = |down: bool, flippers: bool, progress: &mut dyn FnMut(f64)| {
+        let sweep = run_sweep(
+            spec,
+            config,
+            SweepKind::StairFamily { down, flippers },
+            threads,
+        );
+        part_done(progress);
+        sweep
+    };
+    let family_up = family(false, true, progress)?;
+    let family_down = family(true, true, progress)?;
+    let family_without_flippers = if spec.flippers.is_empty() {
+        None
+    } else {
+        Some((
+            family(false, false, progress)?,
+            family(true, false, progress)?,
+        ))
+    };
     let steps = run_sweep(spec, config, SweepKind::Steps, threads)?;
     part_done(progress);
     let gaps = run_sweep(spec, config, SweepKind::Gaps, threads)?;
@@ -495,6 +516,7 @@ pub fn measure_with(
         stairs_without_flippers,
         family_up,
         family_down,
+        family_without_flippers,
         steps,
         gaps,
         top_speed,
@@ -563,13 +585,21 @@ impl fmt::Display for Sheet {
         for s in &self.slopes {
             writeln!(f, "  {:<34} {}", s.label, limit_text(s))?;
         }
-        for s in self.stairs_with_flippers.iter().chain([
-            &self.stairs_without_flippers,
-            &self.family_up,
-            &self.family_down,
-            &self.steps,
-            &self.gaps,
-        ]) {
+        let stowed = self
+            .family_without_flippers
+            .iter()
+            .flat_map(|(up, down)| [up, down]);
+        for s in self
+            .stairs_with_flippers
+            .iter()
+            .chain([
+                &self.stairs_without_flippers,
+                &self.family_up,
+                &self.family_down,
+            ])
+            .chain(stowed)
+            .chain([&self.steps, &self.gaps])
+        {
             writeln!(f, "{}: {}", s.label, limit_text(s))?;
         }
         writeln!(f, "top speed: {:.2} m/s", self.top_speed)?;

@@ -331,7 +331,17 @@ fn drive_lane(
     let (mut sim, id) = start(scene, spec, config)?;
     sim.run_for(SETTLE);
     let z0 = sim.body_state(id).com.z;
-    let mut pilot = Autopilot::new(spec, vec![goal]);
+    // Flippers held stowed touch nothing: the strategy plans as for a robot without them
+    // (its approach, its forward tip angle going down), not for flippers it does not have.
+    let mut pilot = if flipper.is_some() {
+        let stowed = RobotSpec {
+            flippers: Vec::new(),
+            ..spec.clone()
+        };
+        Autopilot::new(&stowed, vec![goal])
+    } else {
+        Autopilot::new(spec, vec![goal])
+    };
     let mut sensor = spec
         .range_sensor
         .clone()
@@ -405,19 +415,21 @@ pub fn stairs(
 }
 
 /// The building-stair family at `angle` (rad), up or `down`, with the autopilot's stair goal
-/// (flippers as its strategy sets them): passes when it arrives on every flight of
-/// [`lanes::family_flights`] — up, on the landing 0.3 m past the last nosing; down, on the
-/// floor 0.3 m past the foot's riser; the reason names the first flight it fails on.
+/// (flippers as its strategy sets them, or held stowed unless `use_flippers`): passes when it
+/// arrives on every flight of [`lanes::family_flights`] — up, on the landing 0.3 m past the
+/// last nosing; down, on the floor 0.3 m past the foot's riser; the reason names the first
+/// flight it fails on.
 pub fn stair_family(
     spec: &RobotSpec,
     config: &SimConfig,
     angle: f64,
     down: bool,
+    use_flippers: bool,
 ) -> Result<Outcome, EnvelopeError> {
     let flights = lanes::family_flights(angle);
     let mut slowest: f64 = 0.0;
     for flight in &flights {
-        let outcome = stair_flight(spec, config, flight, down)?;
+        let outcome = stair_flight(spec, config, flight, down, use_flippers)?;
         if !outcome.pass {
             return Ok(Outcome::fail(format!(
                 "{}: {}",
@@ -433,14 +445,16 @@ pub fn stair_family(
     )))
 }
 
-/// One flight of [`lanes::flight_lane`], up or `down`, with the stair goal: passes when the
-/// robot arrives (up, on the landing 0.3 m past the last nosing; down, on the floor 0.3 m past
-/// the foot's riser), the reason its time in s.
+/// One flight of [`lanes::flight_lane`], up or `down`, with the stair goal (the flippers held
+/// stowed unless `use_flippers`, as [`stairs`]): passes when the robot arrives (up, on the
+/// landing 0.3 m past the last nosing; down, on the floor 0.3 m past the foot's riser), the
+/// reason its time in s.
 pub fn stair_flight(
     spec: &RobotSpec,
     config: &SimConfig,
     flight: &lanes::Flight,
     down: bool,
+    use_flippers: bool,
 ) -> Result<Outcome, EnvelopeError> {
     let (scene, end) = lanes::flight_lane(flight, down)?;
     let top = f64::from(lanes::FAMILY_STEPS) * flight.rise;
@@ -460,7 +474,8 @@ pub fn stair_flight(
             tolerance: 0.2,
         }
     };
-    drive_lane(scene, spec, config, goal, None, 120.0, |b| {
+    let flipper = (!use_flippers).then_some(STOWED);
+    drive_lane(scene, spec, config, goal, flipper, 120.0, |b| {
         if down {
             b.com.x > end + 0.3 && b.com.z < 0.3
         } else {
