@@ -603,10 +603,16 @@ impl StairClimb {
         None
     }
 
-    /// The static backward tip-over angle climbing, rad: with the flippers where the phases
-    /// of the try put them, mounting (the approach angle) and on the flight, the lesser of the
-    /// two (the flippers swing from one to the other as the robot goes on the flight).
+    /// The static backward tip-over angle climbing, rad. On a flight (one read with its run):
+    /// with the flippers where the phases of the try put them, mounting (the approach angle)
+    /// and on the flight, the lesser of the two (the flippers swing from one to the other as
+    /// the robot goes on the flight), as the rear flippers bear on the nosings behind. Over a
+    /// single step (or a flight not read), the footprint's: with the flippers' angle heavy250
+    /// reared up a 0.30 m step to the pitch limit fast enough to go on over backwards.
     fn tip_backward(&self, g: &ClimbGeometry) -> f64 {
+        if self.reading.is_none_or(|r| r.run.is_none()) {
+            return g.tip_backward;
+        }
         let approach =
             self.approach_flippers.unwrap_or(DEFAULT_APPROACH_FLIPPERS) + self.retry_flippers;
         let flight = FLIGHT_FLIPPERS + self.retry_flippers;
