@@ -16,16 +16,21 @@ fn crosses(p: Vector2<f64>, q: Vector2<f64>, a: Vector2<f64>, b: Vector2<f64>) -
     side(a, b, p) * side(a, b, q) <= 0.0 && side(p, q, a) * side(p, q, b) <= 0.0
 }
 
+/// A free session of preset `name` at the flat floor's first spawn, and the preset.
+fn on_flat(name: &str) -> (Session, treadsim::vehicle::RobotSpec) {
+    let scene = scene_file("flat");
+    let spawn = scene.spawns[0].clone();
+    let spec = robot(name);
+    let session = Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+    (session, spec)
+}
+
 /// Six 1.2 m gates 2 m apart down the flat floor, their centres alternately 0.6 m left and
 /// right of the start line (a slalom): the robot `name`, driven by the autopilot through the
 /// gate centres at 0.5 m/s, crosses every gate line inside its gate, in order, within 60 s,
 /// and stops within 0.3 m of the end point.
 fn slalom(name: &str) {
-    let scene = scene_file("flat");
-    let spawn = scene.spawns[0].clone();
-    let spec = robot(name);
-    let mut session =
-        Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+    let (mut session, spec) = on_flat(name);
     let centres: Vec<Vector2<f64>> = (1..=6)
         .map(|k| Vector2::new(2.0 * k as f64, if k % 2 == 1 { 0.6 } else { -0.6 }))
         .collect();
@@ -235,11 +240,7 @@ fn the_autopilot_demonstrates_exercises() {
 #[test]
 fn the_autopilot_backs_to_a_point() {
     for name in ["rover30", "scout"] {
-        let scene = scene_file("flat");
-        let spawn = scene.spawns[0].clone();
-        let spec = robot(name);
-        let mut session =
-            Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+        let (mut session, spec) = on_flat(name);
         let start = session.sim().body_state(session.robot());
         let behind = start.pose.translation.vector.xy() + Vector2::new(-3.0, 1.0);
         let goal = Goal::Reverse {
@@ -380,11 +381,7 @@ fn the_trial_pilot_says_when_it_cannot_right_the_robot() {
 #[test]
 fn a_face_goal_turns_on_the_spot() {
     for name in ["scout", "tracker55"] {
-        let scene = scene_file("flat");
-        let spawn = scene.spawns[0].clone();
-        let spec = robot(name);
-        let mut session =
-            Session::free(scene, spec.clone(), spawn, SimConfig::default()).expect("session");
+        let (mut session, spec) = on_flat(name);
         let goals = vec![Goal::Face {
             yaw: std::f64::consts::PI,
             tolerance: 5f64.to_radians(),

@@ -510,8 +510,8 @@ impl StairClimb {
                 // flippers hold heavy250 reared up to 80° and more, but let it try flights
                 // steeper than 36° and heavy250_eod tipped over on a 45° one (the watchdog
                 // stops a rear-up at the pitch limit, and the armed robot's went on over).
-                let tip = geometry.tip_backward;
-                let steepest = (tip - STEEPEST_MARGIN).min(PITCH_MAX - ON_FLIGHT_MARGIN);
+                let steepest =
+                    (geometry.tip_backward - STEEPEST_MARGIN).min(PITCH_MAX - ON_FLIGHT_MARGIN);
                 if reading.run.is_some()
                     && reading.steps >= FLIGHT_STEPS
                     && reading.angle() > steepest
@@ -525,7 +525,7 @@ impl StairClimb {
                         reading.rise,
                         reading.run.unwrap_or(0.0),
                         steepest / DEG,
-                        tip / DEG,
+                        geometry.tip_backward / DEG,
                         STEEPEST_MARGIN / DEG,
                         (PITCH_MAX - ON_FLIGHT_MARGIN) / DEG
                     ));
