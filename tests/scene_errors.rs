@@ -501,12 +501,12 @@ fn bad_traffic_tables_are_located() {
 }
 
 /// A material's look: an unknown texture kind (the message lists the kinds), a tile size or
-/// variation out of range, each located at its field.
+/// variation out of range, a see-through surface that is no grating, each located at its field.
 #[test]
 fn bad_material_looks_are_located() {
     let c = Case::new();
     let f = c.dir.path().join("scene.toml");
-    let cases: [(&str, &str, &str); 4] = [
+    let cases: [(&str, &str, &str); 5] = [
         (
             "texture = \"marble\"",
             "material[0].texture",
@@ -518,6 +518,11 @@ fn bad_material_looks_are_located() {
             "texture_variation = 1.5",
             "material[0].texture_variation",
             "1",
+        ),
+        (
+            "see_through = true",
+            "material[0].see_through",
+            "only an open grating is see-through: set texture = \"grating\" (not 'grid')",
         ),
     ];
     for (line, field, what) in cases {
@@ -534,6 +539,14 @@ fn bad_material_looks_are_located() {
     let look = scene.terrain.materials()[0].look;
     assert_eq!(look.texture, treadsim::terrain::TextureKind::Brick);
     assert_eq!((look.scale, look.variation), (0.45, 0.4));
+    assert!(!look.see_through);
+    // An open grating is see-through when it says so.
+    let text = format!(
+        "[[material]]\nname = \"deck\"\ntexture = \"grating\"\nsee_through = true\n{FLOOR}"
+    );
+    let path = c.write("grating.toml", text.as_bytes());
+    let scene = Scene::load(&path).expect("loads");
+    assert!(scene.terrain.materials()[0].look.see_through);
 }
 
 /// `[[light]]` tables: an unknown kind, a spot's zero direction, a cone out of range, a spot's

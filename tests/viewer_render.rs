@@ -170,3 +170,148 @@ fn the_fast_path_shows_the_scene_the_full_path_shows() {
         );
     }
 }
+
+/// A red floor, a square deck of steel grating `side` m wide 1 m above it (see-through or
+/// not), the scout parked 1 m off its west edge, and `extra` (TOML tables: lights); loaded
+/// from a temporary file.
+fn grating_deck(see_through: bool, side: f64, extra: &str) -> (Simulation, RobotId) {
+    let spawn_x = -side / 2.0 - 1.0;
+    let text = format!(
+        r#"
+[scene]
+name = "deck"
+
+[[material]]
+name = "floor"
+color = [0.85, 0.08, 0.06]
+texture = "concrete"
+texture_variation = 0.0
+
+[[material]]
+name = "grating"
+color = [0.55, 0.56, 0.58]
+texture = "grating"
+texture_variation = 0.0
+see_through = {see_through}
+
+[[element]]
+type = "box"
+name = "floor"
+material = "floor"
+size = [40.0, 40.0, 0.3]
+position = [0.0, 0.0, -0.3]
+
+[[element]]
+type = "slab"
+name = "deck"
+material = "grating"
+size = [{side}, {side}, 0.05]
+position = [0.0, 0.0, 0.95]
+
+[[spawn]]
+name = "start"
+position = [{spawn_x}, 0.0, 0.0]
+yaw_deg = 0.0
+{extra}
+"#
+    );
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path = dir.path().join("deck.toml");
+    std::fs::write(&path, text).expect("scene written");
+    let scene = Scene::load(&path).expect("scene loads");
+    let robot = load_robot(&asset("scenes/robots/scout.toml")).expect("robot loads");
+    let spawn = scene.spawns[0].clone();
+    let mut sim = Simulation::new(scene, SimConfig::default()).expect("simulation");
+    let id = sim.add_robot(robot, &spawn).expect("robot fits");
+    (sim, id)
+}
+
+/// Fraction of a picture's pixels that are the floor's red.
+fn red_fraction(img: &RgbImage) -> f64 {
+    let red = img
+        .pixels()
+        .filter(|p| i32::from(p[0]) > i32::from(p[1]) + 40)
+        .count();
+    red as f64 / f64::from(img.width() * img.height())
+}
+
+#[test]
+fn a_see_through_grating_shows_the_floor_below_up_close_and_closes_far_off() {
+    // kiss3d's GPU context is per thread and a dropped surface's resources may be shared:
+    // every renderer stays alive to the end of the test.
+    let mut renderers = Vec::new();
+    for path in [RenderPath::Fast, RenderPath::Full] {
+        let mut red = Vec::new();
+        for see_through in [true, false] {
+            let (sim, id) = grating_deck(see_through, 12.0, "");
+            renderers.push(
+                HeadlessRenderer::with_path(&sim, id, 160, 120, path)
+                    .expect("a GPU adapter (Mesa) exists"),
+            );
+            let r = renderers.last_mut().expect("just pushed");
+            // Straight down from 0.6 m above the deck (a camera at its edge, 2.5 mm a
+            // pixel), then from 100 m (5 × 6.7 m of the deck in view, a pixel spans 42 mm,
+            // more than a bar pitch).
+            let near = r
+                .render_from(
+                    &sim,
+                    id,
+                    &nalgebra::Point3::new(0.0, 0.0, 1.6),
+                    &nalgebra::Point3::new(0.001, 0.0, 0.0),
+                    0.5,
+                )
+                .expect("renders");
+            let far = r
+                .render_from(
+                    &sim,
+                    id,
+                    &nalgebra::Point3::new(0.0, 0.0, 101.0),
+                    &nalgebra::Point3::new(0.001, 0.0, 0.0),
+                    0.05,
+                )
+                .expect("renders");
+            red.push((red_fraction(&near), red_fraction(&far)));
+        }
+        eprintln!(
+            "{path}: red seen through the deck (near, far): open {:?}, solid {:?}",
+            red[0], red[1]
+        );
+        let ((open_near, open_far), (solid_near, solid_far)) = (red[0], red[1]);
+        // Up close the gaps (about 80 % of the deck) show the red floor; a solid deck none.
+        assert!(open_near > 0.5, "{path}: open deck near {open_near:.2}");
+        assert!(solid_near < 0.01, "{path}: solid deck near {solid_near:.2}");
+        // Far off the open grating closes: it looks as the solid one does.
+        assert!(open_far < 0.05, "{path}: open deck far {open_far:.2}");
+        assert!(solid_far < 0.01, "{path}: solid deck far {solid_far:.2}");
+    }
+}
+
+#[test]
+fn site_lights_cast_shadows_on_the_full_path_in_the_dark() {
+    // A ceiling light 3 m over the floor beside the deck: the deck's shadow falls on the red
+    // floor below it when the light casts one.
+    let light = r#"
+[[light]]
+name = "ceiling"
+position = [-2.5, 0.0, 3.0]
+range = 12.0
+intensity = 3.0
+"#;
+    let (sim, id) = grating_deck(false, 4.0, light);
+    let mut r = HeadlessRenderer::new(&sim, id, 160, 120).expect("a GPU adapter (Mesa) exists");
+    r.set_light_level(Some(0.05));
+    let eye = nalgebra::Point3::new(-6.0, -6.0, 6.0);
+    let target = nalgebra::Point3::new(1.0, 0.0, 0.0);
+    let shadowed = r
+        .render_from(&sim, id, &eye, &target, 0.9)
+        .expect("renders");
+    r.surface_mut().window_mut().set_shadows_enabled(false);
+    let unshadowed = r
+        .render_from(&sim, id, &eye, &target, 0.9)
+        .expect("renders");
+    let (a, b) = (mean_luminance(&shadowed), mean_luminance(&unshadowed));
+    eprintln!(
+        "dark deck lit by a ceiling light: mean luminance {a:.1} with shadows, {b:.1} without"
+    );
+    assert!(b - a > 2.0, "no shadow: {a:.1} vs {b:.1}");
+}

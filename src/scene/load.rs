@@ -411,12 +411,23 @@ fn read_look(t: &TableReader<'_>) -> Result<SurfaceLook, ConfigError> {
     };
     let d = SurfaceLook::of(texture);
     let (min, max) = SurfaceLook::SCALE_RANGE;
+    let see_through = t.opt_bool("see_through")?.unwrap_or(false);
+    if see_through && texture != TextureKind::Grating {
+        return Err(t.error(
+            "see_through",
+            format!(
+                "only an open grating is see-through: set texture = \"grating\" (not '{}')",
+                texture.name()
+            ),
+        ));
+    }
     Ok(SurfaceLook {
         texture,
         scale: t.opt_f64("texture_scale", min, max)?.unwrap_or(d.scale),
         variation: t
             .opt_f64("texture_variation", 0.0, 1.0)?
             .unwrap_or(d.variation),
+        see_through,
     })
 }
 

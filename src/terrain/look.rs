@@ -75,6 +75,11 @@ pub struct SurfaceLook {
     /// How much the colour varies across the texture (tile to tile, board to board, the
     /// mottling), 0 (even) to 1 (strong).
     pub variation: f64,
+    /// Whether the eye sees through the surface between its bars: an open steel grating
+    /// (floors, stair treads and mezzanines of plants), through which an operator sees the
+    /// drop below an edge and what lies under a deck. Only a [`TextureKind::Grating`] can be
+    /// see-through; its bars still hold the robot (the collider stays solid).
+    pub see_through: bool,
 }
 
 impl SurfaceLook {
@@ -101,6 +106,7 @@ impl SurfaceLook {
             texture,
             scale: Self::default_scale(texture),
             variation: 0.1,
+            see_through: false,
         }
     }
 }

@@ -7,11 +7,11 @@
 struct Light {
     // xyz: world position; w: type (0 directional, 1 point, 2 spot).
     pos_type: vec4<f32>,
-    // xyz: world direction the light shines along; w: attenuation radius, m.
+    // xyz: world direction the light shines along; w: 1 / attenuation radius², 1/m².
     dir_radius: vec4<f32>,
     // rgb: colour × intensity / π (the Lambert lobe's normalisation); w: cos(inner cone).
     color_inner: vec4<f32>,
-    // x: cos(outer cone).
+    // x: cos(outer cone); y: 1 / (cos(inner cone) − cos(outer cone)).
     outer: vec4<f32>,
 }
 
@@ -29,6 +29,7 @@ struct Object {
     normal0: vec4<f32>,
     normal1: vec4<f32>,
     normal2: vec4<f32>,
+    // rgb: the node's colour; w: a cut-out node's alpha cutoff (`fs_cutout`).
     color: vec4<f32>,
 }
 
@@ -79,15 +80,17 @@ fn irradiance(n: vec3<f32>, p: vec3<f32>) -> vec3<f32> {
         var to_light = -l.dir_radius.xyz;
         var k = 1.0;
         if l.pos_type.w > 0.5 {
+            // Every light costs every pixel on a CPU renderer: one inverse square root, no
+            // division (the frame carries 1/radius² and the cone's 1/(cos inner − cos outer)).
             let v = l.pos_type.xyz - p;
-            let d = length(v);
-            to_light = v / max(d, 1e-4);
-            let x = clamp(d / max(l.dir_radius.w, 1e-4), 0.0, 1.0);
-            k = (1.0 - x * x) * (1.0 - x * x);
+            let d2 = max(dot(v, v), 1e-8);
+            to_light = v * inverseSqrt(d2);
+            // (1 − (d/r)²)², nothing beyond the attenuation radius.
+            let fall = 1.0 - min(d2 * l.dir_radius.w, 1.0);
+            k = fall * fall;
             if l.pos_type.w > 1.5 {
                 let c = dot(-to_light, l.dir_radius.xyz);
-                let a = clamp(
-                    (c - l.outer.x) / max(l.color_inner.w - l.outer.x, 1e-4), 0.0, 1.0);
+                let a = clamp((c - l.outer.x) * l.outer.y, 0.0, 1.0);
                 k = k * a * a;
             }
         }
@@ -107,4 +110,16 @@ fn fs_textured(in: Out) -> @location(0) vec4<f32> {
     let n = normalize(in.normal);
     let albedo = object.color.rgb * textureSample(t_albedo, s_albedo, in.uv).rgb;
     return vec4<f32>(albedo * irradiance(n, in.world), 1.0);
+}
+
+// A see-through surface (an open grating): texels whose alpha is below the node's cutoff are
+// not drawn, so the eye sees what lies beyond the gaps.
+@fragment
+fn fs_cutout(in: Out) -> @location(0) vec4<f32> {
+    let texel = textureSample(t_albedo, s_albedo, in.uv);
+    if texel.a < object.color.a {
+        discard;
+    }
+    let n = normalize(in.normal);
+    return vec4<f32>(object.color.rgb * texel.rgb * irradiance(n, in.world), 1.0);
 }

@@ -26,7 +26,7 @@ use kiss3d::resource::{
     multisample_state, DynamicUniformBuffer, GpuData, GpuMesh3d, Material3d, MaterialManager3d,
     PipelineCache, RenderContext, RenderPhase, Texture,
 };
-use kiss3d::scene::{InstancesBuffer3d, ObjectData3d};
+use kiss3d::scene::{AlphaMode, InstancesBuffer3d, ObjectData3d};
 
 /// Most lights the shader reads: the sun, the fill light, a lamp per camera and the site's
 /// lights nearest the robot (`viewer::site_lights`).
@@ -54,6 +54,9 @@ pub fn frame_rows(view_proj: &Mat4, lights: &LightCollection) -> [[f32; 4]; FRAM
         count as f32,
     ];
     for (k, l) in lights.lights.iter().take(count).enumerate() {
+        // The shader divides by nothing: it gets 1/radius² and 1/(cos inner − cos outer)
+        // (each light costs every pixel on a CPU renderer, where a division or a square
+        // root costs several multiplications).
         let (kind, inner, outer, radius) = match l.light_type {
             LightType::Directional(_) => (0.0, 1.0, 0.0, 0.0),
             LightType::Point { attenuation_radius } => (1.0, 1.0, 0.0, attenuation_radius),
@@ -75,9 +78,11 @@ pub fn frame_rows(view_proj: &Mat4, lights: &LightCollection) -> [[f32; 4]; FRAM
         let p = l.world_position;
         let row = 5 + 4 * k;
         rows[row] = [p.x, p.y, p.z, kind];
-        rows[row + 1] = [d.x, d.y, d.z, radius];
+        let inverse_radius_squared = 1.0 / radius.max(1e-4).powi(2);
+        let inverse_cone = 1.0 / (inner - outer).max(1e-4);
+        rows[row + 1] = [d.x, d.y, d.z, inverse_radius_squared];
         rows[row + 2] = [e.x, e.y, e.z, inner];
-        rows[row + 3] = [outer, 0.0, 0.0, 0.0];
+        rows[row + 3] = [outer, inverse_cone, 0.0, 0.0];
     }
     rows
 }
@@ -131,11 +136,75 @@ impl GpuData for FlatGpuData {
     }
 }
 
+/// Which fragment program a pipeline runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Variant {
+    /// The node's colour, shaded.
+    Plain,
+    /// The node's colour times its texture, shaded.
+    Textured,
+    /// As `Textured`, with the texels whose alpha is below the node's cutoff not drawn (a
+    /// see-through grating: `AlphaMode::Mask`). A pipeline of its own, because a fragment
+    /// program that may discard keeps a CPU rasterizer from testing depth early, and every
+    /// other textured surface should keep that.
+    Cutout,
+}
+
+impl Variant {
+    /// The vertex and fragment entry points in `flat.wgsl`.
+    fn entry_points(self) -> (&'static str, &'static str) {
+        match self {
+            Variant::Plain => ("vs_plain", "fs_plain"),
+            Variant::Textured => ("vs_textured", "fs_textured"),
+            Variant::Cutout => ("vs_textured", "fs_cutout"),
+        }
+    }
+}
+
+/// A variant's pipelines, with and without back-face culling, built per sample count.
+struct Pipelines {
+    cull: PipelineCache,
+    no_cull: PipelineCache,
+}
+
+impl Pipelines {
+    /// Pipelines of `variant` over `layout` and `shader`.
+    fn new(
+        layout: &Rc<wgpu::PipelineLayout>,
+        shader: &Rc<wgpu::ShaderModule>,
+        variant: Variant,
+    ) -> Self {
+        let build = {
+            let (layout, shader) = (layout.clone(), shader.clone());
+            Rc::new(move |cull_mode: Option<wgpu::Face>, samples: u32| {
+                render_pipeline(&layout, &shader, variant, cull_mode, samples)
+            })
+        };
+        let cull = PipelineCache::new({
+            let build = build.clone();
+            move |samples| build(Some(wgpu::Face::Back), samples)
+        });
+        let no_cull = PipelineCache::new(move |samples| build(None, samples));
+        Self { cull, no_cull }
+    }
+
+    /// The pipeline culling back faces or not, at `samples` samples per pixel.
+    fn get(&self, culled: bool, samples: u32) -> Rc<wgpu::RenderPipeline> {
+        if culled {
+            self.cull.get(samples)
+        } else {
+            self.no_cull.get(samples)
+        }
+    }
+}
+
 /// Lambert-shaded material, plain or multiplied by each node's own texture (a terrain
 /// material's look): one pipeline for all the textures, a bind group per texture.
 pub struct FlatMaterial {
-    cull: PipelineCache,
-    no_cull: PipelineCache,
+    /// The plain or textured pipelines.
+    pipelines: Pipelines,
+    /// The textured variant's cut-out pipelines, for nodes whose alpha mode is a mask.
+    cutout: Option<Pipelines>,
     frame_buffer: wgpu::Buffer,
     frame_group: wgpu::BindGroup,
     objects: DynamicUniformBuffer<ObjectUniform>,
@@ -187,16 +256,17 @@ impl FlatMaterial {
             bind_group_layouts: &layouts,
             immediate_size: 0,
         });
-        let shader =
-            ctxt.create_shader_module(Some("treadsim_flat_shader"), include_str!("flat.wgsl"));
-        let build = Rc::new(move |cull_mode: Option<wgpu::Face>, samples: u32| {
-            render_pipeline(&pipeline_layout, &shader, textured, cull_mode, samples)
-        });
-        let cull = PipelineCache::new({
-            let build = build.clone();
-            move |samples| build(Some(wgpu::Face::Back), samples)
-        });
-        let no_cull = PipelineCache::new(move |samples| build(None, samples));
+        let shader = Rc::new(
+            ctxt.create_shader_module(Some("treadsim_flat_shader"), include_str!("flat.wgsl")),
+        );
+        let pipeline_layout = Rc::new(pipeline_layout);
+        let variant = if textured {
+            Variant::Textured
+        } else {
+            Variant::Plain
+        };
+        let pipelines = Pipelines::new(&pipeline_layout, &shader, variant);
+        let cutout = textured.then(|| Pipelines::new(&pipeline_layout, &shader, Variant::Cutout));
         let frame_bytes = vec![0u8; FRAME_ROWS * 16];
         let frame_buffer = ctxt.create_buffer(&wgpu::BufferDescriptor {
             label: Some("treadsim_flat_frame"),
@@ -215,8 +285,8 @@ impl FlatMaterial {
         let objects = DynamicUniformBuffer::new("treadsim_flat_objects");
         let object_group = object_group(&object_layout, &objects);
         Self {
-            cull,
-            no_cull,
+            pipelines,
+            cutout,
             frame_buffer,
             frame_group,
             objects,
@@ -289,12 +359,12 @@ fn texture_group(layout: &wgpu::BindGroupLayout, texture: &Texture) -> wgpu::Bin
     })
 }
 
-/// The flat material's render pipeline: plain or textured, culling `cull_mode`, at `samples`
+/// The flat material's render pipeline of `variant`, culling `cull_mode`, at `samples`
 /// samples per pixel.
 fn render_pipeline(
     pipeline_layout: &wgpu::PipelineLayout,
     shader: &wgpu::ShaderModule,
-    textured: bool,
+    variant: Variant,
     cull_mode: Option<wgpu::Face>,
     samples: u32,
 ) -> wgpu::RenderPipeline {
@@ -304,10 +374,11 @@ fn render_pipeline(
         vertex_layout(12, &NORMAL),
         vertex_layout(8, &UV),
     ];
-    let (vs, fs, buffers) = if textured {
-        ("vs_textured", "fs_textured", &buffers[..])
+    let (vs, fs) = variant.entry_points();
+    let buffers = if variant == Variant::Plain {
+        &buffers[..2]
     } else {
-        ("vs_plain", "fs_plain", &buffers[..2])
+        &buffers[..]
     };
     ctxt.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some("treadsim_flat_pipeline"),
@@ -441,9 +512,15 @@ impl Material3d for FlatMaterial {
             Context::get().write_buffer(&self.frame_buffer, 0, &self.frame_bytes);
         }
         let c = data.color();
+        // The shader draws every surface opaque; the colour's fourth component carries a
+        // cut-out node's alpha cutoff instead (`fs_cutout`).
+        let w = match data.alpha_mode() {
+            AlphaMode::Mask(cutoff) => cutoff,
+            _ => c.a,
+        };
         let offset = self
             .objects
-            .push(&object_uniform(&transform, scale, [c.r, c.g, c.b, c.a]));
+            .push(&object_uniform(&transform, scale, [c.r, c.g, c.b, w]));
         if let Some(g) = gpu_data.as_any_mut().downcast_mut::<FlatGpuData>() {
             g.offset = Some(offset);
         }
@@ -496,11 +573,12 @@ impl Material3d for FlatMaterial {
         ) else {
             return;
         };
-        let pipeline = if data.backface_culling_enabled() && !context.force_no_cull {
-            self.cull.get(context.sample_count)
-        } else {
-            self.no_cull.get(context.sample_count)
+        let culled = data.backface_culling_enabled() && !context.force_no_cull;
+        let pipelines = match (&self.cutout, data.alpha_mode()) {
+            (Some(cutout), AlphaMode::Mask(_)) => cutout,
+            _ => &self.pipelines,
         };
+        let pipeline = pipelines.get(culled, context.sample_count);
         render_pass.set_pipeline(&pipeline);
         render_pass.set_bind_group(0, &self.frame_group, &[]);
         render_pass.set_bind_group(1, &self.object_group, &[offset]);
@@ -570,11 +648,12 @@ mod tests {
         assert_eq!(rows[5][3], 0.0);
         assert_eq!(&rows[6][..3], &[0.0, 0.0, -1.0]);
         assert!((rows[7][0] - 2.0 / std::f32::consts::PI).abs() < 1e-6);
-        // Spot: type 2, position, radius, cone cosines.
+        // Spot: type 2, position, 1/radius², cone cosines and 1/(cos inner − cos outer).
         assert_eq!(rows[9], [1.0, 2.0, 3.0, 2.0]);
-        assert_eq!(rows[10][3], 12.0);
+        assert!((rows[10][3] - 1.0 / 144.0).abs() < 1e-9);
         assert!((rows[11][0] - 1.0).abs() < 1e-6 && (rows[11][3] - 1.0).abs() < 1e-6);
         assert!(rows[12][0].abs() < 1e-6);
+        assert!((rows[12][1] - 1.0).abs() < 1e-6);
     }
 
     #[test]

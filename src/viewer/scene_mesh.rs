@@ -20,10 +20,10 @@ use std::sync::Arc;
 use kiss3d::color::Color;
 use kiss3d::glamx::{Vec2, Vec3};
 use kiss3d::resource::{GpuMesh3d, Texture};
-use kiss3d::scene::SceneNode3d;
+use kiss3d::scene::{AlphaMode, SceneNode3d};
 use nalgebra::Vector3;
 
-use super::surface_texture::{texture_pixels, TEXTURE_SIZE};
+use super::surface_texture::{texture_pixels, SEE_THROUGH_CUTOFF, TEXTURE_SIZE};
 use crate::terrain::{SurfaceLook, Terrain, TextureKind};
 
 /// Orientation class of a terrain face, from its unit normal's vertical component.
@@ -191,6 +191,10 @@ pub fn add_terrain(parent: &mut SceneNode3d, terrain: &Terrain, anisotropy: u16)
         node.set_color(face_color(base, g.class));
         node.set_roughness(0.9);
         node.set_texture(texture);
+        if look.see_through {
+            // Cut out where the texture's gaps are (both render paths read the mode).
+            node.set_alpha_mode(AlphaMode::Mask(SEE_THROUGH_CUTOFF));
+        }
     }
     TerrainView {
         group,
@@ -199,12 +203,12 @@ pub fn add_terrain(parent: &mut SceneNode3d, terrain: &Terrain, anisotropy: u16)
     }
 }
 
-/// A texture's identity: its kind and its colour variation's bits.
-type TextureKey = (TextureKind, u64);
+/// A texture's identity: its kind, its colour variation's bits and whether it is see-through.
+type TextureKey = (TextureKind, u64, bool);
 
 /// The key of a look's texture.
 fn texture_key(look: &SurfaceLook) -> TextureKey {
-    (look.texture, look.variation.to_bits())
+    (look.texture, look.variation.to_bits(), look.see_through)
 }
 
 /// A look's texture on the GPU (needs kiss3d's GPU context: create a window or an off-screen
@@ -213,7 +217,7 @@ fn gpu_texture(key: TextureKey, anisotropy: u16) -> Arc<Texture> {
     Texture::new(
         TEXTURE_SIZE,
         TEXTURE_SIZE,
-        &texture_pixels(key.0, f64::from_bits(key.1)),
+        &texture_pixels(key.0, f64::from_bits(key.1), key.2),
         wgpu::TextureFormat::Rgba8UnormSrgb,
         wgpu::AddressMode::Repeat,
         wgpu::FilterMode::Linear,

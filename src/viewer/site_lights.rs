@@ -6,6 +6,11 @@
 //! `flat_material::MAX_FLAT_LIGHTS`, kiss3d's own `MAX_LIGHTS`), the sun, the fill light and the robot's
 //! lamps among them, so of a site's many lights only those nearest the robot are switched on,
 //! re-chosen as it moves: what lights the scene round the robot, which is what its cameras see.
+//!
+//! On the full (GPU) render path the nearest of the lights on also cast shadows, as many as
+//! the shadow atlas has views left for ([`shadow_casters`]): pipes, tanks and guard rails
+//! throw the shadows under ceiling lights and street lamps that tell an operator where things
+//! stand. The fast (CPU) path draws no shadows and gives them none.
 
 use kiss3d::color::Color;
 use kiss3d::light::Light;
@@ -31,6 +36,12 @@ pub struct SiteLights {
     budget: usize,
     /// The lights on now, by index (nearest first).
     chosen: Vec<usize>,
+    /// Shadow-atlas views each light's shadow takes ([`shadow_views`]).
+    views: Vec<usize>,
+    /// Shadow-atlas views the site's lights may take (0: none casts a shadow).
+    shadow_budget: usize,
+    /// The lights casting shadows now, by index (a subset of `chosen`).
+    casting: Vec<usize>,
 }
 
 impl SiteLights {
@@ -76,31 +87,70 @@ impl SiteLights {
             on: false,
             budget: 0,
             chosen: Vec::new(),
+            views: lights.iter().map(|l| shadow_views(&l.kind)).collect(),
+            shadow_budget: 0,
+            casting: Vec::new(),
         }
     }
 
-    /// Whether the lights are on, and how many of them may be on at once.
-    pub fn set(&mut self, on: bool, budget: usize) {
+    /// Whether the lights are on, how many of them may be on at once, and how many
+    /// shadow-atlas views their shadows may take (0: no shadows, as on the fast path).
+    pub fn set(&mut self, on: bool, budget: usize, shadow_budget: usize) {
         self.on = on;
         self.budget = budget;
+        self.shadow_budget = shadow_budget;
     }
 
-    /// Switches on the lights nearest `robot` (world, m) within the budget, the rest off.
+    /// Switches on the lights nearest `robot` (world, m) within the budget, the rest off, and
+    /// lets the nearest of them cast shadows within the shadow budget.
     pub fn update(&mut self, robot: &Point3<f64>) {
         let chosen = if self.on {
             nearest_lights(&self.places, robot, self.budget)
         } else {
             Vec::new()
         };
-        if chosen == self.chosen {
+        let casting = shadow_casters(&chosen, &self.views, self.shadow_budget);
+        if chosen == self.chosen && casting == self.casting {
             return;
         }
         for (k, node) in self.nodes.iter_mut().enumerate() {
             let enabled = chosen.contains(&k);
-            node.modify_light(|l| l.enabled = enabled);
+            let shadows = casting.contains(&k);
+            node.modify_light(|l| {
+                l.enabled = enabled;
+                l.casts_shadows = shadows;
+            });
         }
         self.chosen = chosen;
+        self.casting = casting;
     }
+}
+
+/// Shadow-atlas views a light of `kind` takes on kiss3d's full path: a spot light's shadow
+/// is one perspective view, a point light's a cube map of six.
+pub fn shadow_views(kind: &LightKind) -> usize {
+    match kind {
+        LightKind::Point => 6,
+        LightKind::Spot { .. } => 1,
+    }
+}
+
+/// Of the lights on, `chosen` (indices, nearest first), those that cast shadows within
+/// `budget` shadow-atlas views, `views[k]` being light k's: nearest first; one that does not
+/// fit is passed over and a smaller one further off may still fit (a spot after a point
+/// light), as kiss3d fills its atlas. Nearest first, because a light's shadows matter where
+/// its light is strong: round the robot, where its cameras look.
+pub fn shadow_casters(chosen: &[usize], views: &[usize], budget: usize) -> Vec<usize> {
+    let mut left = budget;
+    let mut casting = Vec::new();
+    for &k in chosen {
+        let needed = views.get(k).copied().unwrap_or(usize::MAX);
+        if needed <= left {
+            left -= needed;
+            casting.push(k);
+        }
+    }
+    casting
 }
 
 /// Indices of at most `budget` of the lights `(position, range)` that matter most at `eye`:
@@ -145,5 +195,32 @@ mod tests {
             (Point3::new(12.0, 0.0, 0.0), 10.0),
         ];
         assert_eq!(nearest_lights(&mixed, &Point3::origin(), 1), [1]);
+    }
+
+    #[test]
+    fn the_nearest_lights_cast_shadows_while_the_atlas_has_room() {
+        let spot = LightKind::Spot {
+            direction: -Vector3::z(),
+            half_angle: 0.6,
+        };
+        let kinds = [
+            LightKind::Point,
+            spot,
+            LightKind::Point,
+            LightKind::Point,
+            spot,
+        ];
+        let views: Vec<usize> = kinds.iter().map(shadow_views).collect();
+        assert_eq!(views, [6, 1, 6, 6, 1]);
+        // Nearest first: with 12 views, point 3 (6) and spot 1 (1) fit; point 0 would bring
+        // it to 13 and is passed over, as is point 2; the far spot 4 still fits.
+        assert_eq!(shadow_casters(&[3, 1, 0, 2, 4], &views, 12), [3, 1, 4]);
+        assert_eq!(shadow_casters(&[3, 1, 0, 2, 4], &views, 13), [3, 1, 0]);
+        assert_eq!(shadow_casters(&[3, 1, 0, 2, 4], &views, 14), [3, 1, 0, 4]);
+        // No budget (the fast path), or no lights on: no shadows.
+        assert!(shadow_casters(&[3, 1, 0], &views, 0).is_empty());
+        assert!(shadow_casters(&[], &views, 16).is_empty());
+        // An index beyond the table never casts.
+        assert!(shadow_casters(&[9], &views, 16).is_empty());
     }
 }

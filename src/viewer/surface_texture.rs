@@ -18,16 +18,32 @@ pub const TEXTURE_SIZE: u32 = 256;
 /// Side of a texture, pixels, as a float for the pattern arithmetic.
 const SIDE: f64 = TEXTURE_SIZE as f64;
 
-/// RGBA8 pixels of one tile of `kind` with colour variation `variation` (0..=1), row by row.
-pub fn texture_pixels(kind: TextureKind, variation: f64) -> Vec<u8> {
+/// Alpha of a see-through grating's gaps, 0..=1: below [`SEE_THROUGH_CUTOFF`], so up close a
+/// gap is cut out and the eye sees through it; yet the bars (alpha 1, about a sixth of the
+/// tile) lift a mip level's average above the cutoff once a pixel spans a whole bar pitch,
+/// so far off, or seen at a glancing angle, the grating turns solid, as the depth of real
+/// bars (25–40 mm) closes the view through it.
+const GAP_ALPHA: f64 = 0.45;
+
+/// Alpha below which a see-through surface's fragment is not drawn (kiss3d's
+/// `AlphaMode::Mask` cutoff, and the flat material's).
+pub const SEE_THROUGH_CUTOFF: f32 = 0.5;
+
+/// RGBA8 pixels of one tile of `kind` with colour variation `variation` (0..=1), row by row;
+/// `see_through` (a grating's only): the gaps between the bars carry [`GAP_ALPHA`], the
+/// rest is opaque.
+pub fn texture_pixels(kind: TextureKind, variation: f64, see_through: bool) -> Vec<u8> {
     let v = variation.clamp(0.0, 1.0);
     let n = TEXTURE_SIZE as usize;
+    let gap_alpha = (GAP_ALPHA * 255.0).round() as u8;
     let mut out = Vec::with_capacity(n * n * 4);
     for y in 0..n {
         for x in 0..n {
-            let b = brightness(kind, v, x as f64, y as f64).clamp(0.0, 1.0);
+            let (px, py) = (x as f64, y as f64);
+            let b = brightness(kind, v, px, py).clamp(0.0, 1.0);
             let c = (b * 255.0).round() as u8;
-            out.extend_from_slice(&[c, c, c, 255]);
+            let open = see_through && kind == TextureKind::Grating && grating_bar(px, py).is_none();
+            out.extend_from_slice(&[c, c, c, if open { gap_alpha } else { 255 }]);
         }
     }
     out
@@ -89,16 +105,21 @@ fn asphalt(v: f64, x: f64, y: f64) -> f64 {
     0.8 + 0.45 * stones + 0.3 * v * (noise(x, y, 16.0, 6) - 0.5)
 }
 
-/// Bar grating: 8 load bars along y (4 px), 2 cross bars along x (3 px), dark between.
+/// Bar grating: 8 load bars along y (5 px), 2 cross bars along x (3 px), dark between.
 fn grating(x: f64, y: f64) -> f64 {
+    grating_bar(x, y).unwrap_or(0.22)
+}
+
+/// The brightness of the grating's bar at `(x, y)`, or `None` in a gap between bars.
+fn grating_bar(x: f64, y: f64) -> Option<f64> {
     let load_pitch = SIDE / 8.0;
     let cross_pitch = SIDE / 2.0;
     if x % load_pitch < 5.0 {
-        0.95
+        Some(0.95)
     } else if y % cross_pitch < 3.0 {
-        0.85
+        Some(0.85)
     } else {
-        0.22
+        None
     }
 }
 
@@ -192,7 +213,7 @@ mod tests {
     #[test]
     fn every_kind_is_light_enough_to_keep_the_material_colour() {
         for kind in TextureKind::ALL {
-            let px = texture_pixels(kind, 0.3);
+            let px = texture_pixels(kind, 0.3, false);
             assert_eq!(px.len(), (TEXTURE_SIZE * TEXTURE_SIZE * 4) as usize);
             let m = mean(&px);
             // The grating is mostly gap, drawn dark; every other kind stays near white.
@@ -214,7 +235,7 @@ mod tests {
             TextureKind::PaintedMetal,
             TextureKind::Wood,
         ] {
-            let px = texture_pixels(kind, 0.5);
+            let px = texture_pixels(kind, 0.5, false);
             let n = TEXTURE_SIZE as usize;
             for columns in [true, false] {
                 let wrap = seam(&px, n - 1, 0, columns);
@@ -232,8 +253,8 @@ mod tests {
 
     #[test]
     fn variation_varies_and_kinds_differ() {
-        let even = texture_pixels(TextureKind::Tiles, 0.0);
-        let varied = texture_pixels(TextureKind::Tiles, 1.0);
+        let even = texture_pixels(TextureKind::Tiles, 0.0, false);
+        let varied = texture_pixels(TextureKind::Tiles, 1.0, false);
         // Tile shades: the four tiles' centres are all alike without variation, not with it.
         let n = TEXTURE_SIZE as usize;
         let centre =
@@ -251,18 +272,21 @@ mod tests {
         assert!(b.iter().any(|&s| s.abs_diff(b[0]) > 10), "{b:?}");
         for (i, k) in TextureKind::ALL.iter().enumerate() {
             for l in &TextureKind::ALL[i + 1..] {
-                assert_ne!(texture_pixels(*k, 0.3), texture_pixels(*l, 0.3));
+                assert_ne!(
+                    texture_pixels(*k, 0.3, false),
+                    texture_pixels(*l, 0.3, false)
+                );
             }
         }
         assert_eq!(
-            texture_pixels(TextureKind::Brick, 0.4),
-            texture_pixels(TextureKind::Brick, 0.4)
+            texture_pixels(TextureKind::Brick, 0.4, false),
+            texture_pixels(TextureKind::Brick, 0.4, false)
         );
     }
 
     #[test]
     fn grating_bars_repeat_every_eighth_of_a_tile() {
-        let px = texture_pixels(TextureKind::Grating, 0.0);
+        let px = texture_pixels(TextureKind::Grating, 0.0, false);
         let n = TEXTURE_SIZE as usize;
         let row = n / 4 + 10; // between the cross bars
         let bright: Vec<usize> = (0..n)
@@ -272,5 +296,42 @@ mod tests {
             .collect();
         assert_eq!(bright.len(), 8, "{bright:?}");
         assert!(bright.windows(2).all(|w| w[1] - w[0] == n / 8));
+    }
+
+    #[test]
+    fn a_see_through_grating_opens_its_gaps_up_close_and_closes_far_off() {
+        let cutoff = f64::from(SEE_THROUGH_CUTOFF) * 255.0;
+        let open = texture_pixels(TextureKind::Grating, 0.0, true);
+        let solid = texture_pixels(TextureKind::Grating, 0.0, false);
+        // The same colours; only the alpha differs, and only in the gaps (the dark pixels).
+        let mut gaps = 0;
+        for (o, s) in open.chunks_exact(4).zip(solid.chunks_exact(4)) {
+            assert_eq!(o[..3], s[..3]);
+            assert_eq!(s[3], 255);
+            if s[0] < 100 {
+                gaps += 1;
+                assert!(f64::from(o[3]) < cutoff, "a gap is cut out up close");
+            } else {
+                assert_eq!(o[3], 255, "a bar is opaque");
+            }
+        }
+        let pixels = open.len() / 4;
+        assert!(gaps > pixels * 3 / 4, "mostly open: {gaps} of {pixels}");
+        // A mip level whose texel spans a whole bar pitch averages the tile: above the cutoff
+        // by a margin, so a far grating is drawn solid rather than vanishing.
+        let mean_alpha = open.chunks_exact(4).map(|p| f64::from(p[3])).sum::<f64>() / pixels as f64;
+        assert!(
+            mean_alpha > cutoff + 10.0,
+            "mean alpha {mean_alpha} vs cutoff {cutoff}"
+        );
+        // Every other kind ignores the flag: it has no gaps to see through.
+        for kind in TextureKind::ALL {
+            if kind != TextureKind::Grating {
+                assert_eq!(
+                    texture_pixels(kind, 0.2, true),
+                    texture_pixels(kind, 0.2, false)
+                );
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! The scene graph a station or a headless shot renders: lights, terrain, one robot (with its
 //! arm), the scene's movable objects and its moving traffic.
 
+use kiss3d::builtin::MAX_SHADOW_VIEWS;
 use kiss3d::color::Color;
 use kiss3d::context::Context;
 use kiss3d::glamx::Vec3;
@@ -76,6 +77,10 @@ const DAYLIGHT: [f32; 2] = [2.0, 0.5];
 const FAST_PATH_LIGHTS: usize = 8;
 /// Below this fraction of daylight the robot's lights are on.
 pub const LAMPS_ON_BELOW: f64 = 0.5;
+/// Shadow-atlas views the sun's shadow takes on the full path: one per cascade (kiss3d's
+/// default, 4). Of the atlas's [`MAX_SHADOW_VIEWS`] the work lights take one each (spot
+/// lights) and the site's lights the rest (`site_lights::shadow_casters`).
+const SUN_SHADOW_VIEWS: usize = 4;
 
 /// Sets a window's or off-screen surface's sky and ambient term for a light level (`None`:
 /// daylight, else a fraction of it).
@@ -126,7 +131,7 @@ impl ViewScene {
                     Light::spot(0.35, 0.55, 12.0)
                         .with_color(Color::new(1.0, 0.96, 0.88, 1.0))
                         .with_intensity(3.0)
-                        .with_casts_shadows(false),
+                        .with_casts_shadows(path == RenderPath::Full),
                     &pose,
                 )
             })
@@ -194,20 +199,34 @@ impl ViewScene {
         // In the dark on the CPU path the fill light (a sky bounce, at most a quarter of its
         // daylight strength there) gives its place to a site light: each costs every pixel.
         let fill_on = !(on && self.fast_path);
+        // On the full path the sun's shadows hold while it is the main light; in the dark
+        // its cascades' atlas views go to the work lights and the site's lights instead.
+        let sun_shadows = !self.fast_path && !on;
         for (i, (node, full)) in self.daylight.iter_mut().zip(DAYLIGHT).enumerate() {
             node.modify_light(|l| {
                 l.intensity = full * k;
                 l.enabled = i == 0 || fill_on;
+                if i == 0 {
+                    l.casts_shadows = sun_shadows;
+                }
             });
         }
         for lamp in &mut self.lamps {
             lamp.modify_light(|l| l.enabled = on);
         }
         let daylight = if fill_on { self.daylight.len() } else { 1 };
-        let built_in = daylight + if on { self.lamps.len() } else { 0 };
+        let lamps_on = if on { self.lamps.len() } else { 0 };
+        let built_in = daylight + lamps_on;
+        let shadow_budget = if self.fast_path {
+            0
+        } else {
+            let sun = if sun_shadows { SUN_SHADOW_VIEWS } else { 0 };
+            MAX_SHADOW_VIEWS.saturating_sub(sun + lamps_on)
+        };
         self.site_lights.set(
             level.is_some_and(|l| l < 1.0),
             self.max_lights.saturating_sub(built_in),
+            shadow_budget,
         );
     }
 
