@@ -86,8 +86,26 @@ impl HullClearance {
         reach: f64,
     ) -> bool {
         let HullShape::Box { size, center } = spec.hull;
-        let half = size * 0.5 + Vector3::repeat(reach);
-        let box_pose = pose * Translation3::from(center.coords);
+        self.box_near(
+            terrain,
+            &(pose * Translation3::from(center.coords)),
+            &(size * 0.5),
+            reach,
+        )
+    }
+
+    /// Whether any terrain face may come within `reach` m of the box of half-extents `half`
+    /// (m) at `box_pose` (box → world): the hull's box, or the box round an arm's parts.
+    /// `false` only when every face is farther than `reach`.
+    pub(crate) fn box_near(
+        &mut self,
+        terrain: &Terrain,
+        box_pose: &Isometry3<f64>,
+        half: &Vector3<f64>,
+        reach: f64,
+    ) -> bool {
+        let half = half + Vector3::repeat(reach);
+        let box_pose = *box_pose;
         // The grown box as a slab: its x–z rectangle, ± its half-width along body y.
         let slab = CutPlane::from_pose(&box_pose, CutRegion::new(-half.x, half.x, -half.z, half.z));
         let searched = self.cache.refresh(terrain, &slab, half.y);

@@ -233,6 +233,8 @@ struct RobotScratch {
     clearance: HullClearance,
     /// Whether terrain comes within rapier's contact reach of the hull box (stage 2).
     hull_near: bool,
+    /// The terrain faces near the box round the arm's parts (stage 3), for an armed robot.
+    arm_clearance: HullClearance,
 }
 
 impl std::fmt::Debug for Simulation {
@@ -425,10 +427,11 @@ impl Simulation {
         // 3: apply.
         self.step_doors();
         self.mark_bodies_near(reach);
+        let contact_reach = reach;
         let robots = self
             .robots
             .iter_mut()
-            .zip(&self.scratch)
+            .zip(&mut self.scratch)
             .zip(&self.bodies_near);
         for ((r, s), &bodies) in robots {
             // A robot left out of the steps may still move (a fall): its hull meets the terrain.
@@ -438,6 +441,9 @@ impl Simulation {
             };
             switch_hull(&mut self.world, r.body, reach);
             if !s.active {
+                if let Some(rig) = &r.arm {
+                    rig.set_terrain_near(&mut self.world, true);
+                }
                 continue;
             }
             let Some(body) = self.world.bodies.get_mut(r.body) else {
@@ -459,6 +465,14 @@ impl Simulation {
             pose_guards(&mut self.world, &r.model, &r.guards);
             if let Some(rig) = &mut r.arm {
                 rig.control(&mut self.world, &mut self.valves, dt);
+                // Where the joints have put the parts: rapier pairs them with the terrain only
+                // while some face may come within its contact reach (`clearance.rs`).
+                let near = rig.parts_box(&self.world).is_none_or(|(centre, half)| {
+                    let box_pose = s.body.pose * Translation3::from(centre.coords);
+                    s.arm_clearance
+                        .box_near(&self.scene.terrain, &box_pose, &half, contact_reach)
+                });
+                rig.set_terrain_near(&mut self.world, near);
             }
         }
         self.pull_doors();

@@ -44,7 +44,7 @@ mod route;
 mod simulation;
 mod turn;
 
-use nalgebra::{Isometry3, Point3};
+use nalgebra::{Isometry3, Point3, Vector3};
 use rapier3d::prelude::*;
 
 pub use grasp::grip_limit;
@@ -209,6 +209,19 @@ pub(crate) struct ArmRig {
 }
 
 impl ArmRig {
+    /// The box round the arm's parts where they sit now: centre and half-extents, m, body
+    /// frame (`None` if none of them is in `world`).
+    pub(crate) fn parts_box(&self, world: &PhysicsWorld) -> Option<(Point3<f64>, Vector3<f64>)> {
+        self.parts.bounds(world)
+    }
+
+    /// Lets rapier pair the arm's parts with the terrain (`near`: some terrain face may come
+    /// within its contact reach of them) or not: farther off it could find no contact, so
+    /// the narrow phase it would run is left out (as for the hull box, `clearance.rs`).
+    pub(crate) fn set_terrain_near(&self, world: &mut PhysicsWorld, near: bool) {
+        self.parts.set_terrain(world, near);
+    }
+
     /// Builds the arm of `spec` on the hull body `hull` at `posture`, at rest; `friction` is
     /// the links' and palm's μ against the scene.
     pub fn insert(

@@ -1,13 +1,14 @@
 //! An arm's colliders on its hull (links, palm, finger plates), where they sit at a posture,
 //! and the own-hull collision test a joint move must pass.
 
-use nalgebra::{Isometry3, Translation3};
+use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use rapier3d::parry::bounding_volume::BoundingVolume;
 use rapier3d::parry::query::contact;
 use rapier3d::prelude::*;
 
 use super::{is_arm_part, ARM_GROUP, FINGER_MIN, FINGER_SIDES};
-use crate::sim::{pose_of, v32};
+use crate::sim::hull::TERRAIN_GROUP;
+use crate::sim::{pose_of, v32, v64};
 use crate::vehicle::arm::kinematics::{link_frames, JointVector};
 use crate::vehicle::arm::{ArmSpec, GripperSpec, MAX_ARM_JOINTS};
 
@@ -70,6 +71,58 @@ impl ArmParts {
             .zip(&poses.fingers)
             .map(move |(h, p)| (*h, last, p));
         links.chain(palm).chain(fingers)
+    }
+}
+
+impl ArmParts {
+    /// Every part's collider handle.
+    fn handles(&self) -> impl Iterator<Item = ColliderHandle> + '_ {
+        self.links
+            .iter()
+            .chain(std::iter::once(&self.palm))
+            .chain(&self.fingers)
+            .copied()
+    }
+
+    /// The box round every part where it sits on the hull now: its centre and half-extents,
+    /// m, body frame (`None` if no part is in `world`).
+    pub fn bounds(&self, world: &PhysicsWorld) -> Option<(Point3<f64>, Vector3<f64>)> {
+        let mut bounds: Option<(Vector3<f64>, Vector3<f64>)> = None;
+        for handle in self.handles() {
+            let Some(c) = world.colliders.get(handle) else {
+                continue;
+            };
+            let Some(pose) = c.position_wrt_parent() else {
+                continue;
+            };
+            let aabb = c.shape().compute_aabb(pose);
+            let (lo, hi) = (v64(aabb.mins), v64(aabb.maxs));
+            bounds = Some(match bounds {
+                None => (lo, hi),
+                Some((a, b)) => (a.inf(&lo), b.sup(&hi)),
+            });
+        }
+        bounds.map(|(lo, hi)| (Point3::from((lo + hi) * 0.5), (hi - lo) * 0.5))
+    }
+
+    /// Puts the terrain in the parts' collision filter (`near`) or leaves it out, touching a
+    /// collider only when its filter changes (rapier then pairs it again).
+    pub fn set_terrain(&self, world: &mut PhysicsWorld, near: bool) {
+        let filter = if near {
+            Group::ALL.difference(ARM_GROUP)
+        } else {
+            Group::ALL.difference(ARM_GROUP).difference(TERRAIN_GROUP)
+        };
+        for handle in self.handles() {
+            // Looked at first, changed only if needed: `get_mut` marks a collider as changed.
+            let changed = world
+                .colliders
+                .get(handle)
+                .is_some_and(|c| c.collision_groups().filter != filter);
+            if let Some(c) = world.colliders.get_mut(handle).filter(|_| changed) {
+                c.set_collision_groups(c.collision_groups().with_filter(filter));
+            }
+        }
     }
 }
 
