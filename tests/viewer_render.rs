@@ -252,24 +252,13 @@ fn a_see_through_grating_shows_the_floor_below_up_close_and_closes_far_off() {
             // Straight down from 0.6 m above the deck (a camera at its edge, 2.5 mm a
             // pixel), then from 100 m (5 × 6.7 m of the deck in view, a pixel spans 42 mm,
             // more than a bar pitch).
-            let near = r
-                .render_from(
-                    &sim,
-                    id,
-                    &nalgebra::Point3::new(0.0, 0.0, 1.6),
-                    &nalgebra::Point3::new(0.001, 0.0, 0.0),
-                    0.5,
-                )
-                .expect("renders");
-            let far = r
-                .render_from(
-                    &sim,
-                    id,
-                    &nalgebra::Point3::new(0.0, 0.0, 101.0),
-                    &nalgebra::Point3::new(0.001, 0.0, 0.0),
-                    0.05,
-                )
-                .expect("renders");
+            let mut looking_down = |height: f64, fov: f64| {
+                let eye = nalgebra::Point3::new(0.0, 0.0, height);
+                let below = nalgebra::Point3::new(0.001, 0.0, 0.0);
+                r.render_from(&sim, id, &eye, &below, fov).expect("renders")
+            };
+            let near = looking_down(1.6, 0.5);
+            let far = looking_down(101.0, 0.05);
             red.push((red_fraction(&near), red_fraction(&far)));
         }
         eprintln!(
