@@ -1,6 +1,7 @@
-//! Whether the terrain comes within rapier's contact reach of a robot's hull box: while it
-//! does not, the hull collider leaves the terrain out of its collision filter (`hull.rs`), and
-//! rapier skips a narrow phase that could only find nothing.
+//! Whether the terrain comes within rapier's contact reach of a robot's hull box (or of the
+//! box round an arm's parts, [`HullClearance::box_near`]): while it does not, the hull
+//! collider (the arm's colliders) leaves the terrain out of its collision filter (`hull.rs`,
+//! `arm/`), and rapier skips a narrow phase that could only find nothing.
 //!
 //! Why: the tracks carry the robot, so its hull box rides a few centimetres clear of the
 //! ground, but on a flight of stairs the box's world AABB spans several steps and rapier ran the

@@ -427,7 +427,6 @@ impl Simulation {
         // 3: apply.
         self.step_doors();
         self.mark_bodies_near(reach);
-        let contact_reach = reach;
         let robots = self
             .robots
             .iter_mut()
@@ -435,11 +434,11 @@ impl Simulation {
             .zip(&self.bodies_near);
         for ((r, s), &bodies) in robots {
             // A robot left out of the steps may still move (a fall): its hull meets the terrain.
-            let reach = HullReach {
+            let hull_reach = HullReach {
                 terrain: s.hull_near || !s.active,
                 bodies,
             };
-            switch_hull(&mut self.world, r.body, reach);
+            switch_hull(&mut self.world, r.body, hull_reach);
             if !s.active {
                 if let Some(rig) = &r.arm {
                     rig.set_terrain_near(&mut self.world, true);
@@ -465,14 +464,8 @@ impl Simulation {
             pose_guards(&mut self.world, &r.model, &r.guards);
             if let Some(rig) = &mut r.arm {
                 rig.control(&mut self.world, &mut self.valves, dt);
-                // Where the joints have put the parts: rapier pairs them with the terrain only
-                // while some face may come within its contact reach (`clearance.rs`).
-                let near = rig.parts_box(&self.world).is_none_or(|(centre, half)| {
-                    let box_pose = s.body.pose * Translation3::from(centre.coords);
-                    s.arm_clearance
-                        .box_near(&self.scene.terrain, &box_pose, &half, contact_reach)
-                });
-                rig.set_terrain_near(&mut self.world, near);
+                let (terrain, hull) = (&self.scene.terrain, &s.body.pose);
+                rig.clear_terrain(&mut self.world, terrain, hull, &mut s.arm_clearance, reach);
             }
         }
         self.pull_doors();

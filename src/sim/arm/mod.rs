@@ -34,7 +34,10 @@
 //! grip bounded by the same law at the pads ([`turn`]).
 //!
 //! Arm colliders are in [`ARM_GROUP`] and filter it out: arms do not collide with arms, but
-//! they do with the scene, objects and other robots' hulls.
+//! they do with the scene, objects and other robots' hulls. The terrain stays out of their
+//! filter while no terrain face comes within rapier's contact reach of the box round them
+//! ([`ArmRig::clear_terrain`], the hull box's test): rapier could find no contact there, and a
+//! stowed arm over a flight of stairs cost a narrow phase against every tread under it.
 
 mod control;
 mod grasp;
@@ -44,7 +47,7 @@ mod route;
 mod simulation;
 mod turn;
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Point3, Translation3};
 use rapier3d::prelude::*;
 
 pub use grasp::grip_limit;
@@ -54,8 +57,10 @@ use route::PoseRoute;
 use turn::ValveHold;
 pub use turn::{grip_torque, twist_about, PadLevers, SLIP_RELEASE, SLIP_SWEEP_SINK};
 
+use super::clearance::HullClearance;
 use super::valves::ValveRig;
 use super::{isometry_of, pose_of, StateSnapshot};
+use crate::terrain::Terrain;
 use crate::vehicle::arm::kinematics::{gripper_frame, tool_point, JointVector};
 use crate::vehicle::arm::{ArmCommand, ArmSpec, GripCommand, MAX_ARM_JOINTS};
 use crate::vehicle::DriveCommand;
@@ -209,10 +214,23 @@ pub(crate) struct ArmRig {
 }
 
 impl ArmRig {
-    /// The box round the arm's parts where they sit now: centre and half-extents, m, body
-    /// frame (`None` if none of them is in `world`).
-    pub(crate) fn parts_box(&self, world: &PhysicsWorld) -> Option<(Point3<f64>, Vector3<f64>)> {
-        self.parts.bounds(world)
+    /// After [`ArmRig::control`]: lets rapier pair the arm's parts with the terrain only while
+    /// some terrain face may come within `reach` m (rapier's contact reach) of the box round
+    /// them where the joints have put them, on the hull at `hull` (body → world), tested with
+    /// `clearance` as the hull box is (`clearance.rs`).
+    pub(crate) fn clear_terrain(
+        &self,
+        world: &mut PhysicsWorld,
+        terrain: &Terrain,
+        hull: &Isometry3<f64>,
+        clearance: &mut HullClearance,
+        reach: f64,
+    ) {
+        let near = self.parts.bounds(world).is_none_or(|(centre, half)| {
+            let box_pose = hull * Translation3::from(centre.coords);
+            clearance.box_near(terrain, &box_pose, &half, reach)
+        });
+        self.set_terrain_near(world, near);
     }
 
     /// Lets rapier pair the arm's parts with the terrain (`near`: some terrain face may come
