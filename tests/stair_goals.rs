@@ -22,7 +22,7 @@ use common::*;
 
 use nalgebra::Vector2;
 use treadsim::control::autopilot::{Autopilot, Goal, SENSOR_SEED};
-use treadsim::control::stair_climb::ClimbGeometry;
+use treadsim::control::climb_geometry::ClimbGeometry;
 use treadsim::exercise::trial::TIP_HOLD;
 use treadsim::scene::Spawn;
 use treadsim::sim::ranging::RangeSensor;

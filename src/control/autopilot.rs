@@ -15,8 +15,9 @@
 use nalgebra::Vector2;
 
 use super::agent::{wrap_pi, AgentCommand, AgentState, EngineLimits};
+use super::climb_geometry::ClimbGeometry;
 use super::laws::{around_point, stop_at, toward_point, DirectedArrival, LineFollower};
-use super::stair_climb::{ClimbGeometry, ClimbPhase, ClimbSense, StairClimb};
+use super::stair_climb::{ClimbPhase, ClimbSense, StairClimb};
 use super::stair_reading::{read_stairs, StairDirection, StairReading};
 use crate::sim::ranging::RangeScan;
 use crate::vehicle::spec::Steering;

@@ -7,6 +7,7 @@
 pub mod ackermann;
 pub mod agent;
 pub mod autopilot;
+pub mod climb_geometry;
 pub mod goal_script;
 pub mod grid;
 pub mod kinematic;
