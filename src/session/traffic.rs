@@ -21,6 +21,7 @@ use crate::control::traffic::{Avoidance, Obstacle, Traffic, TrafficScratch};
 use crate::digest::BitDigest;
 use crate::scene::TrafficSpec;
 use crate::sim::{MoverId, RobotId, SimError, Simulation, StateSnapshot};
+use crate::vehicle::file_limits::MAX_CAMERAS;
 
 /// How far an agent moves before the ground under it is looked up again, m.
 const GROUND_RESAMPLE: f64 = 0.1;
@@ -163,17 +164,24 @@ impl SessionTraffic {
     pub fn seen(&self, sim: &Simulation, robot: RobotId, out: &mut Vec<Obstacle>) {
         out.clear();
         let pose = sim.body_state(robot).pose;
-        let cameras = &sim.robot(robot).spec().cameras;
         let terrain = &sim.scene().terrain;
+        // Each camera's world pose and horizontal half-field, once per call (on the stack: a
+        // robot file has at most MAX_CAMERAS of them).
+        let mut views = [(Isometry3::identity(), 0.0); MAX_CAMERAS];
+        let mut count = 0;
+        for (view, camera) in views.iter_mut().zip(&sim.robot(robot).spec().cameras) {
+            let half = ((0.5 * camera.fov).tan() * PICTURE_ASPECT).atan();
+            *view = (camera.world_pose(&pose), half);
+            count += 1;
+        }
+        let views = &views[..count];
         for group in &self.groups {
             let height = group.traffic.spec().size[2];
             for (agent, &(_, ground)) in group.traffic.agents().iter().zip(&group.ground) {
                 let p = agent.state.position;
                 let middle = Point3::new(p.x, p.y, ground + 0.5 * height);
-                let shown = cameras.iter().any(|camera| {
-                    let half = ((0.5 * camera.fov).tan() * PICTURE_ASPECT).atan();
-                    let at = camera.world_pose(&pose);
-                    terrain.camera_sees(&at, 2.0 * half, &middle, SIGHT_RANGE, half)
+                let shown = views.iter().any(|(at, half)| {
+                    terrain.camera_sees(at, 2.0 * half, &middle, SIGHT_RANGE, *half)
                 });
                 if shown {
                     let heading = Vector2::new(agent.state.yaw.cos(), agent.state.yaw.sin());
