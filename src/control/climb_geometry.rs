@@ -263,12 +263,13 @@ fn outline_ahead(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::vehicle::robot_file::load_robot;
     use std::path::Path;
 
-    fn geometry(name: &str) -> ClimbGeometry {
+    /// The climb geometry of the preset robot file `name` (also the stair strategy's tests').
+    pub(in crate::control) fn geometry(name: &str) -> ClimbGeometry {
         ClimbGeometry::of(
             &load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset"),
         )

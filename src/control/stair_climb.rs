@@ -458,14 +458,7 @@ impl StairClimb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vehicle::robot_file::load_robot;
-    use std::path::Path;
-
-    fn geometry(name: &str) -> ClimbGeometry {
-        ClimbGeometry::of(
-            &load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset"),
-        )
-    }
+    use crate::control::climb_geometry::tests::geometry;
 
     /// A climb is refused as too steep only on a reading of [`FLIGHT_STEPS`] steps or more:
     /// the scout reading two 0.15 m edges 0.11 m apart (54°; a stepfield's rim and post)

@@ -167,14 +167,13 @@ impl SessionTraffic {
         let terrain = &sim.scene().terrain;
         // Each camera's world pose and horizontal half-field, once per call (on the stack: a
         // robot file has at most MAX_CAMERAS of them).
+        let cameras = &sim.robot(robot).spec().cameras;
         let mut views = [(Isometry3::identity(), 0.0); MAX_CAMERAS];
-        let mut count = 0;
-        for (view, camera) in views.iter_mut().zip(&sim.robot(robot).spec().cameras) {
+        for (view, camera) in views.iter_mut().zip(cameras) {
             let half = ((0.5 * camera.fov).tan() * PICTURE_ASPECT).atan();
             *view = (camera.world_pose(&pose), half);
-            count += 1;
         }
-        let views = &views[..count];
+        let views = &views[..cameras.len().min(MAX_CAMERAS)];
         for group in &self.groups {
             let height = group.traffic.spec().size[2];
             for (agent, &(_, ground)) in group.traffic.agents().iter().zip(&group.ground) {

@@ -106,14 +106,13 @@ impl HullClearance {
         reach: f64,
     ) -> bool {
         let half = half + Vector3::repeat(reach);
-        let box_pose = *box_pose;
         // The grown box as a slab: its x–z rectangle, ± its half-width along body y.
-        let slab = CutPlane::from_pose(&box_pose, CutRegion::new(-half.x, half.x, -half.z, half.z));
+        let slab = CutPlane::from_pose(box_pose, CutRegion::new(-half.x, half.x, -half.z, half.z));
         let searched = self.cache.refresh(terrain, &slab, half.y);
-        if !searched && self.budget.is_some_and(|b| b.still_apart(&box_pose, &half)) {
+        if !searched && self.budget.is_some_and(|b| b.still_apart(box_pose, &half)) {
             return false;
         }
-        let grown = GrownBox::at(&box_pose, half);
+        let grown = GrownBox::at(box_pose, half);
         let normals = terrain.normals();
         let mut gap = f64::INFINITY;
         for &t in &self.cache.faces {
@@ -129,7 +128,7 @@ impl HullClearance {
             }
         }
         self.budget = Some(MotionBudget {
-            pose: box_pose,
+            pose: *box_pose,
             half,
             gap,
         });

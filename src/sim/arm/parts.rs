@@ -72,9 +72,7 @@ impl ArmParts {
             .map(move |(h, p)| (*h, last, p));
         links.chain(palm).chain(fingers)
     }
-}
 
-impl ArmParts {
     /// Every part's collider handle.
     fn handles(&self) -> impl Iterator<Item = ColliderHandle> + '_ {
         self.links
