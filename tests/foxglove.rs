@@ -60,6 +60,9 @@ fn a_foxglove_client_we_did_not_write_watches_a_seat_live_and_drives_it() {
     );
     let seen: serde_json::Value = serde_json::from_str(said.trim()).unwrap();
     check_channels(&seen);
+    // foxglove 0.30.3 can refuse a subscription to a channel it has just advertised (see
+    // `resubscribe` in the client): under load CI saw no telemetry once.
+    println!("subscriptions retried: {}", seen["resubscribed"]);
     check_messages(&seen);
     check_driving(&seen);
     // The seat's own count: the junk refused (not JSON; a topic it does not take), the stale

@@ -67,11 +67,27 @@ def subscribe(new):
         ws.send(json.dumps({"op": "subscribe", "subscriptions": subs}))
 
 
+def resubscribe(channel_id):
+    """Subscribes again to a channel the server said it did not know although it had advertised
+    it: foxglove 0.30.3 (the SDK's Rust server) sends a new channel's advertisement before it
+    enters the channel in the client's table, so a client that subscribes at once can be refused
+    (fixed upstream by entering it first). Foxglove's app would show the error; the test client
+    retries once the table has caught up, and counts it."""
+    seen["resubscribed"] = seen.get("resubscribed", 0) + 1
+    for sub, ch in subscriptions.items():
+        if ch["id"] == channel_id:
+            time.sleep(0.05)
+            ws.send(json.dumps({"op": "subscribe", "subscriptions": [{"id": sub, "channelId": channel_id}]}))
+            return
+
+
 def take(message):
     if isinstance(message, str):
         m = json.loads(message)
         if m["op"] == "serverInfo":
             seen["server"] = m
+        elif m["op"] == "status" and m["message"].startswith("Unknown channel ID: "):
+            resubscribe(int(m["message"].rsplit(" ", 1)[1]))
         elif m["op"] == "advertise":
             new = [c for c in m["channels"] if c["id"] not in channels]
             for c in new:
