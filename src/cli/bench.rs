@@ -67,6 +67,14 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
     };
     let scene = Scene::load(&scene)?;
     let spec = load_robot(&a.robot)?;
+    if let Some(m) = a.hold {
+        if !(m > 0.0 && m <= 1000.0) {
+            bail!("--hold must be a mass in kg between 0 and 1000, got {m}");
+        }
+        if spec.arm.is_none() {
+            bail!("--hold needs a robot with an arm; '{}' has none", spec.name);
+        }
+    }
     if a.digest {
         let config = a.step.sim_config()?;
         let steps = a.steps.unwrap_or_else(|| steps_for(ROUND_TIME, config.dt));
@@ -76,6 +84,7 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
             a.robots,
             steps,
             StairDriver::default(),
+            a.hold,
             config,
         )?;
         if a.json {
@@ -90,14 +99,6 @@ pub fn bench_command(a: &BenchArgs) -> anyhow::Result<()> {
             );
         }
         return Ok(());
-    }
-    if let Some(m) = a.hold {
-        if !(m > 0.0 && m <= 1000.0) {
-            bail!("--hold must be a mass in kg between 0 and 1000, got {m}");
-        }
-        if spec.arm.is_none() {
-            bail!("--hold needs a robot with an arm; '{}' has none", spec.name);
-        }
     }
     let sim = a.step.sim_config()?;
     // The same simulated time at any step: 10 s of warm-up, 4 s per round.

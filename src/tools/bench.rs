@@ -349,7 +349,8 @@ pub struct TraceDigest {
 }
 
 /// Drives the bench's full world alone, untimed, for `steps` steps from the start (no warm-up,
-/// no bare world) with the settings `config` and hashes every robot's pose after every step. A fixed workload to count
+/// no bare world) with the settings `config` and hashes every robot's pose after every step;
+/// with `held_load` (kg) each armed robot carries a box as in [`BenchConfig::held_load`]. A fixed workload to count
 /// instructions under a profiler (timing on a shared machine is noisy), and the check that a
 /// change meant to make the step faster leaves the simulation bit for bit the same.
 pub fn trace_digest(
@@ -358,10 +359,11 @@ pub fn trace_digest(
     robots: usize,
     steps: usize,
     driver: StairDriver,
+    held_load: Option<f64>,
     config: SimConfig,
 ) -> Result<TraceDigest, SimError> {
     let spawns = bench_spawns(&scene, robots.max(1))?;
-    let mut field = DrivenField::new(scene, spec, &spawns, driver, None, config)?;
+    let mut field = DrivenField::new(scene, spec, &spawns, driver, held_load, config)?;
     let mut digest = BitDigest::default();
     for _ in 0..steps {
         field.step();
@@ -527,6 +529,7 @@ mod tests {
                 1,
                 steps,
                 driver,
+                None,
                 SimConfig::default(),
             )
             .expect("digest")

@@ -23,6 +23,7 @@ use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use rapier3d::prelude::*;
 
 use super::super::{isometry_of, pose_of, v32, v64};
+use super::parts::attach_to_hull;
 use crate::vehicle::arm::GripperSpec;
 
 /// A contact point this close, m, counts as a pad touching an object.
@@ -174,9 +175,7 @@ impl Grasp {
             .bodies
             .get(object)
             .map_or(Vector3::zeros(), |b| v64(b.linvel()));
-        world
-            .colliders
-            .set_parent(collider, Some(hull), &mut world.bodies);
+        attach_to_hull(world, collider, hull);
         if let Some(c) = world.colliders.get_mut(collider) {
             c.set_position_wrt_parent(pose_of(&(pad * held)));
         }

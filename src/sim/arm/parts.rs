@@ -8,7 +8,7 @@ use rapier3d::prelude::*;
 
 use super::{is_arm_part, ARM_GROUP, FINGER_MIN, FINGER_SIDES};
 use crate::sim::hull::TERRAIN_GROUP;
-use crate::sim::{pose_of, v32, v64};
+use crate::sim::{pose_of, v32, v64, PhysicsWorld};
 use crate::vehicle::arm::kinematics::{link_frames, JointVector};
 use crate::vehicle::arm::{ArmSpec, GripperSpec, MAX_ARM_JOINTS};
 
@@ -124,6 +124,52 @@ impl ArmParts {
     }
 }
 
+/// What rapier is shown of a part while it is attached to the hull: a ball thicker than any
+/// hull (m), so that the hull's thickness for continuous collision detection stays that of its
+/// own colliders.
+///
+/// Why: rapier 0.36 sweeps a dynamic body against the fixed scene in any step in which a point
+/// of it moves more than half its thinnest collider (`ccd_thickness`, the minimum over the
+/// colliders *as attached*), every collider of the body, about 180 000 instructions a sweep.
+/// A gripper's pads (5 mm half-thickness on `scout_eod`) made the whole robot "fast" in one
+/// climbing step in twenty, costing a third of the arm's overhead for nothing: the parts are
+/// placed by the arm's servo model each step, which a sweep of the hull's motion does not
+/// cover, and over the bench's 6000-step climb no sweep ever clamped the robot (the trace
+/// digests with and without are bit-identical). The attached thickness is not recomputed
+/// when a shape changes, so the part gets its true shape right after.
+const STAND_IN_RADIUS: f32 = 10.0;
+
+/// The stand-in shape of [`STAND_IN_RADIUS`].
+fn stand_in() -> SharedShape {
+    SharedShape::ball(STAND_IN_RADIUS)
+}
+
+/// Gives the attached collider `handle` back its true `shape` (its mass properties follow at
+/// the next step, as for any change of shape).
+fn restore_shape(world: &mut PhysicsWorld, handle: ColliderHandle, shape: SharedShape) {
+    if let Some(c) = world.colliders.get_mut(handle) {
+        c.set_shape(shape);
+    }
+}
+
+/// Moves collider `handle` onto `hull` (a held object taken by the gripper) without thinning
+/// the hull for continuous collision detection (see [`STAND_IN_RADIUS`]).
+pub(crate) fn attach_to_hull(
+    world: &mut PhysicsWorld,
+    handle: ColliderHandle,
+    hull: RigidBodyHandle,
+) {
+    let Some(c) = world.colliders.get_mut(handle) else {
+        return;
+    };
+    let shape = c.shared_shape().clone();
+    c.set_shape(stand_in());
+    world
+        .colliders
+        .set_parent(handle, Some(hull), &mut world.bodies);
+    restore_shape(world, handle, shape);
+}
+
 /// A collider of `shape` for an arm part at `pose` (body frame) of `mass` kg.
 fn arm_collider(
     shape: ColliderBuilder,
@@ -151,10 +197,13 @@ pub(crate) fn insert_parts(
     poses: &PartPoses,
     friction: f64,
 ) -> ArmParts {
-    let mut insert = |builder: ColliderBuilder| {
-        world
+    let mut insert = |mut builder: ColliderBuilder| {
+        let shape = std::mem::replace(&mut builder.shape, stand_in());
+        let handle = world
             .colliders
-            .insert_with_parent(builder.build(), hull, &mut world.bodies)
+            .insert_with_parent(builder.build(), hull, &mut world.bodies);
+        restore_shape(world, handle, shape);
+        handle
     };
     let links = spec
         .joints
@@ -256,4 +305,78 @@ pub(crate) fn meets_own_hull(
                     now < -GRAZE && now < depth(part.shape(), &old, c) - DEEPER
                 })
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vehicle::robot_file::load_robot;
+    use std::path::Path;
+
+    /// A world without gravity holding a hull box (0.6 × 0.4 × 0.2 m, so 0.1 m thick to
+    /// rapier's continuous collision detection) moving along x at `speed` m/s.
+    fn moving_hull(speed: f32) -> (PhysicsWorld, RigidBodyHandle) {
+        let mut world = PhysicsWorld::new();
+        world.gravity = Vector::ZERO;
+        let hull = world
+            .bodies
+            .insert(RigidBodyBuilder::dynamic().linvel(Vector::new(speed, 0.0, 0.0)));
+        world.colliders.insert_with_parent(
+            ColliderBuilder::cuboid(0.3, 0.2, 0.1).build(),
+            hull,
+            &mut world.bodies,
+        );
+        (world, hull)
+    }
+
+    /// Whether rapier sweeps `body` in the next step.
+    fn swept(world: &mut PhysicsWorld, body: RigidBodyHandle) -> bool {
+        world.step();
+        world.bodies.get(body).is_some_and(|b| b.is_ccd_active())
+    }
+
+    /// A plate 2 mm thick.
+    fn thin_plate() -> Collider {
+        ColliderBuilder::cuboid(0.05, 0.001, 0.05).mass(0.1).build()
+    }
+
+    /// At 0.5 m/s a hull moves 8 mm in one of rapier's default 1/60 s steps: under half its
+    /// own 0.1 m, over half a 5 mm pad or a 2 mm plate. Attached as they are, those make the
+    /// whole robot a body rapier sweeps; the arm's parts and what it takes do not.
+    #[test]
+    fn the_arm_and_what_it_holds_leave_the_hull_unswept() {
+        let (mut world, hull) = moving_hull(0.5);
+        assert!(!swept(&mut world, hull), "the hull alone is thick enough");
+        // The control: a thin plate attached as rapier does it.
+        world
+            .colliders
+            .insert_with_parent(thin_plate(), hull, &mut world.bodies);
+        assert!(swept(&mut world, hull), "a thin part thins the hull");
+
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/robots/scout_eod.toml");
+        let spec = load_robot(&path).expect("robot").arm.expect("arm");
+        assert!(spec.gripper.finger_thickness() < 0.011);
+        let (mut world, hull) = moving_hull(0.5);
+        let poses = part_poses(&spec, &[0.0; MAX_ARM_JOINTS], spec.gripper.opening);
+        let parts = insert_parts(&mut world, &spec, hull, &poses, 0.8);
+        // The parts keep their true shapes.
+        let pad = world.colliders.get(parts.fingers[0]).expect("pad");
+        let half = pad.shape().as_cuboid().expect("a plate").half_extents;
+        assert!((f64::from(half.y) - 0.5 * spec.gripper.finger_thickness()).abs() < 1e-6);
+        // A thin object taken off its own body.
+        let object = world
+            .bodies
+            .insert(RigidBodyBuilder::dynamic().translation(Vector::new(0.0, 0.0, 2.0)));
+        let plate = world
+            .colliders
+            .insert_with_parent(thin_plate(), object, &mut world.bodies);
+        attach_to_hull(&mut world, plate, hull);
+        assert_eq!(
+            world.colliders.get(plate).and_then(|c| c.parent()),
+            Some(hull)
+        );
+        for _ in 0..10 {
+            assert!(!swept(&mut world, hull));
+        }
+    }
 }
