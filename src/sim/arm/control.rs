@@ -3,11 +3,12 @@
 //! servo model of the module above), the fingers close, grasp or let go, a held valve or
 //! handle turns with the gripper, and the arm's colliders are placed for the coming step.
 
-use nalgebra::{Isometry3, Point3, Vector3};
+use nalgebra::{Isometry3, Vector3};
 use rapier3d::prelude::*;
 
 use super::grasp::{pressed_between, Grasp, HullMotion};
 use super::loads::{contact_force, JointLoads};
+use super::memo::{OwnWeight, PoseMemo};
 use super::parts::{part_poses, PartPoses};
 use super::route::{HullCheck, PoseRoute};
 use super::turn::{clear_of, pressed_valve, PadsNow, ValveHold};
@@ -41,8 +42,9 @@ impl ArmRig {
         else {
             return;
         };
-        let before = part_poses(&self.spec, &self.positions, self.finger_gap);
-        let (mut loads, scene_force) = self.loads(world, &hull_pose, &before, dt);
+        let memo = *self.pose_memo();
+        let before = memo.poses;
+        let (mut loads, scene_force) = self.loads(world, &hull_pose, &memo.weight, &before, dt);
         self.scene_force = scene_force;
         if let Some((hold, valve)) = self.held_valve(valves) {
             let now = self.pads_now(&hull_pose, &before.pad);
@@ -82,6 +84,7 @@ impl ArmRig {
         }
         if self.positions != old_positions || self.finger_gap != old_gap {
             self.place_parts(world, &after);
+            self.memo = PoseMemo::with_poses(&self.spec, &self.positions, self.finger_gap, after);
         }
         self.hold(world, &after.pad, dt);
         self.turn_valve(world, valves, &hull_pose, &after.pad);
@@ -145,35 +148,25 @@ impl ArmRig {
     }
 
     /// The loads on the joints from the last step: the weight of the links, palm and fingers
-    /// at `poses` (gravity taken into the body frame), the contact forces on every part, and
-    /// what a held object pulls with; and the largest contact force on any part or the held
-    /// object, N (what the arm hit the scene with), over the last step of `dt` s.
+    /// (`weight`, at `poses`; gravity taken into the body frame), the contact forces on every
+    /// part, and what a held object pulls with; and the largest contact force on any part or
+    /// the held object, N (what the arm hit the scene with), over the last step of `dt` s.
     fn loads(
         &self,
         world: &PhysicsWorld,
         hull: &Isometry3<f64>,
+        weight: &OwnWeight,
         poses: &PartPoses,
         dt: f64,
     ) -> (JointLoads, f64) {
         let gravity = hull.rotation.inverse() * v64(world.gravity);
-        let mut loads = JointLoads::new(&self.spec, &poses.links);
+        let mut loads = weight.loads(&gravity);
+        let to_body = hull.inverse();
         let last = self.spec.joints.len() - 1;
-        for (k, joint) in self.spec.joints.iter().enumerate() {
-            let link = &joint.link;
-            let centre = poses.links[k] * Point3::from(link.end / 2.0);
-            let own = link.mass * link.end.norm_squared() / 12.0;
-            loads.add_mass(k, &centre, link.mass, own, &gravity);
-        }
         let g = &self.spec.gripper;
-        let palm = Point3::from(poses.palm.translation.vector);
-        loads.add_mass(last, &palm, g.palm_mass, 0.0, &gravity);
-        for finger in &poses.fingers {
-            let centre = Point3::from(finger.translation.vector);
-            loads.add_mass(last, &centre, g.finger_mass, 0.0, &gravity);
-        }
         let mut hit = 0.0_f64;
         for (collider, link, _) in self.parts.each(poses) {
-            let mut force = loads.add_contacts(world, collider, link, hull, dt);
+            let mut force = loads.add_contacts(world, collider, link, &to_body, dt);
             // Closing pads pressing what they close on grip it, with at most the finger
             // mechanism's force (rapier's squeeze of a part between them, one step before the
             // hold takes it, can be far more): that is no hit.
@@ -185,7 +178,7 @@ impl ArmRig {
         if let Some(grasp) = &self.grasp {
             let centre = grasp.center_in_body(&poses.pad);
             loads.add_mass(last, &centre, grasp.mass, 0.0, &gravity);
-            hit = hit.max(loads.add_contacts(world, grasp.collider(), last, hull, dt));
+            hit = hit.max(loads.add_contacts(world, grasp.collider(), last, &to_body, dt));
         }
         (loads, hit)
     }

@@ -24,6 +24,7 @@ use rapier3d::prelude::*;
 
 use super::super::{isometry_of, pose_of, v32, v64};
 use super::parts::attach_to_hull;
+use crate::sim::hull::TERRAIN_GROUP;
 use crate::vehicle::arm::GripperSpec;
 
 /// A contact point this close, m, counts as a pad touching an object.
@@ -95,6 +96,9 @@ pub(crate) struct Grasp {
     pub friction: f64,
     /// The object's mass, kg.
     pub mass: f64,
+    /// Its collider's own collision groups (restored on release; while held the terrain may
+    /// be left out of their filter, [`Grasp::set_terrain`]).
+    groups: InteractionGroups,
 }
 
 /// Recomputes a body's mass properties from its colliders now: rapier would only at the
@@ -168,6 +172,7 @@ impl Grasp {
         let on_body = isometry_of(c.position_wrt_parent()?);
         let world_pose = isometry_of(c.position());
         let mass = c.mass() as f64;
+        let groups = c.collision_groups();
         let held = pad.inverse() * hull_pose.inverse() * world_pose;
         let local = c.shape().compute_aabb(&pose_of(&held));
         let half = local.half_extents();
@@ -195,6 +200,7 @@ impl Grasp {
             half_size: [half.x as f64, half.z as f64],
             friction,
             mass,
+            groups,
         })
     }
 
@@ -220,6 +226,7 @@ impl Grasp {
             .set_parent(self.collider, Some(self.object), &mut world.bodies);
         if let Some(c) = world.colliders.get_mut(self.collider) {
             c.set_position_wrt_parent(pose_of(&self.on_body));
+            c.set_collision_groups(self.groups);
         }
         if let Some(b) = world.bodies.get_mut(self.object) {
             b.set_enabled(true);
@@ -280,7 +287,7 @@ impl Grasp {
         along.y = 0.0;
         let mass = self.mass.max(1e-6);
         if self.sliding.norm() == 0.0 && along.norm() <= limit {
-            return self.place(world, &hull.pose, pad);
+            return self.place(world, pad);
         }
         // Sliding: friction opposes the sliding (or, starting, the pull), at the bound.
         let direction = if self.sliding.norm() > 0.0 {
@@ -297,14 +304,13 @@ impl Grasp {
             next
         };
         self.slid += self.sliding * dt;
-        self.place(world, &hull.pose, pad);
+        self.place(world, pad);
     }
 
-    /// Puts the collider at the pads (`pad`, body frame) where it is held, and its resting
-    /// body there too (so that its state reads where it is), hull at `hull`.
-    fn place(&self, world: &mut PhysicsWorld, hull: &Isometry3<f64>, pad: &Isometry3<f64>) {
-        let on_hull = pad * self.holding_pose();
-        let pose = pose_of(&on_hull);
+    /// Puts the collider at the pads (`pad`, body frame) where it is held. Its resting body
+    /// follows after the step ([`Grasp::follow`]).
+    fn place(&self, world: &mut PhysicsWorld, pad: &Isometry3<f64>) {
+        let pose = pose_of(&(pad * self.holding_pose()));
         // Touched only when it moves: a collider moved on its body makes rapier recompute the
         // body's mass properties.
         let moved = world
@@ -314,14 +320,12 @@ impl Grasp {
         if let Some(c) = world.colliders.get_mut(self.collider).filter(|_| moved) {
             c.set_position_wrt_parent(pose);
         }
-        if let Some(b) = world.bodies.get_mut(self.object) {
-            b.set_position(pose_of(&(hull * on_hull * self.on_body.inverse())), false);
-            b.set_linvel(v32(&self.last_velocity), false);
-        }
     }
 
-    /// Puts the resting body where the collider went in the step just taken (so that the
-    /// object's state reads where it is, not where it was).
+    /// Puts the resting body where the collider went in the step just taken, moving at the
+    /// hull's velocity there (so that the object's state reads where it is and how it moves,
+    /// not where it was); once a step, as rapier takes any change to a body as work for its
+    /// next step.
     pub fn follow(&mut self, world: &mut PhysicsWorld) {
         let Some(pose) = world
             .colliders
@@ -336,6 +340,7 @@ impl Grasp {
         }
         if let Some(b) = world.bodies.get_mut(self.object) {
             b.set_position(pose_of(&body_pose), false);
+            b.set_linvel(v32(&self.last_velocity), false);
         }
     }
 
@@ -344,6 +349,32 @@ impl Grasp {
     pub fn slide_state(&self) -> [f64; 6] {
         let (a, b) = (self.slid, self.sliding);
         [a.x, a.y, a.z, b.x, b.y, b.z]
+    }
+
+    /// Puts the terrain in the held collider's filter (`near`: some terrain face may come
+    /// within rapier's contact reach of it) or leaves it out, as for the arm's parts
+    /// ([`super::ArmRig::clear_terrain`]); touched only when the filter changes.
+    pub fn set_terrain(&self, world: &mut PhysicsWorld, near: bool) {
+        let filter = if near {
+            self.groups.filter
+        } else {
+            self.groups.filter.difference(TERRAIN_GROUP)
+        };
+        let changed = world
+            .colliders
+            .get(self.collider)
+            .is_some_and(|c| c.collision_groups().filter != filter);
+        if let Some(c) = world.colliders.get_mut(self.collider).filter(|_| changed) {
+            c.set_collision_groups(self.groups.with_filter(filter));
+        }
+    }
+
+    /// The box round the held collider on the hull: its least and greatest corners, m, body
+    /// frame.
+    pub fn bounds(&self, world: &PhysicsWorld) -> Option<(Vector3<f64>, Vector3<f64>)> {
+        let c = world.colliders.get(self.collider)?;
+        let aabb = c.shape().compute_aabb(c.position_wrt_parent()?);
+        Some((v64(aabb.mins), v64(aabb.maxs)))
     }
 
     /// The object's collider (on the hull while held).

@@ -59,6 +59,11 @@ impl JointLoads {
         loads
     }
 
+    /// Joint `j`'s origin, m, body frame.
+    pub fn origin(&self, j: usize) -> Point3<f64> {
+        self.origins[j]
+    }
+
     /// Joint `j`'s axis, body frame (unit).
     pub fn axis(&self, j: usize) -> Vector3<f64> {
         self.axes[j]
@@ -134,17 +139,16 @@ impl JointLoads {
     }
 
     /// Adds the contact forces the last step put on `collider` (a part of link `link` on the
-    /// hull at `hull`) over the step of `dt` s, see [`contact_forces`]; returns the magnitude
-    /// of their sum, N.
+    /// hull whose world → body transform is `to_body`) over the step of `dt` s, see
+    /// [`contact_forces`]; returns the magnitude of their sum, N.
     pub fn add_contacts(
         &mut self,
         world: &PhysicsWorld,
         collider: ColliderHandle,
         link: usize,
-        hull: &Isometry3<f64>,
+        to_body: &Isometry3<f64>,
         dt: f64,
     ) -> f64 {
-        let to_body = hull.inverse();
         let mut total = Vector3::zeros();
         for (point, impulse) in contact_forces(world, collider) {
             let force = impulse / dt;
@@ -168,15 +172,16 @@ pub(crate) fn contact_forces(
     world: &PhysicsWorld,
     collider: ColliderHandle,
 ) -> impl Iterator<Item = (Point3<f64>, Vector3<f64>)> + '_ {
-    let part_pose = world
-        .colliders
-        .get(collider)
-        .map_or(Isometry3::identity(), |c| isometry_of(c.position()));
     world
         .narrow_phase
         .contact_pairs_with(collider)
         .filter(|pair| pair.has_any_active_contact())
         .flat_map(move |pair| {
+            // Looked up only for a collider in contact (most parts most steps are in none).
+            let part_pose = world
+                .colliders
+                .get(collider)
+                .map_or(Isometry3::identity(), |c| isometry_of(c.position()));
             // The solver pushes collider 1 along −n and collider 2 along +n; each side's
             // point is in its own collider's frame.
             let first = pair.collider1 == collider;

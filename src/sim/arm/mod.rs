@@ -42,16 +42,18 @@
 mod control;
 mod grasp;
 mod loads;
+mod memo;
 mod parts;
 mod route;
 mod simulation;
 mod turn;
 
-use nalgebra::{Isometry3, Point3, Translation3};
+use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use rapier3d::prelude::*;
 
 pub use grasp::grip_limit;
 use grasp::{Grasp, HullMotion};
+use memo::PoseMemo;
 use parts::{insert_parts, part_poses, ArmParts, PartPoses};
 use route::PoseRoute;
 use turn::ValveHold;
@@ -171,6 +173,21 @@ impl ArmPosture {
     }
 }
 
+/// The box (centre, half-extents, m) round the box `parts` (centre, half-extents) and the box
+/// `held` (least and greatest corners), either of which may be missing.
+fn merged(
+    parts: Option<(Point3<f64>, Vector3<f64>)>,
+    held: Option<(Vector3<f64>, Vector3<f64>)>,
+) -> Option<(Point3<f64>, Vector3<f64>)> {
+    let corners = parts.map(|(c, h)| (c.coords - h, c.coords + h));
+    let (lo, hi) = match (corners, held) {
+        (Some((a, b)), Some((c, d))) => (a.inf(&c), b.sup(&d)),
+        (Some(box_), None) | (None, Some(box_)) => box_,
+        (None, None) => return None,
+    };
+    Some((Point3::from((lo + hi) * 0.5), (hi - lo) * 0.5))
+}
+
 /// An arm's colliders, joint state and controller.
 #[derive(Debug, Clone)]
 pub(crate) struct ArmRig {
@@ -211,6 +228,9 @@ pub(crate) struct ArmRig {
     route: PoseRoute,
     /// The drive command the operator gave the robot, before the interlock slows it.
     drive_command: DriveCommand,
+    /// What the pose decides, kept while the arm holds it ([`PoseMemo`]; used only while it
+    /// is the memo of the pose the arm has).
+    memo: PoseMemo,
 }
 
 impl ArmRig {
@@ -219,14 +239,17 @@ impl ArmRig {
     /// them where the joints have put them, on the hull at `hull` (body → world), tested with
     /// `clearance` as the hull box is (`clearance.rs`).
     pub(crate) fn clear_terrain(
-        &self,
+        &mut self,
         world: &mut PhysicsWorld,
         terrain: &Terrain,
         hull: &Isometry3<f64>,
         clearance: &mut HullClearance,
         reach: f64,
     ) {
-        let near = self.parts.bounds(world).is_none_or(|(centre, half)| {
+        self.pose_memo();
+        let parts = self.memo.bounds(&self.parts, world);
+        let held = self.grasp.and_then(|g| g.bounds(world));
+        let near = merged(parts, held).is_none_or(|(centre, half)| {
             let box_pose = hull * Translation3::from(centre.coords);
             clearance.box_near(terrain, &box_pose, &half, reach)
         });
@@ -238,6 +261,9 @@ impl ArmRig {
     /// the narrow phase it would run is left out (as for the hull box, `clearance.rs`).
     pub(crate) fn set_terrain_near(&self, world: &mut PhysicsWorld, near: bool) {
         self.parts.set_terrain(world, near);
+        if let Some(grasp) = &self.grasp {
+            grasp.set_terrain(world, near);
+        }
     }
 
     /// Builds the arm of `spec` on the hull body `hull` at `posture`, at rest; `friction` is
@@ -254,6 +280,7 @@ impl ArmRig {
             .clamp(2.0 * FINGER_MIN, spec.gripper.opening);
         let poses = part_poses(spec, &posture.positions, gap);
         let parts = insert_parts(world, spec, hull, &poses, friction);
+        let memo = PoseMemo::with_poses(spec, &posture.positions, gap, poses);
         Self {
             spec: spec.clone(),
             hull,
@@ -272,7 +299,16 @@ impl ArmRig {
             scene_force: 0.0,
             route: PoseRoute::default(),
             drive_command: DriveCommand::STOP,
+            memo,
         }
+    }
+
+    /// The memo of the arm's pose now, made again if the pose changed since it was made.
+    fn pose_memo(&mut self) -> &mut PoseMemo {
+        if !self.memo.is_for(&self.positions, self.finger_gap) {
+            self.memo = PoseMemo::new(&self.spec, &self.positions, self.finger_gap);
+        }
+        &mut self.memo
     }
 
     /// The arm's colliders: links, palm, then the left and right fingers.
@@ -414,6 +450,9 @@ impl ArmRig {
 
     /// Whether the tool point is farther than the drive reach from the mount, horizontally.
     pub fn reaches_out(&self) -> bool {
+        if self.memo.is_for(&self.positions, self.finger_gap) {
+            return self.memo.reaches_out;
+        }
         let tool = tool_point(&self.spec, &self.positions);
         (tool - self.spec.mount).xy().norm() > self.spec.drive_reach
     }
