@@ -135,3 +135,79 @@ impl PoseMemo {
         *self.bounds.get_or_insert_with(|| parts.bounds(world))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vehicle::robot_file::load_robot;
+    use std::path::Path;
+
+    fn arm(name: &str) -> ArmSpec {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenes/robots/{name}.toml"));
+        load_robot(&path).expect("robot").arm.expect("arm")
+    }
+
+    /// The weight as one lever per joint gives each joint the torque of every part's weight
+    /// summed about it (m·g at the part's centre, `JointLoads::add_mass`), for any gravity,
+    /// and the same inertia, to rounding (1e-12 N·m, kg·m²).
+    #[test]
+    fn the_lever_per_joint_is_the_sum_of_the_parts_weights() {
+        for name in ["scout_eod", "tracker55_eod", "heavy250_eod"] {
+            let spec = arm(name);
+            let mut q = [0.0; MAX_ARM_JOINTS];
+            for (j, (qj, joint)) in q.iter_mut().zip(&spec.joints).enumerate() {
+                *qj = joint.min + (joint.max - joint.min) * (0.2 + 0.13 * j as f64);
+            }
+            let poses = part_poses(&spec, &q, 0.03);
+            let weight = OwnWeight::new(&spec, &poses);
+            for gravity in [
+                Vector3::new(0.0, 0.0, -9.81),
+                Vector3::new(3.0, -2.0, -8.9),
+                Vector3::new(-9.81, 0.0, 0.0),
+            ] {
+                let mut summed = JointLoads::new(&spec, &poses.links);
+                let last = spec.joints.len() - 1;
+                for (k, joint) in spec.joints.iter().enumerate() {
+                    let link = &joint.link;
+                    let centre = poses.links[k] * Point3::from(link.end / 2.0);
+                    let own = link.mass * link.end.norm_squared() / 12.0;
+                    summed.add_mass(k, &centre, link.mass, own, &gravity);
+                }
+                let g = &spec.gripper;
+                let palm = Point3::from(poses.palm.translation.vector);
+                summed.add_mass(last, &palm, g.palm_mass, 0.0, &gravity);
+                for finger in &poses.fingers {
+                    let centre = Point3::from(finger.translation.vector);
+                    summed.add_mass(last, &centre, g.finger_mass, 0.0, &gravity);
+                }
+                let memo = weight.loads(&gravity);
+                for j in 0..spec.joints.len() {
+                    assert!(
+                        (memo.torque[j] - summed.torque[j]).abs() < 1e-12,
+                        "{name} {j}"
+                    );
+                    assert!(
+                        (memo.inertia[j] - summed.inertia[j]).abs() < 1e-12,
+                        "{name} {j}"
+                    );
+                }
+                // Not a trivial check: the shoulder carries a real load.
+                assert!(summed.torque[1].abs() > 0.1, "{name}: {:?}", summed.torque);
+            }
+        }
+    }
+
+    /// A memo answers only for the pose it was made for, bit for bit.
+    #[test]
+    fn a_memo_is_only_for_its_own_pose() {
+        let spec = arm("scout_eod");
+        let q = [0.1, -0.2, 0.3, 0.0, 0.5, 0.0, 0.0, 0.0];
+        let memo = PoseMemo::new(&spec, &q, 0.04);
+        assert!(memo.is_for(&q, 0.04));
+        assert!(!memo.is_for(&q, 0.040_000_000_1));
+        let mut moved = q;
+        moved[4] = f64::from_bits(q[4].to_bits() + 1);
+        assert!(!memo.is_for(&moved, 0.04));
+        assert_eq!(memo.poses.pad, part_poses(&spec, &q, 0.04).pad);
+    }
+}
