@@ -8,6 +8,7 @@ use std::path::Path;
 
 use treadsim::envelope::{lanes, trials};
 use treadsim::sim::SimConfig;
+use treadsim::tools::calibrate::log::TrackInput;
 use treadsim::tools::calibrate::{calibrate, CalibrateOptions, DriveLog, Parameter};
 use treadsim::vehicle::{DriveCommand, RobotSpec};
 
@@ -79,28 +80,100 @@ fn simulated_log(spec: &RobotSpec) -> String {
     csv
 }
 
+/// The parameters the simulated logs are fitted for, and their "real" values.
+const PARAMETERS: [Parameter; 3] = [
+    Parameter::LateralFriction,
+    Parameter::RollingResistance,
+    Parameter::MaxAcceleration,
+];
+const TRUTH: [f64; 3] = [1.35, 0.05, 1.4];
+
+/// The scout with the "real" robot's values of [`PARAMETERS`].
+fn real_scout() -> RobotSpec {
+    let mut real = common::robot("scout");
+    for (p, v) in PARAMETERS.iter().zip(TRUTH) {
+        p.set(&mut real, v);
+    }
+    real
+}
+
 #[test]
 fn known_turning_parameters_are_fitted_back_from_a_simulated_log() {
     let preset = common::robot("scout");
-    let parameters = [
-        Parameter::LateralFriction,
-        Parameter::RollingResistance,
-        Parameter::MaxAcceleration,
-    ];
-    let truth = [1.35, 0.05, 1.4];
-    let mut real = preset.clone();
-    for (p, v) in parameters.iter().zip(truth) {
-        p.set(&mut real, v);
-    }
     let tracks: Vec<String> = preset.tracks.iter().map(|t| t.name.clone()).collect();
-    let log =
-        DriveLog::parse(Path::new("scout_drive.csv"), &simulated_log(&real), &tracks).unwrap();
+    let log = DriveLog::parse(
+        Path::new("scout_drive.csv"),
+        &simulated_log(&real_scout()),
+        &tracks,
+    )
+    .unwrap();
+    fitted_back(&preset, &log);
+}
+
+/// A real robot's drive as ROS 2 records it: the simulated log written by `rosbags` (a writer
+/// we did not write, `tests/calibrate/ros2_bag.py`) as a ROS 2 bag in MCAP — odometry on
+/// /odom, the diff-drive commands on /cmd_vel — is read row for row as the CSV and fitted
+/// back within 5 % as from it.
+#[test]
+fn known_turning_parameters_are_fitted_back_from_a_ros2_bag() {
+    let Some(python) = common::python::client_python("rosbags") else {
+        return;
+    };
+    let preset = common::robot("scout");
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("drive.csv");
+    let text = simulated_log(&real_scout());
+    std::fs::write(&csv, &text).unwrap();
+    let gauge = preset.tracks[0].y - preset.tracks[1].y;
+    let written = std::process::Command::new(python)
+        .arg("tests/calibrate/ros2_bag.py")
+        .arg(&csv)
+        .arg(gauge.to_string())
+        .arg(dir.path().join("bag"))
+        .output()
+        .unwrap();
+    assert!(
+        written.status.success(),
+        "{}",
+        String::from_utf8_lossy(&written.stderr)
+    );
+    let bag = String::from_utf8(written.stdout).unwrap();
+    let log = DriveLog::read(Path::new(bag.trim()), &preset).unwrap();
+    let tracks: Vec<String> = preset.tracks.iter().map(|t| t.name.clone()).collect();
+    let from_csv = DriveLog::parse(&csv, &text, &tracks).unwrap();
+    assert_eq!(log.input, TrackInput::Commanded);
+    assert_eq!(log.times.len(), from_csv.times.len());
+    for k in 0..log.times.len() {
+        // Log times in whole nanoseconds; the yaw through a quaternion and back.
+        assert!((log.times[k] - from_csv.times[k]).abs() < 2e-9, "row {k}");
+        let (a, b) = (log.poses[k], from_csv.poses[k]);
+        assert!(
+            (a.x - b.x).abs() < 1e-12 && (a.y - b.y).abs() < 1e-12,
+            "row {k}"
+        );
+        assert!(
+            (a.yaw - b.yaw).abs() < 1e-9,
+            "row {k}: {} vs {}",
+            a.yaw,
+            b.yaw
+        );
+        for (v, w) in log.speeds[k].iter().zip(&from_csv.speeds[k]) {
+            assert!((v - w).abs() < 1e-12, "row {k}: {v} vs {w}");
+        }
+    }
+    fitted_back(&preset, &log);
+}
+
+/// Fits [`PARAMETERS`] of `preset` to `log` and checks they come back within 5 % of
+/// [`TRUTH`], and the yaw-rate residual falls to under a quarter.
+fn fitted_back(preset: &RobotSpec, log: &DriveLog) {
+    let (parameters, truth) = (PARAMETERS, TRUTH);
     let options = CalibrateOptions {
         parameters: parameters.to_vec(),
         mu: 0.8,
         config: SimConfig::default(),
     };
-    let fit = calibrate(&preset, &log, &options).unwrap();
+    let fit = calibrate(preset, log, &options).unwrap();
     println!("{fit}");
     for (f, want) in fit.fitted.iter().zip(truth) {
         assert!(f.determined, "{:?}", f);

@@ -10,7 +10,8 @@
 
 mod common;
 use common::class::{free_port, manifest, Proc};
-use common::ros2::{client_python, mean_vx, stop};
+use common::python::client_python;
+use common::ros2::{mean_vx, stop};
 
 use std::process::{Command, Stdio};
 

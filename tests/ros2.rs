@@ -9,7 +9,8 @@
 
 mod common;
 use common::class::{free_port, manifest, signing, wait_for, Proc};
-use common::ros2::{client_python, mean_vx, stop};
+use common::python::client_python;
+use common::ros2::{mean_vx, stop};
 
 use std::process::{Command, Stdio};
 use std::time::Duration;

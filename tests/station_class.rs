@@ -195,7 +195,7 @@ fn a_station_in_a_window_is_assigned_started_paused_and_its_passed_attempt_is_re
 #[cfg(feature = "ros2")]
 #[test]
 fn a_station_window_is_driven_by_a_ros2_client_we_did_not_write() {
-    let Some(python) = common::ros2::client_python("the ROS 2 client") else {
+    let Some(python) = common::python::client_python("the ROS 2 client") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -16,7 +16,9 @@ pub struct CalibrateArgs {
     robot: PathBuf,
     /// The recorded drive, CSV with a header: t (s), x, y (m), yaw (rad) and per main track
     /// `<track>_command` (commanded belt speed, m/s) or `<track>_belt_speed` (measured);
-    /// other columns are ignored, so `treadsim run`'s telemetry is a log too.
+    /// other columns are ignored, so `treadsim run`'s telemetry is a log too. Or a ROS 2 bag in
+    /// MCAP (`ros2 bag record -s mcap`) with the robot's nav_msgs/msg/Odometry and the
+    /// geometry_msgs/msg/Twist (or TwistStamped) commands its drive was given.
     #[arg(long)]
     log: PathBuf,
     /// Parameters to fit, comma-separated robot-file keys: lateral_friction_scale,
@@ -53,8 +55,7 @@ pub fn calibrate_command(a: &CalibrateArgs) -> anyhow::Result<()> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let source = SourceFile::read(&a.robot)?;
     let spec = robot_from_source(&source)?;
-    let tracks: Vec<String> = spec.tracks.iter().map(|t| t.name.clone()).collect();
-    let log = DriveLog::read(&a.log, &tracks)?;
+    let log = DriveLog::read(&a.log, &spec)?;
     let options = CalibrateOptions {
         parameters,
         mu: a.mu,

@@ -24,6 +24,7 @@
 //! - [`report`]: the after-action report (HTML with plots).
 //! - [`progress`]: a progress bar on the terminal.
 
+pub mod cdr;
 pub mod foxglove;
 pub mod header;
 pub mod progress;

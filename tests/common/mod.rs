@@ -4,6 +4,7 @@
 
 #[cfg(feature = "classroom")]
 pub mod class;
+pub mod python;
 #[cfg(all(feature = "classroom", any(feature = "ros2", feature = "foxglove")))]
 pub mod ros2;
 

@@ -1,32 +1,6 @@
 //! Helpers of the tests that use the Python clients we did not write (`tests/ros2/`,
-//! `tests/foxglove/`): their Python, the skip where PyPI could not be reached, the speed they
-//! saw, and ending the seat they talk to.
-
-use std::path::PathBuf;
-
-use super::class::manifest;
-
-/// The clients' Python (`target/venv-ros2`, made by `make test`), or `None` where PyPI could
-/// not be reached (the caller's test then says SKIPPED, naming `what`, and passes); missing
-/// without that note is a failure: `make test` did not run.
-pub fn client_python(what: &str) -> Option<PathBuf> {
-    let python = manifest("target/venv-ros2/bin/python");
-    if python.is_file() {
-        return Some(python);
-    }
-    let unavailable = manifest("target/venv-ros2.unavailable");
-    assert!(
-        unavailable.is_file(),
-        "run `make test`: it installs the Python clients into target/venv-ros2"
-    );
-    eprintln!(
-        "SKIPPED: PyPI could not be reached to install {what} ({})",
-        std::fs::read_to_string(unavailable)
-            .unwrap_or_default()
-            .trim()
-    );
-    None
-}
+//! `tests/foxglove/`): the speed they saw and ending the seat they talk to (their Python is
+//! `super::python`).
 
 /// The mean forward speed (m/s, `base_link`) of the samples (`{"t": s, "vx": m/s}`: odometry,
 /// telemetry) the client received between `from` and `to` (s since the Unix epoch); there must

@@ -1,7 +1,7 @@
 //! The ROS 2 messages treadsim publishes and subscribes, and their CDR encoding (field order as
 //! in [`super::types`]; REP-103 units: m, rad, s; a quaternion `x, y, z, w`).
 
-use super::cdr::{CdrError, CdrReader, CdrWriter};
+use crate::record::cdr::{CdrError, CdrReader, CdrWriter};
 
 /// A ROS time (`builtin_interfaces/msg/Time`): whole seconds and nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,4 +1,5 @@
-//! A robot's recorded drive, as `treadsim calibrate` reads it: CSV with a header line.
+//! A robot's recorded drive, as `treadsim calibrate` reads it: CSV with a header line (below),
+//! or a ROS 2 bag in MCAP ([`super::bag`]).
 //!
 //! Columns (any order, others ignored, so the simulator's own telemetry is a valid log):
 //! - `t`: time, s, strictly increasing;
@@ -18,6 +19,7 @@ use std::path::Path;
 use crate::config::ConfigError;
 use crate::control::agent::wrap_pi;
 use crate::control::kinematic::PlanarPose;
+use crate::vehicle::RobotSpec;
 
 /// Largest log read, bytes (an hour at 100 Hz with every telemetry column is about 40 MB).
 pub const MAX_LOG_BYTES: u64 = 256 * 1024 * 1024;
@@ -48,8 +50,9 @@ pub struct DriveLog {
 }
 
 impl DriveLog {
-    /// Reads the log at `path` for a robot whose main tracks are named `tracks`.
-    pub fn read(path: &Path, tracks: &[String]) -> Result<Self, ConfigError> {
+    /// Reads the log at `path` for the robot `spec`: a ROS 2 bag in MCAP ([`super::bag`]) or
+    /// CSV ([`DriveLog::parse`]), told apart by the file's first bytes.
+    pub fn read(path: &Path, spec: &RobotSpec) -> Result<Self, ConfigError> {
         let whole = |message: String| ConfigError::whole_file(path, message);
         let size = std::fs::metadata(path)
             .map_err(|e| whole(format!("cannot read: {e}")))?
@@ -59,8 +62,14 @@ impl DriveLog {
                 "{size} bytes, more than the {MAX_LOG_BYTES} a log may have"
             )));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| whole(format!("cannot read: {e}")))?;
-        Self::parse(path, &text, tracks)
+        let bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+        if super::bag::is_mcap(&bytes) {
+            return super::bag::read_bag(path, &bytes, spec);
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|e| whole(format!("neither an MCAP bag nor CSV text ({e})")))?;
+        let tracks: Vec<String> = spec.tracks.iter().map(|t| t.name.clone()).collect();
+        Self::parse(path, &text, &tracks)
     }
 
     /// Parses log text; `path` names it in errors.

@@ -20,6 +20,7 @@
 //! of several radii and a pivot to determine the friction, starts and stops for the
 //! acceleration, full-stick pivots for the torque.
 
+pub mod bag;
 pub mod fit;
 pub mod log;
 pub mod write;

@@ -26,7 +26,7 @@ fn command_messages_are_decoded_into_the_inbox_and_bad_ones_refused() {
     }
     assert_eq!(inbox.counters().rejected, 3);
     take(&inbox, Command::Enable, &{
-        let mut w = super::super::cdr::CdrWriter::new();
+        let mut w = crate::record::cdr::CdrWriter::new();
         w.bool(false);
         w.finish()
     });
