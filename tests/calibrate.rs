@@ -125,20 +125,8 @@ fn known_turning_parameters_are_fitted_back_from_a_ros2_bag() {
     let text = simulated_log(&real_scout());
     std::fs::write(&csv, &text).unwrap();
     let gauge = preset.tracks[0].y - preset.tracks[1].y;
-    let written = std::process::Command::new(python)
-        .arg("tests/calibrate/ros2_bag.py")
-        .arg(&csv)
-        .arg(gauge.to_string())
-        .arg(dir.path().join("bag"))
-        .output()
-        .unwrap();
-    assert!(
-        written.status.success(),
-        "{}",
-        String::from_utf8_lossy(&written.stderr)
-    );
-    let bag = String::from_utf8(written.stdout).unwrap();
-    let log = DriveLog::read(Path::new(bag.trim()), &preset).unwrap();
+    let bag = ros2_bag(&python, &csv, "cmd_vel", gauge, &dir.path().join("bag"));
+    let log = DriveLog::read(&bag, &preset).unwrap();
     let tracks: Vec<String> = preset.tracks.iter().map(|t| t.name.clone()).collect();
     let from_csv = DriveLog::parse(&csv, &text, &tracks).unwrap();
     assert_eq!(log.input, TrackInput::Commanded);
@@ -198,16 +186,13 @@ fn treadsim(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// The README's worked example: `treadsim run` drives a "real" scout whose belts resist
-/// sliding sideways 1.3 times as much as the preset's over docs/calibration_drive.toml; its
-/// telemetry (measured belt speeds) is the log `treadsim calibrate` fits the preset to. The
-/// calibrated file loads and holds the real robot's values within 5 %.
-#[test]
-fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
-    let dir = tempfile::tempdir().unwrap();
+/// `treadsim run` drives a "real" scout whose belts resist sliding sideways 1.3 times as much
+/// as the preset's over docs/calibration_drive.toml (the README's worked example); returns its
+/// telemetry, CSV in `dir`.
+fn real_scout_telemetry(dir: &Path) -> std::path::PathBuf {
     let preset = std::fs::read_to_string("scenes/robots/scout.toml").unwrap();
     assert!(preset.contains("lateral_friction_scale = 1.0\n"));
-    let real = dir.path().join("scout_real.toml");
+    let real = dir.join("scout_real.toml");
     std::fs::write(
         &real,
         preset.replace(
@@ -216,8 +201,7 @@ fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
         ),
     )
     .unwrap();
-    let log = dir.path().join("drive.csv");
-    let out = dir.path().join("scout.calibrated.toml");
+    let log = dir.join("drive.csv");
     let ran = treadsim(&[
         "run",
         "--scene",
@@ -237,6 +221,12 @@ fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
         "{}",
         String::from_utf8_lossy(&ran.stderr)
     );
+    log
+}
+
+/// `treadsim calibrate` fits the scout preset to `log`, writes `out` and the file loads and
+/// holds the real robot's values within 5 %.
+fn calibrates_to_the_real_scout(log: &Path, out: &Path) {
     let fitted = treadsim(&[
         "calibrate",
         "--robot",
@@ -254,7 +244,7 @@ fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
         String::from_utf8_lossy(&fitted.stderr)
     );
     assert!(printed.contains("residual RMS: yaw rate"), "{printed}");
-    let spec = treadsim::vehicle::robot_file::load_robot(&out).unwrap();
+    let spec = treadsim::vehicle::robot_file::load_robot(out).unwrap();
     let belt = spec.tracks[0].belt;
     assert!(
         (belt.lateral_friction_scale / 1.3 - 1.0).abs() < 0.05,
@@ -264,9 +254,59 @@ fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
         (belt.rolling_resistance / 0.03 - 1.0).abs() < 0.05,
         "{belt:?}"
     );
-    assert!(std::fs::read_to_string(&out)
+    assert!(std::fs::read_to_string(out)
         .unwrap()
         .starts_with("# Calibrated by `treadsim calibrate` from"));
+}
+
+/// The README's worked example: the real scout's telemetry (measured belt speeds) is the log
+/// `treadsim calibrate` fits the preset to.
+#[test]
+fn calibrate_fits_a_run_telemetry_and_writes_a_loadable_robot_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = real_scout_telemetry(dir.path());
+    calibrates_to_the_real_scout(&log, &dir.path().join("scout.calibrated.toml"));
+}
+
+/// The same drive recorded as a ROS 2 robot would have it without commands: odometry and the
+/// sprockets' joint states (rad/s), written as a bag in MCAP by `rosbags`; `treadsim calibrate
+/// --log bag.mcap` fits the same values.
+#[test]
+fn calibrate_fits_a_ros2_bag_of_sprocket_joint_states() {
+    let Some(python) = common::python::client_python("rosbags") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let log = real_scout_telemetry(dir.path());
+    let radius = common::robot("scout").tracks[0].sprocket.radius;
+    let bag = ros2_bag(
+        &python,
+        &log,
+        "joint_states",
+        radius,
+        &dir.path().join("bag"),
+    );
+    calibrates_to_the_real_scout(&bag, &dir.path().join("scout.calibrated.toml"));
+}
+
+/// `log` (CSV) written by `tests/calibrate/ros2_bag.py` as a ROS 2 bag in MCAP in `out`, the
+/// tracks' speeds as `mode` ("cmd_vel": commands, `value` the gauge, m; "joint_states": the
+/// sprockets' velocities, `value` their radius, m); returns the .mcap file.
+fn ros2_bag(python: &Path, log: &Path, mode: &str, value: f64, out: &Path) -> std::path::PathBuf {
+    let written = std::process::Command::new(python)
+        .arg("tests/calibrate/ros2_bag.py")
+        .arg(log)
+        .arg(mode)
+        .arg(value.to_string())
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        written.status.success(),
+        "{}",
+        String::from_utf8_lossy(&written.stderr)
+    );
+    std::path::PathBuf::from(String::from_utf8(written.stdout).unwrap().trim())
 }
 
 /// Bad input is refused with its reason and location, and nothing is written.

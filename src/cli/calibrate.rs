@@ -18,7 +18,8 @@ pub struct CalibrateArgs {
     /// `<track>_command` (commanded belt speed, m/s) or `<track>_belt_speed` (measured);
     /// other columns are ignored, so `treadsim run`'s telemetry is a log too. Or a ROS 2 bag in
     /// MCAP (`ros2 bag record -s mcap`) with the robot's nav_msgs/msg/Odometry and the
-    /// geometry_msgs/msg/Twist (or TwistStamped) commands its drive was given.
+    /// geometry_msgs/msg/Twist (or TwistStamped) commands its drive was given, or without them
+    /// its sprockets' sensor_msgs/msg/JointState.
     #[arg(long)]
     log: PathBuf,
     /// Parameters to fit, comma-separated robot-file keys: lateral_friction_scale,

@@ -1,6 +1,7 @@
 //! A real robot's drive recorded as a ROS 2 bag in MCAP (`ros2 bag record -s mcap`), as
 //! `treadsim calibrate` reads it: the robot's odometry and the velocity commands its drive
-//! controller was given, the two topics a ROS 2 ground robot records as a matter of course.
+//! controller was given (or its sprockets' joint states), the topics a ROS 2 ground robot
+//! records as a matter of course.
 //!
 //! - **Pose**: the one channel of schema `nav_msgs/msg/Odometry` — its `pose.pose` position
 //!   (x, y, m) and orientation's yaw (rad) in its frame (motion capture republished as odometry,
@@ -13,7 +14,12 @@
 //!   over its interval (to the next odometry message) and are the command in force at the
 //!   interval's middle; none before the first (the log should begin with the robot standing
 //!   still).
-//! - **Time**: each message's log time (when the recorder received it, ns), so the two topics
+//! - **Track speeds, measured** (a bag without commands): the one channel of schema
+//!   `sensor_msgs/msg/JointState` whose messages name a joint for every main track (the
+//!   track's name, or it followed by `_sprocket`, `_wheel`, `_joint`, …, [`JOINT_SUFFIXES`]):
+//!   the joint's velocity (rad/s, the sprocket's) times the file's sprocket radius is the belt
+//!   speed, held as commands are. Joint states of other joints only (an arm's) are passed over.
+//! - **Time**: each message's log time (when the recorder received it, ns), so the topics
 //!   share one clock whatever the robot's own stamps; a row per odometry message, relative to
 //!   the first.
 //!
@@ -34,6 +40,8 @@ use super::log::{unwrap_yaw, DriveLog, TrackInput, MIN_ROWS};
 pub const ODOMETRY: &str = "nav_msgs/msg/Odometry";
 /// Schemas of the velocity commands the track speeds come from.
 pub const COMMANDS: [&str; 2] = ["geometry_msgs/msg/Twist", "geometry_msgs/msg/TwistStamped"];
+/// Schema of the joint states measured track speeds come from, without commands.
+pub const JOINT_STATE: &str = "sensor_msgs/msg/JointState";
 
 /// Whether `bytes` begin as an MCAP file.
 pub fn is_mcap(bytes: &[u8]) -> bool {
@@ -47,20 +55,32 @@ struct Command {
     yaw_rate: f64,
 }
 
+/// Where a bag's track speeds come from.
+#[derive(Debug, Clone, PartialEq)]
+enum SpeedSource {
+    /// Velocity commands on this topic (`stamped`: `TwistStamped`).
+    Commands { topic: String, stamped: bool },
+    /// Joint states on this topic.
+    Joints { topic: String },
+}
+
 /// Reads the bag `bytes` (the file at `path`, for errors) for `spec`'s main tracks.
 pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog, ConfigError> {
     let whole = |message: String| ConfigError::whole_file(path, message);
-    let (odometry, commands) = channels(bytes).map_err(whole)?;
+    let (odometry, source) = channels(bytes).map_err(whole)?;
     let stream =
         mcap::MessageStream::new(bytes).map_err(|e| whole(format!("not an MCAP file ({e})")))?;
     let mut log = DriveLog {
         times: Vec::new(),
         poses: Vec::new(),
         speeds: Vec::new(),
-        input: TrackInput::Commanded,
+        input: match source {
+            SpeedSource::Commands { .. } => TrackInput::Commanded,
+            SpeedSource::Joints { .. } => TrackInput::Measured,
+        },
     };
-    // Log times (ns) of the commands and the odometry, as received.
-    let mut commanded: Vec<(u64, Command)> = Vec::new();
+    // The track speeds (m/s, the file's main tracks in order) at each log time (ns) received.
+    let mut samples: Vec<(u64, Vec<f64>)> = Vec::new();
     let mut first = None;
     for (index, message) in stream.enumerate() {
         let message = message.map_err(|e| {
@@ -70,24 +90,14 @@ pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog,
         })?;
         let topic = message.channel.topic.as_str();
         let bad = |e: String| {
-            whole(format!(
-                "message {index} on {topic} is not a {}: {e}",
-                message
-                    .channel
-                    .schema
-                    .as_ref()
-                    .map_or("?", |s| s.name.as_str())
-            ))
-        };
-        if topic == commands {
-            let stamped = message
+            let schema = message
                 .channel
                 .schema
                 .as_ref()
-                .is_some_and(|s| s.name == COMMANDS[1]);
-            let command = read_command(&message.data, stamped).map_err(bad)?;
-            commanded.push((message.log_time, command));
-        } else if topic == odometry {
+                .map_or("?", |s| s.name.as_str());
+            whole(format!("message {index} on {topic} is not a {schema}: {e}"))
+        };
+        if topic == odometry {
             let pose = read_odometry(&message.data).map_err(bad)?;
             let start = *first.get_or_insert(message.log_time);
             let t = message.log_time.saturating_sub(start) as f64 * 1e-9;
@@ -98,52 +108,90 @@ pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog,
             }
             log.times.push(t);
             log.poses.push(pose);
+            continue;
         }
+        let speeds = match &source {
+            SpeedSource::Commands {
+                topic: from,
+                stamped,
+            } if from == topic => {
+                let command = read_command(&message.data, *stamped).map_err(bad)?;
+                spec.tracks
+                    .iter()
+                    .map(|track| command.forward - command.yaw_rate * track.y)
+                    .collect()
+            }
+            SpeedSource::Joints { topic: from } if from == topic => {
+                match read_joint_speeds(&message.data, spec).map_err(bad)? {
+                    Some(speeds) => speeds,
+                    // A joint state of other joints (an arm's, published apart).
+                    None => continue,
+                }
+            }
+            _ => continue,
+        };
+        samples.push((message.log_time, speeds));
     }
-    let start = first.unwrap_or(0);
-    commanded.sort_by_key(|(time, _)| *time);
-    log.speeds = row_commands(&log.times, start, &commanded)
-        .map(|command| {
-            spec.tracks
-                .iter()
-                .map(|track| command.forward - command.yaw_rate * track.y)
-                .collect()
-        })
-        .collect();
     if log.times.len() < MIN_ROWS {
         return Err(whole(format!(
             "{} odometry messages on {odometry}, fewer than the {MIN_ROWS} a fit needs",
             log.times.len()
         )));
     }
+    if let (SpeedSource::Joints { topic }, true) = (&source, samples.is_empty()) {
+        let names: Vec<String> = spec.tracks.iter().map(|t| t.name.clone()).collect();
+        return Err(whole(format!(
+            "no joint state on {topic} has every main track's joint ({}: the track's name, or \
+             it followed by {})",
+            names.join(", "),
+            JOINT_SUFFIXES[1..].join(", ")
+        )));
+    }
+    samples.sort_by_key(|(time, _)| *time);
+    let rest = vec![0.0; spec.tracks.len()];
+    log.speeds = in_force(&log.times, first.unwrap_or(0), &samples, rest).collect();
     unwrap_yaw(&mut log.poses);
     Ok(log)
 }
 
-/// The command for each row of `times` (s after the log time `start`, ns): the one in force
-/// at the middle of the row's interval (up to the next row; the last row's own time), as a
-/// row's speed holds over its interval (none before the first command: at rest).
-fn row_commands<'a>(
+/// The sample in force for each row of `times` (s after the log time `start`, ns): the last
+/// of `samples` (log time, ns; in time order) at or before the middle of the row's interval
+/// (up to the next row; the last row's own time), as a row's speed holds over its interval;
+/// `before` before the first.
+fn in_force<'a, T: Clone + 'a>(
     times: &'a [f64],
     start: u64,
-    commanded: &'a [(u64, Command)],
-) -> impl Iterator<Item = Command> + 'a {
+    samples: &'a [(u64, T)],
+    before: T,
+) -> impl Iterator<Item = T> + 'a {
     let mut next = 0;
-    let mut command = Command::default();
+    let mut current = before;
     times.iter().enumerate().map(move |(k, &t)| {
         let end = times.get(k + 1).copied().unwrap_or(t);
         let middle = start + (0.5 * (t + end) * 1e9).round() as u64;
-        while let Some(&(_, c)) = commanded.get(next).filter(|(time, _)| *time <= middle) {
-            command = c;
+        while let Some((_, value)) = samples.get(next).filter(|(time, _)| *time <= middle) {
+            current = value.clone();
             next += 1;
         }
-        command
+        current.clone()
     })
 }
 
-/// The topics of the odometry and of the velocity commands in the bag.
+/// A main track's joint in a joint state: named as the track, or that followed by one of
+/// these.
+pub const JOINT_SUFFIXES: [&str; 6] = [
+    "",
+    "_sprocket",
+    "_sprocket_joint",
+    "_wheel",
+    "_wheel_joint",
+    "_joint",
+];
+
+/// The topic of the odometry and where the track speeds come from: velocity commands where
+/// the bag has them (then the motors can be fitted too), else joint states.
 /// (A pass over the messages: a bag cut short has no summary listing them.)
-fn channels(bytes: &[u8]) -> Result<(String, String), String> {
+fn channels(bytes: &[u8]) -> Result<(String, SpeedSource), String> {
     let stream = mcap::MessageStream::new(bytes).map_err(|e| format!("not an MCAP file ({e})"))?;
     let mut seen = std::collections::BTreeMap::new();
     for message in stream {
@@ -154,12 +202,15 @@ fn channels(bytes: &[u8]) -> Result<(String, String), String> {
     }
     let mut odometry = Vec::new();
     let mut commands = Vec::new();
+    let mut joints = Vec::new();
     for channel in seen.values() {
         let schema = channel.schema.as_ref().map_or("", |s| s.name.as_str());
         let list = if schema == ODOMETRY {
             &mut odometry
         } else if COMMANDS.contains(&schema) {
             &mut commands
+        } else if schema == JOINT_STATE {
+            &mut joints
         } else {
             continue;
         };
@@ -169,23 +220,31 @@ fn channels(bytes: &[u8]) -> Result<(String, String), String> {
                 channel.topic, channel.message_encoding
             ));
         }
-        list.push(channel.topic.clone());
+        list.push((channel.topic.clone(), schema == COMMANDS[1]));
     }
-    let one = |mut topics: Vec<String>, kind: &str| match topics.len() {
+    let one = |mut topics: Vec<(String, bool)>, kind: &str| match topics.len() {
         1 => Ok(topics.remove(0)),
         0 => Err(format!("no topic of type {kind} in the bag")),
         _ => {
-            topics.sort();
+            let mut names: Vec<String> = topics.into_iter().map(|(t, _)| t).collect();
+            names.sort();
             Err(format!(
                 "several topics of type {kind}: {} (keep one)",
-                topics.join(", ")
+                names.join(", ")
             ))
         }
     };
-    Ok((
-        one(odometry, ODOMETRY)?,
-        one(commands, &COMMANDS.join(" or "))?,
-    ))
+    let (odometry, _) = one(odometry, ODOMETRY)?;
+    let source = if commands.is_empty() && !joints.is_empty() {
+        SpeedSource::Joints {
+            topic: one(joints, JOINT_STATE)?.0,
+        }
+    } else {
+        let kinds = format!("{} (or {JOINT_STATE})", COMMANDS.join(" or "));
+        let (topic, stamped) = one(commands, &kinds)?;
+        SpeedSource::Commands { topic, stamped }
+    };
+    Ok((odometry, source))
 }
 
 /// Skips a `std_msgs/msg/Header`: stamp (sec, nanosec) and frame id.
@@ -224,6 +283,53 @@ fn odometry_fields(data: &[u8]) -> Result<PlanarPose, CdrError> {
     // The heading of the body's x axis projected on the floor (yaw of a z-y-x Euler set).
     let yaw = (2.0 * (qw * qz + qx * qy)).atan2(1.0 - 2.0 * (qy * qy + qz * qz));
     Ok(PlanarPose { x, y, yaw })
+}
+
+/// Each main track's measured belt speed (m/s) from a `sensor_msgs/msg/JointState`: its
+/// sprocket's joint velocity (rad/s, as ROS reports a revolute joint) times the robot file's
+/// sprocket radius; `None` if a track's joint is not in it.
+fn read_joint_speeds(data: &[u8], spec: &RobotSpec) -> Result<Option<Vec<f64>>, String> {
+    let (names, velocities) = joint_fields(data).map_err(|e| e.to_string())?;
+    if velocities.len() != names.len() {
+        return Err(format!(
+            "{} names but {} velocities",
+            names.len(),
+            velocities.len()
+        ));
+    }
+    let mut speeds = Vec::with_capacity(spec.tracks.len());
+    for track in &spec.tracks {
+        let joint = JOINT_SUFFIXES.iter().find_map(|suffix| {
+            names
+                .iter()
+                .position(|n| *n == format!("{}{suffix}", track.name))
+        });
+        let Some(joint) = joint else {
+            return Ok(None);
+        };
+        let speed = velocities[joint] * track.sprocket.radius;
+        if !speed.is_finite() {
+            return Err(format!("velocity of {}: not finite", names[joint]));
+        }
+        speeds.push(speed);
+    }
+    Ok(Some(speeds))
+}
+
+/// [`read_joint_speeds`]' fields: the joints' names and velocities.
+fn joint_fields(data: &[u8]) -> Result<(Vec<String>, Vec<f64>), CdrError> {
+    let mut r = CdrReader::new(data)?;
+    skip_header(&mut r)?;
+    let names = (0..r.count("name")?)
+        .map(|_| r.string("name"))
+        .collect::<Result<Vec<_>, _>>()?;
+    for _ in 0..r.count("position")? {
+        r.f64("position")?;
+    }
+    let velocities = (0..r.count("velocity")?)
+        .map(|_| r.f64("velocity"))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((names, velocities))
 }
 
 /// The forward speed and yaw rate of a `geometry_msgs/msg/Twist` (`stamped`: a
@@ -358,6 +464,69 @@ mod tests {
         assert!(
             log.speeds[9][0] < log.speeds[9][1],
             "left slower turning left"
+        );
+    }
+
+    /// A joint state of `joints` (name, velocity in rad/s).
+    fn joint_state(joints: &[(&str, f64)]) -> Vec<u8> {
+        let mut w = CdrWriter::new();
+        header(&mut w);
+        w.count(joints.len());
+        for (name, _) in joints {
+            w.string(name);
+        }
+        w.count(joints.len());
+        for _ in joints {
+            w.f64(1.0);
+        }
+        w.count(joints.len());
+        for (_, velocity) in joints {
+            w.f64(*velocity);
+        }
+        w.count(0);
+        w.finish()
+    }
+
+    /// Without commands the sprockets' joint states give measured belt speeds, ω·r; joint
+    /// states of other joints are passed over; a bag whose joint states never name the tracks
+    /// is refused, naming what it looked for.
+    #[test]
+    fn sprocket_joint_states_become_measured_belt_speeds() {
+        let (odom, _) = drive();
+        let spec = scout();
+        let start = 5_000_000_000;
+        let joints = vec![
+            (start + 1, joint_state(&[("arm_shoulder", 3.0)])),
+            (
+                start + 95_000_000,
+                joint_state(&[("left_sprocket_joint", 4.0), ("right", -2.0)]),
+            ),
+            (start + 96_000_000, joint_state(&[("arm_shoulder", 5.0)])),
+        ];
+        let bytes = bag(&[
+            ("/odom", ODOMETRY, "cdr", odom.clone()),
+            ("/joint_states", JOINT_STATE, "cdr", joints),
+        ]);
+        let log = read_bag(Path::new("b.mcap"), &bytes, &spec).expect("log");
+        assert_eq!(log.input, TrackInput::Measured);
+        assert!(log.speeds[8].iter().all(|&v| v == 0.0));
+        let radius = [0, 1].map(|k| spec.tracks[k].sprocket.radius);
+        assert_eq!(log.speeds[29], vec![4.0 * radius[0], -2.0 * radius[1]]);
+        let arm_only = bag(&[
+            ("/odom", ODOMETRY, "cdr", odom),
+            (
+                "/joint_states",
+                JOINT_STATE,
+                "cdr",
+                vec![(start, joint_state(&[("arm_shoulder", 3.0)]))],
+            ),
+        ]);
+        let e = read_bag(Path::new("b.mcap"), &arm_only, &spec).unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "no joint state on /joint_states has every main track's joint (left, right"
+            ),
+            "{e}"
         );
     }
 
