@@ -79,9 +79,10 @@ pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog,
             SpeedSource::Joints { .. } => TrackInput::Measured,
         },
     };
-    // The track speeds (m/s, the file's main tracks in order) at each log time (ns) received.
+    // The poses and the track speeds (m/s, the file's main tracks in order) at the log times
+    // (ns) they were received.
+    let mut odometry_poses: Vec<(u64, PlanarPose)> = Vec::new();
     let mut samples: Vec<(u64, Vec<f64>)> = Vec::new();
-    let mut first = None;
     for (index, message) in stream.enumerate() {
         let message = message.map_err(|e| {
             whole(format!(
@@ -99,15 +100,7 @@ pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog,
         };
         if topic == odometry {
             let pose = read_odometry(&message.data).map_err(bad)?;
-            let start = *first.get_or_insert(message.log_time);
-            let t = message.log_time.saturating_sub(start) as f64 * 1e-9;
-            if log.times.last().is_some_and(|&before| t <= before) {
-                // Two odometry messages received in the same nanosecond: the later one counts.
-                log.poses.pop();
-                log.times.pop();
-            }
-            log.times.push(t);
-            log.poses.push(pose);
+            odometry_poses.push((message.log_time, pose));
             continue;
         }
         let speeds = match &source {
@@ -132,6 +125,17 @@ pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog,
         };
         samples.push((message.log_time, speeds));
     }
+    // In time order (a bag's messages need not be); of two received in the same nanosecond
+    // the later one recorded counts.
+    odometry_poses.sort_by_key(|(time, _)| *time);
+    odometry_poses.reverse();
+    odometry_poses.dedup_by_key(|(time, _)| *time);
+    odometry_poses.reverse();
+    let first = odometry_poses.first().map_or(0, |(time, _)| *time);
+    for (time, pose) in odometry_poses {
+        log.times.push((time - first) as f64 * 1e-9);
+        log.poses.push(pose);
+    }
     if log.times.len() < MIN_ROWS {
         return Err(whole(format!(
             "{} odometry messages on {odometry}, fewer than the {MIN_ROWS} a fit needs",
@@ -149,7 +153,7 @@ pub fn read_bag(path: &Path, bytes: &[u8], spec: &RobotSpec) -> Result<DriveLog,
     }
     samples.sort_by_key(|(time, _)| *time);
     let rest = vec![0.0; spec.tracks.len()];
-    log.speeds = in_force(&log.times, first.unwrap_or(0), &samples, rest).collect();
+    log.speeds = in_force(&log.times, first, &samples, rest).collect();
     unwrap_yaw(&mut log.poses);
     Ok(log)
 }
@@ -464,6 +468,17 @@ mod tests {
         assert!(
             log.speeds[9][0] < log.speeds[9][1],
             "left slower turning left"
+        );
+        // Recorded out of order, read in time order.
+        let (mut odom, cmd) = drive();
+        odom.swap(3, 17);
+        let shuffled = bag(&[
+            ("/odom", ODOMETRY, "cdr", odom),
+            ("/cmd_vel", COMMANDS[0], "cdr", cmd),
+        ]);
+        assert_eq!(
+            read_bag(Path::new("b.mcap"), &shuffled, &spec).expect("log"),
+            log
         );
     }
 
