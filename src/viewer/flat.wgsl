@@ -9,8 +9,8 @@ struct Light {
     pos_type: vec4<f32>,
     // xyz: world direction the light shines along; w: 1 / attenuation radius², 1/m².
     dir_radius: vec4<f32>,
-    // rgb: colour × intensity / π (the Lambert lobe's normalisation); w: cos(inner cone).
-    color_inner: vec4<f32>,
+    // rgb: colour × intensity / π (the Lambert lobe's normalisation); w: unused.
+    color: vec4<f32>,
     // x: cos(outer cone); y: 1 / (cos(inner cone) − cos(outer cone)).
     outer: vec4<f32>,
 }
@@ -94,7 +94,7 @@ fn irradiance(n: vec3<f32>, p: vec3<f32>) -> vec3<f32> {
                 k = k * a * a;
             }
         }
-        sum = sum + l.color_inner.rgb * (k * max(dot(n, to_light), 0.0));
+        sum = sum + l.color.rgb * (k * max(dot(n, to_light), 0.0));
     }
     return sum;
 }

@@ -81,7 +81,7 @@ pub fn frame_rows(view_proj: &Mat4, lights: &LightCollection) -> [[f32; 4]; FRAM
         let inverse_radius_squared = 1.0 / radius.max(1e-4).powi(2);
         let inverse_cone = 1.0 / (inner - outer).max(1e-4);
         rows[row + 1] = [d.x, d.y, d.z, inverse_radius_squared];
-        rows[row + 2] = [e.x, e.y, e.z, inner];
+        rows[row + 2] = [e.x, e.y, e.z, 0.0];
         rows[row + 3] = [outer, inverse_cone, 0.0, 0.0];
     }
     rows
@@ -648,10 +648,11 @@ mod tests {
         assert_eq!(rows[5][3], 0.0);
         assert_eq!(&rows[6][..3], &[0.0, 0.0, -1.0]);
         assert!((rows[7][0] - 2.0 / std::f32::consts::PI).abs() < 1e-6);
-        // Spot: type 2, position, 1/radius², cone cosines and 1/(cos inner − cos outer).
+        // Spot: type 2, position, 1/radius², the outer cone's cosine and
+        // 1/(cos inner − cos outer); the colour row's w unused.
         assert_eq!(rows[9], [1.0, 2.0, 3.0, 2.0]);
         assert!((rows[10][3] - 1.0 / 144.0).abs() < 1e-9);
-        assert!((rows[11][0] - 1.0).abs() < 1e-6 && (rows[11][3] - 1.0).abs() < 1e-6);
+        assert!((rows[11][0] - 1.0).abs() < 1e-6 && rows[11][3] == 0.0);
         assert!(rows[12][0].abs() < 1e-6);
         assert!((rows[12][1] - 1.0).abs() < 1e-6);
     }
