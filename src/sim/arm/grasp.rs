@@ -23,7 +23,7 @@ use nalgebra::{Isometry3, Point3, Translation3, Vector3};
 use rapier3d::prelude::*;
 
 use super::super::{isometry_of, pose_of, v32, v64};
-use super::parts::attach_to_hull;
+use super::parts::{attach_to_hull, set_filter};
 use crate::sim::hull::TERRAIN_GROUP;
 use crate::vehicle::arm::GripperSpec;
 
@@ -360,13 +360,7 @@ impl Grasp {
         } else {
             self.groups.filter.difference(TERRAIN_GROUP)
         };
-        let changed = world
-            .colliders
-            .get(self.collider)
-            .is_some_and(|c| c.collision_groups().filter != filter);
-        if let Some(c) = world.colliders.get_mut(self.collider).filter(|_| changed) {
-            c.set_collision_groups(self.groups.with_filter(filter));
-        }
+        set_filter(world, self.collider, filter);
     }
 
     /// The box round the held collider on the hull: its least and greatest corners, m, body

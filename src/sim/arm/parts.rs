@@ -112,15 +112,21 @@ impl ArmParts {
             Group::ALL.difference(ARM_GROUP).difference(TERRAIN_GROUP)
         };
         for handle in self.handles() {
-            // Looked at first, changed only if needed: `get_mut` marks a collider as changed.
-            let changed = world
-                .colliders
-                .get(handle)
-                .is_some_and(|c| c.collision_groups().filter != filter);
-            if let Some(c) = world.colliders.get_mut(handle).filter(|_| changed) {
-                c.set_collision_groups(c.collision_groups().with_filter(filter));
-            }
+            set_filter(world, handle, filter);
         }
+    }
+}
+
+/// Sets collider `handle`'s collision filter to `filter` (its memberships kept), touching it
+/// only if the filter changes: `get_mut` marks a collider as changed, and rapier then pairs it
+/// again.
+pub(crate) fn set_filter(world: &mut PhysicsWorld, handle: ColliderHandle, filter: Group) {
+    let changed = world
+        .colliders
+        .get(handle)
+        .is_some_and(|c| c.collision_groups().filter != filter);
+    if let Some(c) = world.colliders.get_mut(handle).filter(|_| changed) {
+        c.set_collision_groups(c.collision_groups().with_filter(filter));
     }
 }
 
