@@ -6,35 +6,11 @@
 mod common;
 use common::*;
 
-use nalgebra::{Isometry3, Translation3, UnitQuaternion, Vector3};
+use nalgebra::Vector3;
 use treadsim::envelope::{lanes, trials};
 use treadsim::sim::SimConfig;
 use treadsim::vehicle::implicit::{predicted, StepSettings};
 use treadsim::vehicle::BodyState;
-
-/// The pose `body` moved by `step` along twist component `k` (0–2 translation, m; 3–5
-/// rotation about the centre of mass, rad), at rest.
-fn moved(body: &BodyState, k: usize, step: f64) -> BodyState {
-    let mut axis = Vector3::zeros();
-    axis[k % 3] = 1.0;
-    let motion = if k < 3 {
-        Isometry3::from_parts(Translation3::from(axis * step), UnitQuaternion::identity())
-    } else {
-        let c = body.com.coords;
-        Isometry3::translation(c.x, c.y, c.z)
-            * Isometry3::from_parts(
-                Translation3::identity(),
-                UnitQuaternion::from_scaled_axis(axis * step),
-            )
-            * Isometry3::translation(-c.x, -c.y, -c.z)
-    };
-    BodyState {
-        pose: motion * body.pose,
-        com: motion * body.com,
-        linvel: Vector3::zeros(),
-        angvel: Vector3::zeros(),
-    }
-}
 
 /// Each preset resting on the pad (and pitched 3° so that the runs and the end wheels load
 /// unevenly): the stiffness K = −∂F/∂x that the implicit step assembles matches central

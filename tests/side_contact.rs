@@ -428,3 +428,79 @@ fn side_contact_table() {
         }
     }
 }
+
+/// A belt stands on its whole width, not on its planes' centre lines: resting level on the
+/// pad, each main belt's normal loads resist a roll about the belt's own centre line with
+/// the roll stiffness of a strip of uniform stiffness, `K·w²/12` (K the belt's heave
+/// stiffness, w its width: a rectangular footing on a Winkler foundation), within 3 %. With
+/// each plane's load on its centre line it was `K·w²/12·(1 − 1/n²)` for n planes (3/4 for the
+/// presets' two): the scout then rolled off its downhill belt on the tilt table 2° before
+/// its support-polygon limit (regression, 2026-11-29).
+#[test]
+fn a_belt_resists_roll_across_its_whole_width() {
+    use treadsim::envelope::{lanes, trials};
+    use treadsim::sim::SimConfig;
+    use treadsim::vehicle::implicit::StepSettings;
+    use treadsim::vehicle::BodyState;
+    for name in PRESETS {
+        let spec = robot(name);
+        let config = SimConfig::default();
+        let (mut sim, id) =
+            trials::start(lanes::flat_pad(0.8).expect("pad"), &spec, &config).expect("sim");
+        sim.run_for(1.0);
+        let terrain = sim.scene().terrain.clone();
+        let rest = sim.body_state(id);
+        // Per main track: its normal loads' sum (N) and their moment about the belt's centre
+        // line at the ground (N·m, about body x), at `body`.
+        let loads = |body: &BodyState| -> Vec<(f64, f64)> {
+            let mut model = sim.robot(id).clone();
+            model.step(
+                &terrain,
+                body,
+                &StepSettings::explicit(config.dt),
+                &mut Vec::new(),
+            );
+            let axis = body.pose.rotation * nalgebra::Vector3::x();
+            spec.tracks
+                .iter()
+                .enumerate()
+                .map(|(t, track)| {
+                    let line = body.pose * nalgebra::Point3::new(0.0, track.y, 0.0);
+                    model
+                        .contacts()
+                        .iter()
+                        .filter(|c| c.track == t)
+                        .filter(|c| {
+                            let p = body.pose.inverse_transform_point(&c.point);
+                            (p.y - track.y).abs() <= track.belt.width / 2.0 + 1e-9
+                        })
+                        .fold((0.0, 0.0), |(n, m), c| {
+                            let force = c.normal * c.normal_force;
+                            (
+                                n + c.normal_force,
+                                m + (c.point - line).cross(&force).dot(&axis),
+                            )
+                        })
+                })
+                .collect()
+        };
+        let (dz, droll) = (1e-5, 1e-4);
+        let (up, down) = (loads(&moved(&rest, 2, dz)), loads(&moved(&rest, 2, -dz)));
+        let (left, right) = (
+            loads(&moved(&rest, 3, droll)),
+            loads(&moved(&rest, 3, -droll)),
+        );
+        for (t, track) in spec.tracks.iter().enumerate() {
+            let heave = (down[t].0 - up[t].0) / (2.0 * dz);
+            let roll = -(left[t].1 - right[t].1) / (2.0 * droll);
+            let w = track.belt.width;
+            let expected = heave * w * w / 12.0;
+            assert!(
+                heave > 0.0 && (roll / expected - 1.0).abs() < 0.03,
+                "{name}, track {}: roll stiffness {roll:.2} N·m/rad about the belt's centre \
+                 line, a uniform strip's K·w²/12 = {expected:.2} (K = {heave:.0} N/m, w = {w} m)",
+                track.name
+            );
+        }
+    }
+}

@@ -197,8 +197,12 @@ fn stopped_by_a_standing_agent(config: SimConfig) {
     );
     // Pushing on for 5 s more (the belts slip), it stays there, still: the standing agent
     // holds its heading (an agent turning on the spot used to jiggle the hull at 0.3 m/s).
+    // The scout meets the box's corner and turns 32° against it, so it edges along the face
+    // as its belts slip: 1.9 cm in the 5 s, 2.4 cm since belts bear across their width
+    // (2026-11-29; a roll of 0.02° moves each load ~0.1 mm, and the sliding contact with the
+    // corner magnifies it). Bounded at 4 cm: under 1 cm/s, 30× below the jiggle.
     let crept = body.pose.translation.x - pressed;
-    assert!(crept.abs() < 0.02, "crept {crept} m");
+    assert!(crept.abs() < 0.04, "crept {crept} m");
     assert!(
         body.linvel.norm() < 0.01,
         "moving at {} m/s",

@@ -506,6 +506,21 @@ impl CutSegment {
         self.in_plane
     }
 
+    /// How fast a penetration into the face (measured along its normal, as the contact laws
+    /// do) grows per metre along the plane's normal, dimensionless: `−lateral`. A belt strip
+    /// wider than a line meets a face tilted across it deeper on one side than at its centre
+    /// (`vehicle::tracked::strip::slope_shift`). Only for ground the belt stands on: faded
+    /// out linearly from 30° across the plane (`|lateral|` 0.5) to a side face's
+    /// [`super::SIDE_FACE_MIN_COS`] (≈ 45°), where the face is a wall or a curb's side that
+    /// the strip split (`vehicle::tracked::strip`) places instead.
+    pub fn across_slope(&self) -> f64 {
+        const FULL: f64 = 0.5;
+        let fade = ((super::SIDE_FACE_MIN_COS - self.lateral.abs())
+            / (super::SIDE_FACE_MIN_COS - FULL))
+            .clamp(0.0, 1.0);
+        -self.lateral * fade
+    }
+
     /// Lower and upper corners of the segment's bounding box, plane frame, m.
     pub fn bounds(&self) -> (Point2<f64>, Point2<f64>) {
         (self.min, self.max)

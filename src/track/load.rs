@@ -31,6 +31,13 @@ pub struct ElementLoad {
     /// Sum of the forces' components along the plane's normal, N: the push of faces oblique
     /// to the plane (a wall met at an angle) across the belt.
     pub lateral: f64,
+    /// Sum of the forces' magnitudes times the across-slope of their faces, `Σ κ·S·g`, N:
+    /// `g = dδ/dy` is how fast the penetration grows per metre along the plane's normal (a
+    /// face tilted across the belt, `−lateral/in_plane` of its unit normal), so
+    /// `slope / magnitude` is the load's mean across-slope (see
+    /// `vehicle::tracked::strip::slope_shift`, which puts the load where it lies across the
+    /// strip the plane stands for).
+    pub slope: f64,
     /// Sum of the force magnitudes `Σ κ·S`, N (≥ |force|; friction capacity uses it).
     pub magnitude: f64,
     /// Load-weighted point of application on the terrain, plane `(x, z)`, m.
@@ -56,6 +63,7 @@ impl Default for ElementLoad {
         Self {
             force: Vector2::zeros(),
             lateral: 0.0,
+            slope: 0.0,
             magnitude: 0.0,
             point: Point2::origin(),
             friction: 0.0,
@@ -111,6 +119,7 @@ impl ElementLoad {
         ElementLoad {
             force: a.force * wa + b.force * wb,
             lateral: a.lateral * wa + b.lateral * wb,
+            slope: a.slope * wa + b.slope * wb,
             magnitude,
             point: Point2::new(mean(a.point.x, b.point.x), mean(a.point.y, b.point.y)),
             friction: mean(a.friction, b.friction),

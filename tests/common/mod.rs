@@ -15,7 +15,7 @@ use treadsim::config::{ConfigError, SourceFile};
 use treadsim::scene::Scene;
 use treadsim::sim::{RobotId, SimConfig, Simulation};
 use treadsim::vehicle::robot_file::load_robot;
-use treadsim::vehicle::RobotSpec;
+use treadsim::vehicle::{BodyState, RobotSpec};
 
 /// Standard gravity, m/s².
 pub const G: f64 = 9.81;
@@ -163,4 +163,28 @@ pub fn validation(fast: bool, dt: f64, implicit: bool) -> treadsim::tools::valid
         robots: "scenes/robots".into(),
     };
     treadsim::tools::validate::validate(&options).expect("validation runs")
+}
+
+/// The pose `body` moved by `step` along twist component `k` (0–2 translation, m; 3–5
+/// rotation about the centre of mass, rad), at rest.
+pub fn moved(body: &BodyState, k: usize, step: f64) -> BodyState {
+    let mut axis = Vector3::zeros();
+    axis[k % 3] = 1.0;
+    let motion = if k < 3 {
+        Isometry3::from_parts(Translation3::from(axis * step), UnitQuaternion::identity())
+    } else {
+        let c = body.com.coords;
+        Isometry3::translation(c.x, c.y, c.z)
+            * Isometry3::from_parts(
+                Translation3::identity(),
+                UnitQuaternion::from_scaled_axis(axis * step),
+            )
+            * Isometry3::translation(-c.x, -c.y, -c.z)
+    };
+    BodyState {
+        pose: motion * body.pose,
+        com: motion * body.com,
+        linvel: Vector3::zeros(),
+        angvel: Vector3::zeros(),
+    }
 }

@@ -76,6 +76,7 @@ pub(super) fn add_run_loads(
             b.friction += mat.friction * piece.depth_integral * c;
             b.grip += along * piece.depth_integral * c;
             b.fade += face_weight * piece.depth_integral * c;
+            b.slope += seg.across_slope() * piece.depth_integral * c;
             b.depth = b.depth.max(piece.depth * c);
         }
         if b.depth_integral <= 0.0 {
@@ -103,6 +104,7 @@ pub(super) fn add_run_loads(
             written.mark(j);
             let l = &mut loads[j];
             l.add(f, -run.outward, 0.0, p, mu, b.depth);
+            l.slope += f * b.slope * per_depth;
             l.energy += k * segment.area_integral;
             l.stiffness += k * segment.chord;
         }
@@ -125,6 +127,8 @@ struct Bump {
     depth: f64,
     /// ∫ (face weight)·depth d(along), m²: the bump's force fades with its faces' weights.
     fade: f64,
+    /// ∫ (across-slope)·depth d(along), m² (see `ElementLoad::slope`).
+    slope: f64,
 }
 
 /// The part of one terrain segment inside a run's region.

@@ -211,6 +211,7 @@ pub(super) fn add_wheel_loads(
                     mu,
                     depth,
                 );
+                loads[i].slope += kappa * area * seg.across_slope();
                 loads[i].energy += kappa * weight * segment.area_integral;
                 loads[i].stiffness += kappa * weight * segment.chord;
             }

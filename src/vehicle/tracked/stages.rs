@@ -21,7 +21,7 @@
 
 use nalgebra::{Point3, Translation3, Vector2, Vector3, Vector6};
 
-use super::strip::{split_load, StripLoads};
+use super::strip::{slope_shift, split_load, StripLoads};
 use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS};
 use crate::terrain::{CullLine, CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
 use crate::track::contact::{evaluate_plane, evaluate_plane_reusing, WrittenLoads};
@@ -601,7 +601,15 @@ impl TrackedRobot {
             } else {
                 Vector2::new(0.0, 1.0)
             };
-            let point = cut.to_world(&load.point) + across * scratch.offsets[element];
+            // Across its strip the load lies nearer the side the face tilts into (`strip`).
+            let shift = slope_shift(
+                load.magnitude,
+                load.stiffness,
+                load.slope / load.magnitude,
+                plane.half,
+            );
+            let offset = (scratch.offsets[element] + shift).clamp(-plane.half, plane.half);
+            let point = cut.to_world(&load.point) + across * offset;
             // Belt direction: in the plane, square to the in-plane push (so also to the whole
             // push); the lateral friction direction completes the frame.
             let tau = cut.vector_to_world(&Vector2::new(-n2.y, n2.x));
