@@ -515,10 +515,12 @@ impl CutSegment {
     /// the strip split (`vehicle::tracked::strip`) places instead.
     pub fn across_slope(&self) -> f64 {
         const FULL: f64 = 0.5;
-        let fade = ((super::SIDE_FACE_MIN_COS - self.lateral.abs())
-            / (super::SIDE_FACE_MIN_COS - FULL))
-            .clamp(0.0, 1.0);
-        -self.lateral * fade
+        const PER_FADE: f64 = 1.0 / (super::SIDE_FACE_MIN_COS - FULL);
+        let across = self.lateral.abs();
+        if across <= FULL {
+            return -self.lateral;
+        }
+        -self.lateral * ((super::SIDE_FACE_MIN_COS - across) * PER_FADE).max(0.0)
     }
 
     /// Lower and upper corners of the segment's bounding box, plane frame, m.
