@@ -11,11 +11,12 @@ use super::palette::{panel, AMBER, DIM, GREEN, RED, TEXT};
 use crate::sim::{RobotId, Simulation};
 use crate::vehicle::arm::kinematics::link_frames;
 use crate::vehicle::arm::{JointKind, MAX_ARM_JOINTS};
+use crate::vehicle::spec::HullShape;
 
-/// Side and top views are drawn this many pixels per metre.
-const SCALE: f32 = 110.0;
 /// Size of each view, pixels.
-const VIEW: Vec2 = Vec2::new(150.0, 120.0);
+const VIEW: Vec2 = Vec2::new(160.0, 140.0);
+/// Space kept free round the drawing in each view, pixels.
+const MARGIN: f32 = 6.0;
 
 /// One joint as the panel shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,12 +52,44 @@ pub struct ArmReadout {
     pub holding: bool,
     /// Whether the arm reaches out beyond the drive reach (driving slowed).
     pub reaching_out: bool,
+    /// How far the tool point can get from the mount, m: the links, the gripper and every
+    /// slide fully out ([`arm_reach`]). The views are scaled to it, so a 2 m arm fits as a
+    /// 1 m one does.
+    pub reach: f64,
+    /// The hull's extent ahead and behind (x), across (y) and its top (z), m, body frame:
+    /// `(x_min, x_max, y_half, z_top)`, drawn under the arm.
+    pub hull: (f64, f64, f64, f64),
+}
+
+/// How far the tool point of `spec` can get from its mount, m: its links' lengths, the
+/// gripper's tool point and every prismatic joint's longest travel.
+pub fn arm_reach(spec: &crate::vehicle::arm::ArmSpec) -> f64 {
+    let links: f64 = spec.joints.iter().map(|j| j.link.end.norm()).sum();
+    let slides: f64 = spec
+        .joints
+        .iter()
+        .filter(|j| j.kind == JointKind::Prismatic)
+        .map(|j| j.max.abs().max(j.min.abs()))
+        .sum();
+    links + slides + spec.gripper.tool_point().coords.norm()
+}
+
+/// The pixels per metre at which `reach` (m) round a mount `mount_height` m above the ground
+/// fits both views: the top view reach either way across and along; the side view reach
+/// either way along, and from the ground to reach above the mount.
+fn view_scale(reach: f64, mount_height: f64) -> f32 {
+    let (w, h) = (VIEW.x - 2.0 * MARGIN, VIEW.y - 2.0 * MARGIN);
+    let reach = reach.max(0.1) as f32;
+    let tall = (mount_height.max(0.0) as f32 + reach).max(reach);
+    (w / (2.0 * reach)).min(h / (2.0 * reach)).min(h / tall)
 }
 
 impl ArmReadout {
     /// The readout of robot `id`'s arm (`None`: no arm).
     pub fn of(sim: &Simulation, id: RobotId) -> Option<Self> {
-        let spec = sim.robot(id).spec().arm.as_ref()?;
+        let robot = sim.robot(id).spec();
+        let spec = robot.arm.as_ref()?;
+        let HullShape::Box { size, center } = robot.hull;
         let state = sim.arm_state(id)?;
         let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
         let gripper = link_frames(spec, &state.positions, &mut frames);
@@ -94,6 +127,13 @@ impl ArmReadout {
             finger_gap: state.finger_gap,
             holding: state.holding,
             reaching_out: state.reaching_out,
+            reach: arm_reach(spec),
+            hull: (
+                center.x - 0.5 * size.x,
+                center.x + 0.5 * size.x,
+                0.5 * size.y,
+                center.z + 0.5 * size.z,
+            ),
         })
     }
 }
@@ -106,8 +146,8 @@ pub fn draw_arm_panel(ctx: &egui::Context, arm: &ArmReadout) {
         .show(ctx, |ui| {
             panel().show(ui, |ui| {
                 ui.horizontal(|ui| {
-                    draw_view(ui, arm, "side", |p| (p.x, p.z));
-                    draw_view(ui, arm, "top", |p| (p.x, p.y));
+                    draw_view(ui, arm, View::Side);
+                    draw_view(ui, arm, View::Top);
                 });
                 for j in &arm.joints {
                     let (value, range) = if j.revolute {
@@ -153,30 +193,76 @@ pub fn draw_arm_panel(ctx: &egui::Context, arm: &ArmReadout) {
         });
 }
 
-/// One view of the chain: `project` picks the two body-frame coordinates drawn (x to the
-/// right, the other up), the mount at the view's lower third.
-fn draw_view(
-    ui: &mut egui::Ui,
-    arm: &ArmReadout,
-    label: &str,
-    project: impl Fn(&Point3<f64>) -> (f64, f64),
-) {
+/// The two views of the arm panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    /// From the robot's left: body x to the right, z up, the ground at the bottom.
+    Side,
+    /// From above: body x to the right, y up, the mount in the middle.
+    Top,
+}
+
+impl View {
+    /// The two body-frame coordinates drawn (to the right, up), m.
+    fn project(self, p: &Point3<f64>) -> (f64, f64) {
+        match self {
+            View::Side => (p.x, p.z),
+            View::Top => (p.x, p.y),
+        }
+    }
+
+    /// Where `arm`'s point `p` lands in a view occupying `rect`, at `scale` px/m: the mount
+    /// centred along x, and the ground at the bottom of the side view or the mount centred
+    /// across in the top view.
+    fn to_screen(self, arm: &ArmReadout, rect: egui::Rect, scale: f32, p: &Point3<f64>) -> Pos2 {
+        let mount = arm.chain.first().copied().unwrap_or_else(Point3::origin);
+        let (a, b) = self.project(p);
+        let (ma, mb) = self.project(&mount);
+        let x = rect.center().x + (a - ma) as f32 * scale;
+        let y = match self {
+            View::Side => rect.bottom() - MARGIN - b as f32 * scale,
+            View::Top => rect.center().y - (b - mb) as f32 * scale,
+        };
+        Pos2::new(x, y)
+    }
+}
+
+/// One view of the arm: the hull's outline (side: its deck line; top: its footprint), the
+/// chain from the mount to the tool point, the tool ringed green while it holds; scaled so the
+/// arm's whole reach fits ([`view_scale`]).
+fn draw_view(ui: &mut egui::Ui, arm: &ArmReadout, view: View) {
     let (rect, _) = ui.allocate_exact_size(VIEW, egui::Sense::hover());
     let painter = ui.painter_at(rect);
-    let origin = Pos2::new(rect.left() + 0.3 * VIEW.x, rect.bottom() - 0.3 * VIEW.y);
-    let to_screen = |p: &Point3<f64>| {
-        let (a, b) = project(p);
-        origin + Vec2::new(a as f32 * SCALE, -(b as f32) * SCALE)
-    };
-    // The hull's deck line and the mount.
-    painter.line_segment(
-        [
-            origin + Vec2::new(-0.26 * SCALE, 0.0),
-            origin + Vec2::new(0.26 * SCALE, 0.0),
+    let mount_height = arm.chain.first().map_or(0.0, |m| m.z);
+    let scale = view_scale(arm.reach, mount_height);
+    let at = |p: &Point3<f64>| view.to_screen(arm, rect, scale, p);
+    let (x0, x1, half, top) = arm.hull;
+    let hull = match view {
+        View::Side => vec![Point3::new(x0, 0.0, top), Point3::new(x1, 0.0, top)],
+        View::Top => vec![
+            Point3::new(x0, -half, 0.0),
+            Point3::new(x1, -half, 0.0),
+            Point3::new(x1, half, 0.0),
+            Point3::new(x0, half, 0.0),
+            Point3::new(x0, -half, 0.0),
         ],
+    };
+    painter.add(egui::Shape::line(
+        hull.iter().map(at).collect(),
         Stroke::new(1.0, DIM),
-    );
-    let points: Vec<Pos2> = arm.chain.iter().map(to_screen).collect();
+    ));
+    if view == View::Side {
+        // The ground.
+        let ground = rect.bottom() - MARGIN;
+        painter.line_segment(
+            [
+                Pos2::new(rect.left(), ground),
+                Pos2::new(rect.right(), ground),
+            ],
+            Stroke::new(1.0, DIM),
+        );
+    }
+    let points: Vec<Pos2> = arm.chain.iter().map(at).collect();
     painter.add(egui::Shape::line(points.clone(), Stroke::new(3.0, AMBER)));
     for p in &points {
         painter.circle_filled(*p, 2.5, TEXT);
@@ -185,6 +271,10 @@ fn draw_view(
         let color = if arm.holding { GREEN } else { Color32::WHITE };
         painter.circle_stroke(*tool, 5.0, Stroke::new(1.5, color));
     }
+    let label = match view {
+        View::Side => "side",
+        View::Top => "top",
+    };
     painter.text(
         rect.left_top() + Vec2::new(2.0, 2.0),
         Align2::LEFT_TOP,
@@ -192,4 +282,67 @@ fn draw_view(
         egui::FontId::monospace(11.0),
         DIM,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vehicle::robot_file::load_robot;
+    use std::path::Path;
+
+    /// Every armed preset's arm, at any of its joints' limits and stretched every way, stays
+    /// inside both views: the whole reach round the mount fits (regression: at a fixed
+    /// 110 px/m heavy250_eod's 2 m arm ran off the panel).
+    #[test]
+    fn every_armed_presets_reach_fits_both_views() {
+        for name in ["scout_eod", "tracker55_eod", "heavy250_eod"] {
+            let spec =
+                load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset");
+            let arm = spec.arm.as_ref().expect("arm");
+            let reach = arm_reach(arm);
+            let mount = arm.mount;
+            let scale = view_scale(reach, mount.z);
+            let rect = egui::Rect::from_min_size(Pos2::ZERO, VIEW);
+            let readout = ArmReadout {
+                joints: Vec::new(),
+                chain: vec![mount],
+                tool_height: None,
+                grip_force: 0.0,
+                finger_gap: 0.0,
+                holding: false,
+                reaching_out: false,
+                reach,
+                hull: (-0.3, 0.3, 0.2, 0.2),
+            };
+            // Points at the reach from the mount in every direction (above the ground).
+            for k in 0..72 {
+                let angle = f64::from(k) * 5f64.to_radians();
+                let (c, s) = (angle.cos(), angle.sin());
+                for (view, p) in [
+                    (
+                        View::Side,
+                        mount + nalgebra::Vector3::new(reach * c, 0.0, reach * s),
+                    ),
+                    (
+                        View::Top,
+                        mount + nalgebra::Vector3::new(reach * c, reach * s, 0.0),
+                    ),
+                ] {
+                    if view == View::Side && p.z < 0.0 {
+                        continue;
+                    }
+                    let at = view.to_screen(&readout, rect, scale, &p);
+                    assert!(
+                        rect.expand(0.5).contains(at),
+                        "{name}, {view:?}: {p:?} at {at:?} outside {rect:?} (scale {scale})"
+                    );
+                }
+            }
+            // And the views are not needlessly small: the reach spans over half a view.
+            assert!(
+                f64::from(scale) * reach > 0.45 * f64::from(VIEW.y),
+                "{name}: {scale}"
+            );
+        }
+    }
 }
