@@ -20,11 +20,8 @@ use treadsim::vehicle::BodyState;
 #[test]
 fn the_stiffness_jacobian_matches_finite_differences() {
     for name in PRESETS {
-        let spec = robot(name);
+        let (sim, id, _) = settled_on_pad(name);
         let config = SimConfig::default();
-        let (mut sim, id) =
-            trials::start(lanes::flat_pad(0.8).expect("pad"), &spec, &config).expect("sim");
-        sim.run_for(1.0);
         let terrain = sim.scene().terrain.clone();
         let rest = sim.body_state(id);
         // Level: 4 %. Pitched, the run law's own terms (the virtual bump moving along a run

@@ -438,16 +438,12 @@ fn side_contact_table() {
 /// its support-polygon limit (regression, 2026-11-29).
 #[test]
 fn a_belt_resists_roll_across_its_whole_width() {
-    use treadsim::envelope::{lanes, trials};
     use treadsim::sim::SimConfig;
     use treadsim::vehicle::implicit::StepSettings;
     use treadsim::vehicle::BodyState;
     for name in PRESETS {
-        let spec = robot(name);
+        let (sim, id, spec) = settled_on_pad(name);
         let config = SimConfig::default();
-        let (mut sim, id) =
-            trials::start(lanes::flat_pad(0.8).expect("pad"), &spec, &config).expect("sim");
-        sim.run_for(1.0);
         let terrain = sim.scene().terrain.clone();
         let rest = sim.body_state(id);
         // Per main track: its normal loads' sum (N) and their moment about the belt's centre

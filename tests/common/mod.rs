@@ -188,3 +188,14 @@ pub fn moved(body: &BodyState, k: usize, step: f64) -> BodyState {
         angvel: Vector3::zeros(),
     }
 }
+
+/// Preset `name` settled for 1 s on the envelope's flat pad (μ 0.8) at the default settings:
+/// the simulation, the robot and its description.
+pub fn settled_on_pad(name: &str) -> (Simulation, RobotId, RobotSpec) {
+    let spec = robot(name);
+    let pad = treadsim::envelope::lanes::flat_pad(0.8).expect("pad");
+    let (mut sim, id) =
+        treadsim::envelope::trials::start(pad, &spec, &SimConfig::default()).expect("sim");
+    sim.run_for(1.0);
+    (sim, id, spec)
+}
