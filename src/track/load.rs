@@ -33,7 +33,8 @@ pub struct ElementLoad {
     pub lateral: f64,
     /// Sum of the forces' magnitudes times the across-slope of their faces, `Σ κ·S·g`, N:
     /// `g = dδ/dy` is how fast the penetration grows per metre along the plane's normal (a
-    /// face tilted across the belt, `−lateral/in_plane` of its unit normal), so
+    /// face tilted across the belt: `CutSegment::across_slope`, −lateral of its unit normal,
+    /// faded out for side faces), so
     /// `slope / magnitude` is the load's mean across-slope (see
     /// `vehicle::tracked::strip::slope_shift`, which puts the load where it lies across the
     /// strip the plane stands for).

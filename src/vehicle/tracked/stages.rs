@@ -8,7 +8,8 @@
 //! 3. **planes** — per plane: its cut (of the faces of its belt's slab that are not wholly
 //!    beyond one of the belt's runs: no element can touch those), seed 004's normal loads of
 //!    its wheels and runs, the strip split where a side face crosses it (`plane_loads`), and
-//!    each loaded element as a contact with its point, frame, normal force and damping
+//!    each loaded element as a contact with its point (across the plane's strip where the
+//!    ground tilts under it: `strip::slope_shift`), frame, normal force and damping
 //!    (`add_contacts`); then all
 //!    contacts' damping scaled down together if it would overdamp the hull
 //!    (`body::cap_hull_damping`);
