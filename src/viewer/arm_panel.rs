@@ -53,25 +53,12 @@ pub struct ArmReadout {
     /// Whether the arm reaches out beyond the drive reach (driving slowed).
     pub reaching_out: bool,
     /// How far the tool point can get from the mount, m: the links, the gripper and every
-    /// slide fully out ([`arm_reach`]). The views are scaled to it, so a 2 m arm fits as a
+    /// slide fully out (`ArmSpec::reach`). The views are scaled to it, so a 2 m arm fits as a
     /// 1 m one does.
     pub reach: f64,
     /// The hull's extent ahead and behind (x), across (y) and its top (z), m, body frame:
     /// `(x_min, x_max, y_half, z_top)`, drawn under the arm.
     pub hull: (f64, f64, f64, f64),
-}
-
-/// How far the tool point of `spec` can get from its mount, m: its links' lengths, the
-/// gripper's tool point and every prismatic joint's longest travel.
-pub fn arm_reach(spec: &crate::vehicle::arm::ArmSpec) -> f64 {
-    let links: f64 = spec.joints.iter().map(|j| j.link.end.norm()).sum();
-    let slides: f64 = spec
-        .joints
-        .iter()
-        .filter(|j| j.kind == JointKind::Prismatic)
-        .map(|j| j.max.abs().max(j.min.abs()))
-        .sum();
-    links + slides + spec.gripper.tool_point().coords.norm()
 }
 
 /// The pixels per metre at which `reach` (m) round a mount `mount_height` m above the ground
@@ -80,7 +67,7 @@ pub fn arm_reach(spec: &crate::vehicle::arm::ArmSpec) -> f64 {
 fn view_scale(reach: f64, mount_height: f64) -> f32 {
     let (w, h) = (VIEW.x - 2.0 * MARGIN, VIEW.y - 2.0 * MARGIN);
     let reach = reach.max(0.1) as f32;
-    let tall = (mount_height.max(0.0) as f32 + reach).max(reach);
+    let tall = mount_height.max(0.0) as f32 + reach;
     (w / (2.0 * reach)).min(h / (2.0 * reach)).min(h / tall)
 }
 
@@ -127,7 +114,7 @@ impl ArmReadout {
             finger_gap: state.finger_gap,
             holding: state.holding,
             reaching_out: state.reaching_out,
-            reach: arm_reach(spec),
+            reach: spec.reach(),
             hull: (
                 center.x - 0.5 * size.x,
                 center.x + 0.5 * size.x,
@@ -299,7 +286,7 @@ mod tests {
             let spec =
                 load_robot(Path::new(&format!("scenes/robots/{name}.toml"))).expect("preset");
             let arm = spec.arm.as_ref().expect("arm");
-            let reach = arm_reach(arm);
+            let reach = arm.reach();
             let mount = arm.mount;
             let scale = view_scale(reach, mount.z);
             let rect = egui::Rect::from_min_size(Pos2::ZERO, VIEW);

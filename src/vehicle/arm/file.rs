@@ -3,7 +3,9 @@
 
 use nalgebra::{Point3, Unit, Vector3};
 
-use super::{ArmJointSpec, ArmPose, ArmSpec, GripperSpec, JointKind, LinkSpec, MAX_ARM_JOINTS};
+use super::{
+    chain_length, ArmJointSpec, ArmPose, ArmSpec, GripperSpec, JointKind, LinkSpec, MAX_ARM_JOINTS,
+};
 use crate::config::{ConfigError, TableReader};
 use crate::vehicle::file_limits::{MAX_MASS, MAX_ROBOT_EXTENT};
 use crate::vehicle::robot_file::{non_empty_str, read_camera};
@@ -59,11 +61,9 @@ pub(crate) fn read_arm(root: &TableReader<'_>) -> Result<Option<ArmSpec>, Config
         }
         poses.push(pose);
     }
-    let spec_reach: f64 =
-        joints.iter().map(|j| j.link.end.norm()).sum::<f64>() + gripper.tool_point().x;
     let drive_reach = arm
         .opt_positive("drive_reach", MAX_ROBOT_EXTENT)?
-        .unwrap_or(0.5 * spec_reach);
+        .unwrap_or(0.5 * chain_length(&joints, &gripper));
     arm.finish()?;
     Ok(Some(ArmSpec {
         mount,

@@ -136,7 +136,26 @@ pub struct ArmSpec {
     pub drive_reach: f64,
 }
 
+/// The length of the chain `joints` ending in `gripper`, m: its links' lengths and the
+/// gripper's tool point, every slide at zero — the tool point's distance from the mount with
+/// the chain stretched straight.
+pub fn chain_length(joints: &[ArmJointSpec], gripper: &GripperSpec) -> f64 {
+    joints.iter().map(|j| j.link.end.norm()).sum::<f64>() + gripper.tool_point().coords.norm()
+}
+
 impl ArmSpec {
+    /// How far the tool point can get from the mount, m: the chain stretched straight
+    /// ([`chain_length`]) and every prismatic joint at its longest travel.
+    pub fn reach(&self) -> f64 {
+        let slides: f64 = self
+            .joints
+            .iter()
+            .filter(|j| j.kind == JointKind::Prismatic)
+            .map(|j| j.max.abs().max(j.min.abs()))
+            .sum();
+        chain_length(&self.joints, &self.gripper) + slides
+    }
+
     /// Total mass of links, palm and fingers, kg.
     pub fn mass(&self) -> f64 {
         self.joints.iter().map(|j| j.link.mass).sum::<f64>()

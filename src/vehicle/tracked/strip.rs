@@ -29,7 +29,6 @@
 //! split gives no force across the plane: a belt pressed sideways against a wall, or against a
 //! curb higher than its support radius, is stopped by its side guard ([`super::guard`], a
 //! collider on the hull in `sim`), not by these loads.
-
 //!
 //! Within its strip a plane's load also lies where the penetration is deepest
 //! ([`slope_shift`]): on ground tilted across the belt (a robot rolled on a tilt table, a
