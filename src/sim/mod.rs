@@ -45,7 +45,11 @@
 //! Everything runs in a fixed order, so the same inputs give the same outputs bit for bit.
 //! Stage 2 alone runs on rayon's threads when a scene holds several robots
 //! (four or more): each robot's drive-train step reads only that robot's state and the
-//! terrain and writes only its own, so the numbers do not depend on the thread count.
+//! terrain and writes only its own, so the numbers do not depend on the thread count. A
+//! program that steps such a scene should call [`Simulation::step`] from one of rayon's
+//! threads (inside `rayon::scope`, as `treadsim bench` does): from any other thread each step
+//! hands stage 2 to rayon's threads and sleeps until they finish, two thread wake-ups a step
+//! (tens of µs on a loaded machine, more than ten robots' steps cost).
 
 mod arm;
 mod bare;
