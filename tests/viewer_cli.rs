@@ -209,3 +209,70 @@ fn shot_draws_by_the_render_path_asked_for() {
         "{err}"
     );
 }
+
+/// The station's window shows the panel over the main view's picture, and the picture is the
+/// scene, not the window's own background: the window draws no HDR film of its own
+/// (`Window::set_film_enabled(false)`, the patch in vendor/kiss3d), so what egui puts on the
+/// cleared output is all there is. On a virtual display with Mesa's software renderer.
+#[test]
+fn the_station_window_shows_its_views_under_the_panel() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png = dir.path().join("station.png");
+    let out = Command::new("xvfb-run")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .args(["-a", "-s", "-screen 0 1024x768x24"])
+        .arg(env!("CARGO_BIN_EXE_treadsim"))
+        .args([
+            "station",
+            "--exercise",
+            "public_stairs_up",
+            "--script",
+            "scenes/exercises/scripts/public_stairs_up.pass.toml",
+            "--width",
+            "640",
+            "--height",
+            "360",
+            "--quit-after",
+            "4",
+        ])
+        .arg("--logs")
+        .arg(dir.path().join("logs"))
+        .arg("--screenshot")
+        .arg(&png)
+        .output()
+        .expect("xvfb-run (make test installs xvfb)");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let img = image::open(&png).expect("a PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (640, 360));
+    // The ground ahead in the middle of the main view: many colours (stairs, shading), none
+    // of them the uniform clear of an empty frame.
+    let mut colours = std::collections::HashSet::new();
+    for y in 200..260 {
+        for x in 220..420 {
+            colours.insert(img.get_pixel(x, y).0);
+        }
+    }
+    assert!(
+        colours.len() > 50,
+        "{} colours in the middle of the view: the picture is missing ({err})",
+        colours.len()
+    );
+    // The panel's top-left box (trainee, camera, clock) is drawn over it: light text on a
+    // dark box, so both dark and light pixels there.
+    let corner: Vec<f64> = (10..40)
+        .flat_map(|y| (10..120).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let p = img.get_pixel(x, y).0;
+            (f64::from(p[0]) + f64::from(p[1]) + f64::from(p[2])) / 3.0
+        })
+        .collect();
+    let dark = corner.iter().filter(|&&l| l < 60.0).count();
+    let light = corner.iter().filter(|&&l| l > 150.0).count();
+    assert!(
+        dark > 100 && light > 20,
+        "panel box: {dark} dark, {light} light pixels"
+    );
+}

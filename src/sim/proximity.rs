@@ -46,9 +46,11 @@ impl BodySphere {
 /// farthest: the sweep's axis, along which the fewest spheres overlap.
 fn sweep_axis(spheres: &[BodySphere]) -> usize {
     let spread = |axis: usize| {
-        let (low, high) = spheres.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), s| {
-            (l.min(s.centre[axis]), h.max(s.centre[axis]))
-        });
+        let (low, high) = spheres
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), s| {
+                (l.min(s.centre[axis]), h.max(s.centre[axis]))
+            });
         high - low
     };
     if spread(1) > spread(0) {

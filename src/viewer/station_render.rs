@@ -73,6 +73,10 @@ impl StationRender {
     /// path and scale, or what the device suits).
     pub(super) async fn new(window: &mut Window, session: &Session, o: &StationOptions) -> Self {
         configure(window);
+        // The window shows the panel over the views' pictures and draws no 3D scene of its
+        // own: no HDR film, no full-size tonemap pass (22 of its 37 ms a frame at 1280×720
+        // on a 2-core software renderer; the patch in vendor/kiss3d).
+        window.set_film_enabled(false);
         let software = software_renderer();
         let path = RenderPath::or_detect(o.render_path);
         let scene = ViewScene::new(session.sim(), session.robot(), path);

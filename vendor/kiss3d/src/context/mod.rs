@@ -1,0 +1,4 @@
+//! wgpu rendering context management.
+
+pub use self::context::*;
+mod context;

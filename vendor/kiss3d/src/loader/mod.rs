@@ -1,0 +1,5 @@
+//! File loading.
+
+pub mod gltf;
+pub mod mtl;
+pub mod obj;
