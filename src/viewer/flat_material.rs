@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use kiss3d::camera::Camera3d;
 use kiss3d::context::Context;
-use kiss3d::glamx::{Mat3, Mat4, Pose3, Vec3};
+use kiss3d::glamx::{Mat3, Mat4, Pose3, Vec3, Vec4};
 use kiss3d::light::{LightCollection, LightType};
 use kiss3d::resource::vertex_index::VERTEX_INDEX_FORMAT;
 use kiss3d::resource::{
@@ -39,21 +39,48 @@ const FRAME_ROWS: usize = 5 + 4 * MAX_FLAT_LIGHTS;
 /// The shader's per-object uniform: model matrix (4 rows), normal matrix (3), colour (1).
 type ObjectUniform = [[f32; 4]; 8];
 
+/// The four side planes of the view of `view_proj` (left, right, bottom, top), each as
+/// `(n, w)` with the inside where `n·p + w ≥ 0` for a world point `p` (Gribb–Hartmann). They
+/// meet at the eye and bound what the view shows ahead of it: a point behind the eye is
+/// outside them.
+fn side_planes(view_proj: &Mat4) -> [Vec4; 4] {
+    let (r0, r1, r3) = (view_proj.row(0), view_proj.row(1), view_proj.row(3));
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1]
+}
+
+/// Whether a light reaching `radius` m round `position` (world) can light anything in the view
+/// bounded by `planes` ([`side_planes`]): its sphere is not wholly outside one of them. A point
+/// or spot light's attenuation is exactly zero beyond its radius (`flat.wgsl`), so a light
+/// that cannot changes no pixel, and the shader need not loop over it.
+fn may_light_view(planes: &[Vec4; 4], position: Vec3, radius: f32) -> bool {
+    planes.iter().all(|plane| {
+        let normal = plane.truncate();
+        normal.dot(position) + plane.w >= -radius * normal.length()
+    })
+}
+
 /// The per-frame uniform's rows for a view-projection matrix and a light collection: pure,
-/// so the light packing is testable without a GPU. Lights past [`MAX_FLAT_LIGHTS`] are
-/// dropped (the station never has that many).
+/// so the light packing is testable without a GPU. Point and spot lights whose reach lies
+/// wholly outside the view are left out (each light costs every pixel on a CPU renderer); of
+/// the rest, lights past [`MAX_FLAT_LIGHTS`] are dropped (the station never has that many).
 pub fn frame_rows(view_proj: &Mat4, lights: &LightCollection) -> [[f32; 4]; FRAME_ROWS] {
     let mut rows = [[0.0f32; 4]; FRAME_ROWS];
     rows[..4].copy_from_slice(&view_proj.to_cols_array_2d());
-    let a = lights.ambient;
-    let count = lights.lights.len().min(MAX_FLAT_LIGHTS);
-    rows[4] = [
-        lights.ambient_color.r * a,
-        lights.ambient_color.g * a,
-        lights.ambient_color.b * a,
-        count as f32,
-    ];
-    for (k, l) in lights.lights.iter().take(count).enumerate() {
+    let planes = side_planes(view_proj);
+    let seen = lights
+        .lights
+        .iter()
+        .filter(|l| match l.light_type {
+            LightType::Directional(_) => true,
+            LightType::Point { attenuation_radius }
+            | LightType::Spot {
+                attenuation_radius, ..
+            } => may_light_view(&planes, l.world_position, attenuation_radius),
+        })
+        .take(MAX_FLAT_LIGHTS);
+    let mut count = 0;
+    for (k, l) in seen.enumerate() {
+        count = k + 1;
         // The shader divides by nothing: it gets 1/radius² and 1/(cos inner − cos outer)
         // (each light costs every pixel on a CPU renderer, where a division or a square
         // root costs several multiplications).
@@ -84,6 +111,13 @@ pub fn frame_rows(view_proj: &Mat4, lights: &LightCollection) -> [[f32; 4]; FRAM
         rows[row + 2] = [e.x, e.y, e.z, 0.0];
         rows[row + 3] = [outer, inverse_cone, 0.0, 0.0];
     }
+    let a = lights.ambient;
+    rows[4] = [
+        lights.ambient_color.r * a,
+        lights.ambient_color.g * a,
+        lights.ambient_color.b * a,
+        count as f32,
+    ];
     rows
 }
 
@@ -670,6 +704,89 @@ mod tests {
         }
         let rows = frame_rows(&Mat4::IDENTITY, &lights);
         assert_eq!(rows[4][3], MAX_FLAT_LIGHTS as f32);
+    }
+
+    /// A camera at the origin looking along +x (z up), 60° vertical field of view, 16:9,
+    /// 0.05–200 m: the station's views' kind of projection.
+    fn view_along_x() -> Mat4 {
+        let proj = Mat4::perspective_rh_gl(60f32.to_radians(), 16.0 / 9.0, 0.05, 200.0);
+        proj * Mat4::look_at_rh(Vec3::ZERO, Vec3::X, Vec3::Z)
+    }
+
+    fn point_at(position: Vec3, radius: f32) -> CollectedLight {
+        CollectedLight {
+            world_position: position,
+            ..light(
+                LightType::Point {
+                    attenuation_radius: radius,
+                },
+                1.0,
+            )
+        }
+    }
+
+    /// Lights whose reach lies wholly outside the view are left out; the sun, a light ahead,
+    /// one behind the eye whose reach covers it, and one just off to the side whose reach
+    /// pokes into the view are kept, in order.
+    #[test]
+    fn lights_that_reach_nothing_in_view_are_left_out() {
+        let mut lights = LightCollection::with_ambient(0.1);
+        lights.add(light(LightType::Directional(Vec3::NEG_Z), 2.0));
+        for (position, radius) in [
+            (Vec3::new(10.0, 0.0, 0.0), 1.0),   // ahead: kept
+            (Vec3::new(-5.0, 0.0, 0.0), 2.0),   // behind, out of reach: left out
+            (Vec3::new(-1.0, 0.0, 0.0), 2.0),   // behind, its reach round the eye: kept
+            (Vec3::new(0.0, 50.0, 0.0), 3.0),   // far to the left: left out
+            (Vec3::new(10.0, 10.0, 0.0), 5.0),  // beside the view's edge, reaching in: kept
+            (Vec3::new(10.0, 0.0, 30.0), 10.0), // high above: left out
+        ] {
+            lights.add(point_at(position, radius));
+        }
+        let rows = frame_rows(&view_along_x(), &lights);
+        assert_eq!(rows[4][3], 4.0);
+        assert_eq!(rows[5][3], 0.0, "the sun first");
+        let kept: Vec<[f32; 3]> = (1..4)
+            .map(|k| [rows[5 + 4 * k][0], rows[5 + 4 * k][1], rows[5 + 4 * k][2]])
+            .collect();
+        assert_eq!(
+            kept,
+            [[10.0, 0.0, 0.0], [-1.0, 0.0, 0.0], [10.0, 10.0, 0.0]]
+        );
+    }
+
+    /// A light left out reaches no point the view shows: random lights against random points
+    /// of the view (any pixel, any depth to the far plane), none of them within the reach of
+    /// a light left out.
+    #[test]
+    fn a_light_left_out_reaches_no_visible_point() {
+        let view_proj = view_along_x();
+        let planes = side_planes(&view_proj);
+        let inverse = view_proj.inverse();
+        let mut rng = crate::rng::SplitMix64(5);
+        let mut r = |a: f64, b: f64| rng.range(a, b) as f32;
+        let points: Vec<Vec3> = (0..4000)
+            .map(|_| {
+                let ndc = Vec4::new(r(-1.0, 1.0), r(-1.0, 1.0), r(-1.0, 1.0), 1.0);
+                let p = inverse * ndc;
+                p.truncate() / p.w
+            })
+            .collect();
+        let mut left_out = 0;
+        for _ in 0..400 {
+            let position = Vec3::new(r(-40.0, 60.0), r(-50.0, 50.0), r(-20.0, 20.0));
+            let radius = r(0.5, 15.0);
+            if may_light_view(&planes, position, radius) {
+                continue;
+            }
+            left_out += 1;
+            for p in &points {
+                assert!(
+                    p.distance(position) > radius,
+                    "{position} (reach {radius} m) left out, yet {p} is in view"
+                );
+            }
+        }
+        assert!(left_out > 100, "{left_out} of 400 left out");
     }
 
     #[test]

@@ -74,6 +74,7 @@ const DAYLIGHT: [f32; 2] = [2.0, 0.5];
 /// in dimmed daylight; in the dark the sun, three lamps and the four of the site's nearest
 /// the robot (each light costs every pixel there, some 1.5 ms of the main view at 1280×720:
 /// the dark plant ran at 13.6 fps with 10, 14.0–14.6 with 8 or 7, within the runs' noise).
+/// Of these, each view shades only those whose reach it shows (`flat_material::frame_rows`).
 const FAST_PATH_LIGHTS: usize = 8;
 /// Below this fraction of daylight the robot's lights are on.
 pub const LAMPS_ON_BELOW: f64 = 0.5;
