@@ -709,8 +709,9 @@ mod tests {
     /// A camera at the origin looking along +x (z up), 60° vertical field of view, 16:9,
     /// 0.05–200 m: the station's views' kind of projection.
     fn view_along_x() -> Mat4 {
-        let proj = Mat4::perspective_rh_gl(60f32.to_radians(), 16.0 / 9.0, 0.05, 200.0);
-        proj * Mat4::look_at_rh(Vec3::ZERO, Vec3::X, Vec3::Z)
+        use kiss3d::glamx::glam::camera::rh::{proj::opengl, view::look_at_mat4};
+        let proj = opengl::perspective(60f32.to_radians(), 16.0 / 9.0, 0.05, 200.0);
+        proj * look_at_mat4(Vec3::ZERO, Vec3::X, Vec3::Z)
     }
 
     fn point_at(position: Vec3, radius: f32) -> CollectedLight {
