@@ -102,57 +102,124 @@ impl StepSettings {
 /// (linear, angular; world frame, about the centre of mass), as the one matrix the step uses,
 /// A = D + h·K for the step h: the system is M + h·D + h²·K = M + h·A and the force handed on
 /// F − (h·K + D)·Δv = F − A·Δv, so each contact adds its terms to A alone, (c + h·k)·JᵀJ (one
-/// rank-one update where a K and a D took two). A is a symmetric sum of rank-one terms; only
-/// its lower triangle is accumulated (21 of 36 entries a term, the step's most repeated
-/// arithmetic with implicit contacts), and [`Linearisation::combined`] gives it whole. With
-/// h = 1 s and no damping it is K ([`Linearisation::stiffness_only`]), which the finite
-/// difference tests check.
+/// rank-one term where a K and a D took two). With h = 1 s and no damping it is K
+/// ([`Linearisation::stiffness_only`]), which the finite difference tests check.
 ///
-/// A sticking contact's friction damps every direction of its contact plane alike, and the
-/// sum of JᵀJ over any two unit directions square to each other and to n at a point is the
-/// whole-space term less the normal's: so the friction of sticking contacts is gathered as
-/// moments of their points (Σs, Σs·r, Σs·r·rᵀ with r = p − c, `PlaneDamping`) and the
-/// normal's share taken off its own rank-one term, one rank-one update a contact instead of
-/// three.
+/// A contact's terms are gathered as the moments of its point, r = p − c weighted by w:
+/// Σw, Σw·r, Σw·r·rᵀ (10 sums, where a rank-one term JᵀJ has 21 distinct entries), and the
+/// matrix is made from the moments once a step ([`Linearisation::combined`]):
+/// - along one direction u shared by many contacts (on a floor or a stair tread every wheel
+///   is pushed along the same normal, every bottom run along the hull's own; up to
+///   [`DIRECTION_GROUPS`] such directions, matched within [`SAME_DIRECTION`]), Σw·JᵀJ with
+///   J = (u, r × u) is [[Σw·u·uᵀ, u·((Σw·r) × u)ᵀ], [·ᵀ, [u]ₓ·S·[u]ₓᵀ]], S = Σw·r·rᵀ;
+/// - a sticking contact's friction damps every direction of its contact plane alike, and the
+///   sum of JᵀJ over any two unit directions square to each other and to n at a point is the
+///   whole-space term less the normal's: so the friction of sticking contacts is gathered as
+///   moments over every direction ([[Σs·I, −[Σs·r]ₓ], [[Σs·r]ₓ, tr(S)·I − S]]), and the
+///   normal's share taken off its own direction's term.
+///
+/// A term along a direction that has no group left (a sliding contact's friction, which turns
+/// with its slip) is added as its rank-one term to a lower triangle.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Linearisation {
     /// The step h the stiffness is weighted by, s.
     step: f64,
     /// Whether damping is left out (h = 1 s: the matrix is K).
     stiffness_only: bool,
-    /// D + h·K, N·s/m … blocks: lower triangle, without `plane`.
+    /// D + h·K of the terms outside the groups, N·s/m … blocks: lower triangle.
     combined: Matrix6<f64>,
     /// The sticking contacts' damping in every direction at their points.
-    plane: PlaneDamping,
+    plane: PointMoments,
+    /// Terms along shared directions: the first `directions` are in use.
+    groups: [DirectionGroup; DIRECTION_GROUPS],
+    /// How many of `groups` are in use.
+    directions: usize,
 }
 
-/// Σ s·JᵀJ over every direction at points r (from the centre of mass) with weights s, as the
-/// moments of the points: Σs, Σs·r and Σs·r·rᵀ.
+/// How many shared directions a [`Linearisation`] gathers as moments (a floor's normal, the
+/// hull's, a flipper's run's, a stair riser's); terms along any other go to the matrix.
+pub const DIRECTION_GROUPS: usize = 4;
+
+/// Two unit directions closer than this (|u − v|, rad) share a group: the contacts pushed
+/// along one face differ only in rounding (their loads are summed and normalised per element),
+/// and a rank-one term turned by 1e-9 rad changes the matrix by 1e-9 of its size, far below
+/// anything the step resolves.
+pub const SAME_DIRECTION: f64 = 1e-9;
+
+/// Weighted moments of points r (from the centre of mass): Σw, Σw·r and Σw·r·rᵀ.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-struct PlaneDamping {
-    /// Σ s, N·s/m.
+struct PointMoments {
+    /// Σ w (N·s/m for damping).
     weight: f64,
-    /// Σ s·r, N·s.
+    /// Σ w·r.
     first: Vector3<f64>,
-    /// Σ s·r·rᵀ, N·s·m: its six distinct entries (it is symmetric), xx, xy, xz, yy, yz, zz.
+    /// Σ w·r·rᵀ: its six distinct entries (it is symmetric), xx, xy, xz, yy, yz, zz.
     second: [f64; 6],
 }
 
-impl PlaneDamping {
-    /// The 6×6 matrix Σ s·Σ_u JᵀJ (u over three orthonormal directions): [[Σs·I, −[Σs·r]×],
-    /// [[Σs·r]×, tr(S)·I − S]] with S = Σs·r·rᵀ.
-    fn matrix(&self) -> Matrix6<f64> {
+/// The terms along one direction: its unit vector (world) and the moments of their points.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct DirectionGroup {
+    direction: Vector3<f64>,
+    moments: PointMoments,
+}
+
+impl PointMoments {
+    /// Adds the point `r` with weight `w`.
+    fn add(&mut self, r: &Vector3<f64>, w: f64) {
+        let weighted = r * w;
+        self.weight += w;
+        self.first += weighted;
+        for (sum, term) in self.second.iter_mut().zip([
+            weighted.x * r.x,
+            weighted.x * r.y,
+            weighted.x * r.z,
+            weighted.y * r.y,
+            weighted.y * r.z,
+            weighted.z * r.z,
+        ]) {
+            *sum += term;
+        }
+    }
+
+    /// S = Σw·r·rᵀ.
+    fn second_matrix(&self) -> Matrix3<f64> {
+        let [xx, xy, xz, yy, yz, zz] = self.second;
+        Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz)
+    }
+
+    /// The 6×6 matrix Σ w·Σ_u JᵀJ (u over three orthonormal directions): [[Σw·I, −[Σw·r]ₓ],
+    /// [[Σw·r]ₓ, tr(S)·I − S]].
+    fn every_direction(&self) -> Matrix6<f64> {
         let mut m = Matrix6::zeros();
         let cross = self.first.cross_matrix();
-        let [xx, xy, xz, yy, yz, zz] = self.second;
-        let second = Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz);
-        let trace = xx + yy + zz;
+        let second = self.second_matrix();
+        let trace = second.trace();
         m.fixed_view_mut::<3, 3>(0, 0)
             .copy_from(&(Matrix3::identity() * self.weight));
         m.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-cross));
         m.fixed_view_mut::<3, 3>(3, 0).copy_from(&cross);
         m.fixed_view_mut::<3, 3>(3, 3)
             .copy_from(&(Matrix3::identity() * trace - second));
+        m
+    }
+
+    /// The 6×6 matrix Σ w·JᵀJ with J = (u, r × u) along the unit `direction` u (type docs of
+    /// [`Linearisation`]).
+    fn along(&self, direction: &Vector3<f64>) -> Matrix6<f64> {
+        let mut m = Matrix6::zeros();
+        let u = direction;
+        let arm = self.first.cross(u);
+        // r × u = −[u]ₓ·r, so Σw·(r × u)(r × u)ᵀ = [u]ₓ·S·[u]ₓᵀ.
+        let cross = u.cross_matrix();
+        let linear_angular = u * arm.transpose();
+        m.fixed_view_mut::<3, 3>(0, 0)
+            .copy_from(&(u * u.transpose() * self.weight));
+        m.fixed_view_mut::<3, 3>(0, 3).copy_from(&linear_angular);
+        m.fixed_view_mut::<3, 3>(3, 0)
+            .copy_from(&linear_angular.transpose());
+        m.fixed_view_mut::<3, 3>(3, 3)
+            .copy_from(&(cross * self.second_matrix() * cross.transpose()));
         m
     }
 }
@@ -171,11 +238,17 @@ fn add_lower(m: &mut Matrix6<f64>, row: &[f64; 6], scale: f64) {
     }
 }
 
-/// A term's weight as the Jacobians take it: itself if positive and finite, else 0 (the
-/// term is left out).
+/// A term's weight as the Jacobians take it: `weight` if positive and finite, else 0 (the term
+/// is left out).
+///
+/// Written as `max` and one comparison: `weight > 0.0 && weight.is_finite()` is turned by LLVM
+/// into a test of the float's class on its bits, a dozen integer instructions and branches,
+/// which at three a contact cost the linearisation a third of its time.
 fn usable(weight: f64) -> f64 {
-    if weight > 0.0 && weight.is_finite() {
-        weight
+    // `max` returns 0 for a NaN; +∞ fails the comparison.
+    let positive = weight.max(0.0);
+    if positive < f64::INFINITY {
+        positive
     } else {
         0.0
     }
@@ -215,7 +288,10 @@ impl Linearisation {
     pub fn combined(&self) -> Matrix6<f64> {
         let mut a = symmetric(&self.combined);
         if self.plane.weight != 0.0 {
-            a += self.plane.matrix();
+            a += self.plane.every_direction();
+        }
+        for group in &self.groups[..self.directions] {
+            a += group.moments.along(&group.direction);
         }
         a
     }
@@ -231,6 +307,39 @@ impl Linearisation {
         damping + self.step * usable(stiffness)
     }
 
+    /// Adds `weight` along the unit `direction` at `point`, `r` = `point` − `com`: to the
+    /// direction's group (a new one while there are fewer than [`DIRECTION_GROUPS`]), or as
+    /// its rank-one term.
+    fn add_along(
+        &mut self,
+        (point, com): (&Point3<f64>, &Point3<f64>),
+        r: &Vector3<f64>,
+        direction: &Vector3<f64>,
+        weight: f64,
+    ) {
+        let same = SAME_DIRECTION * SAME_DIRECTION;
+        let used = &mut self.groups[..self.directions];
+        if let Some(group) = used
+            .iter_mut()
+            .find(|g| (g.direction - direction).norm_squared() <= same)
+        {
+            group.moments.add(r, weight);
+        } else if let Some(group) = self.groups.get_mut(self.directions) {
+            *group = DirectionGroup {
+                direction: *direction,
+                moments: PointMoments::default(),
+            };
+            group.moments.add(r, weight);
+            self.directions += 1;
+        } else {
+            add_lower(
+                &mut self.combined,
+                &jacobian_row(point, com, direction),
+                weight,
+            );
+        }
+    }
+
     /// A contact term along the unit `direction` at `point` (world), relative to the centre
     /// of mass `com`: `stiffness` N/m and `damping` N·s/m, both ≥ 0.
     pub fn add(
@@ -243,18 +352,14 @@ impl Linearisation {
     ) {
         let weight = self.weight(stiffness, damping);
         if weight > 0.0 {
-            add_lower(
-                &mut self.combined,
-                &jacobian_row(point, com, direction),
-                weight,
-            );
+            self.add_along((point, com), &(point - com), direction, weight);
         }
     }
 
     /// A sticking contact at `point` with unit `normal`: its normal `stiffness` and `damping`
     /// as [`Self::add`], and `friction` N·s/m of damping in every direction square to the
     /// normal (the bristle along and across the belt): the same sum as adding the normal and
-    /// then the belt's two directions with `friction`, in one rank-one update.
+    /// then the belt's two directions with `friction`.
     pub fn add_sticking(
         &mut self,
         point: &Point3<f64>,
@@ -272,27 +377,11 @@ impl Linearisation {
             self.add(point, com, normal, stiffness, damping);
             return;
         }
+        let r = point - com;
         // Every direction, less the normal's share of the friction.
         let weight = self.weight(stiffness, damping) - friction;
-        add_lower(
-            &mut self.combined,
-            &jacobian_row(point, com, normal),
-            weight,
-        );
-        let r = point - com;
-        let weighted = r * friction;
-        self.plane.weight += friction;
-        self.plane.first += weighted;
-        for (sum, term) in self.plane.second.iter_mut().zip([
-            weighted.x * r.x,
-            weighted.x * r.y,
-            weighted.x * r.z,
-            weighted.y * r.y,
-            weighted.y * r.z,
-            weighted.z * r.z,
-        ]) {
-            *sum += term;
-        }
+        self.add_along((point, com), &r, normal, weight);
+        self.plane.add(&r, friction);
     }
 }
 
@@ -444,6 +533,47 @@ mod tests {
         let (a, b) = (gathered.combined(), three.combined());
         assert!((a - b).norm() < 1e-12 * b.norm(), "{a} vs {b}");
         assert_eq!(gathered_k.combined(), three_k.combined());
+    }
+
+    /// Contacts along a few shared directions (a floor's normal to rounding, a run's) are
+    /// gathered as their directions' moments; more directions than groups go to the matrix
+    /// term by term. Either way the matrix is Σ w·JᵀJ summed directly, within 1e-12 of its
+    /// size, and a term whose weight is NaN, negative or infinite is left out.
+    #[test]
+    fn terms_along_shared_directions_sum_to_their_rank_one_terms() {
+        let com = Point3::new(0.05, 0.01, 0.12);
+        let floor = Vector3::new(0.01, -0.02, 1.0).normalize();
+        let run = Vector3::new(0.0, 0.0, 1.0);
+        let mut lin = Linearisation::default();
+        lin.clear(0.005);
+        let mut direct = Matrix6::zeros();
+        for i in 0..40 {
+            let t = f64::from(i);
+            let point = Point3::new(0.2 * (0.9 * t).sin(), 0.15 * (1.3 * t).cos(), -0.03 * t);
+            // The floor's normal as a sum of loads leaves it: off by rounding only.
+            let wobble = Vector3::new(1e-16 * t.sin(), -1e-16 * t.cos(), 0.0);
+            let direction = match i % 4 {
+                0 | 1 => (floor + wobble).normalize(),
+                2 => run,
+                // Ten more directions than the groups hold.
+                _ => Vector3::new(0.3 * t.cos(), 0.4 * t.sin(), 1.0).normalize(),
+            };
+            let (k, c) = (1e5 + 1e4 * t, 200.0 + 10.0 * t);
+            lin.add(&point, &com, &direction, k, c);
+            let row = Vector6::from(jacobian_row(&point, &com, &direction));
+            direct += row * row.transpose() * (c + 0.005 * k);
+        }
+        // Left out: they change nothing.
+        for bad in [f64::NAN, -1.0, f64::INFINITY] {
+            lin.add(&Point3::new(0.1, 0.0, 0.0), &com, &floor, bad, bad);
+            lin.add_sticking(&Point3::new(0.1, 0.0, 0.0), &com, &floor, (0.0, 0.0), bad);
+        }
+        let got = lin.combined();
+        assert!(
+            (got - direct).norm() < 1e-12 * direct.norm(),
+            "{got} vs {direct}"
+        );
+        assert_eq!(lin.directions, DIRECTION_GROUPS);
     }
 
     /// The one matrix is D + h·K: gathered at h = 5 ms, it is the damping alone (h = 0)

@@ -335,10 +335,11 @@ impl TrackedRobot {
         self.find_slabs(terrain, body);
         self.scratch.contacts.clear();
         self.elastic_energy = 0.0;
-        let hull = HullInertia::new(&self.spec, body);
+        // The hull's effective masses feed only the explicit step's caps.
+        let hull = (!settings.implicit).then(|| HullInertia::new(&self.spec, body));
         for plane in 0..self.planes.len() {
             let cut = self.plane_loads(plane, terrain, segments);
-            self.add_contacts(plane, &cut, body, &hull, settings);
+            self.add_contacts(plane, &cut, body, hull.as_ref(), settings);
         }
         if !settings.implicit {
             cap_hull_damping(&self.spec, body, dt, &mut self.scratch.contacts);
@@ -553,14 +554,15 @@ impl TrackedRobot {
 
     /// Plane stage, contacts: each loaded element of plane `index` (cut by `cut`) as a
     /// contact — point, unit normal, belt and lateral directions, the hull's velocity there,
-    /// the normal force with its damping and its share that keeps the explicit step stable —
-    /// into `contacts`; an unloaded element's bristle relaxes.
+    /// the normal force with its damping and its share that keeps the explicit step stable
+    /// (from `hull`, given for the explicit step alone) — into `contacts`; an unloaded
+    /// element's bristle relaxes.
     fn add_contacts(
         &mut self,
         index: usize,
         cut: &CutPlane,
         body: &BodyState,
-        hull: &HullInertia,
+        hull: Option<&HullInertia>,
         settings: &StepSettings,
     ) {
         let dt = settings.dt;
@@ -621,16 +623,20 @@ impl TrackedRobot {
                 lateral
             };
             let v = body.point_velocity(&point);
-            let per_mass = hull.inverse_effective_mass(&point, &normal);
-            let mass = 1.0 / per_mass;
-            // The explicit step's caps; the implicit step needs none.
-            let (stable, damping_limit) = if settings.implicit {
-                (1.0, f64::INFINITY)
-            } else {
-                (
-                    stable_share(load.stiffness, mass, dt),
-                    contact_damping_limit(mass, dt),
-                )
+            // The explicit step's caps, from the hull's effective mass at the contact (`hull`
+            // is given for the explicit step alone); the implicit step needs none, nor the
+            // hull's damping cap its inverse mass (left 0).
+            let (stable, damping_limit, per_mass) = match hull {
+                Some(hull) => {
+                    let per_mass = hull.inverse_effective_mass(&point, &normal);
+                    let mass = 1.0 / per_mass;
+                    (
+                        stable_share(load.stiffness, mass, dt),
+                        contact_damping_limit(mass, dt),
+                        per_mass,
+                    )
+                }
+                None => (1.0, f64::INFINITY, 0.0),
             };
             // Hunt–Crossley (Marhefka–Orin form, F = κS·(1 + β·δ̇)): the force grows with the
             // penetration rate and never pulls. A rubber belt is lossy, so β is large; it also
