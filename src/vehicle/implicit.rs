@@ -310,6 +310,7 @@ impl Linearisation {
     /// Adds `weight` along the unit `direction` at `point`, `r` = `point` − `com`: to the
     /// direction's group (a new one while there are fewer than [`DIRECTION_GROUPS`]), or as
     /// its rank-one term.
+    #[inline]
     fn add_along(
         &mut self,
         (point, com): (&Point3<f64>, &Point3<f64>),
@@ -342,6 +343,7 @@ impl Linearisation {
 
     /// A contact term along the unit `direction` at `point` (world), relative to the centre
     /// of mass `com`: `stiffness` N/m and `damping` N·s/m, both ≥ 0.
+    #[inline]
     pub fn add(
         &mut self,
         point: &Point3<f64>,
@@ -360,6 +362,7 @@ impl Linearisation {
     /// as [`Self::add`], and `friction` N·s/m of damping in every direction square to the
     /// normal (the bristle along and across the belt): the same sum as adding the normal and
     /// then the belt's two directions with `friction`.
+    #[inline]
     pub fn add_sticking(
         &mut self,
         point: &Point3<f64>,
@@ -392,20 +395,19 @@ fn jacobian_row(point: &Point3<f64>, com: &Point3<f64>, direction: &Vector3<f64>
     [direction.x, direction.y, direction.z, arm.x, arm.y, arm.z]
 }
 
-/// J·Δv: how much the twist change `change` (linear, angular; world, m/s and rad/s, about the
-/// centre of mass `com`) changes the speed of the hull's point `point` along the unit
-/// `direction`, m/s (a contact's slip or approach over the implicit step).
-pub fn speed_change(
+/// How much the twist change `change` (linear, angular; world, m/s and rad/s, about the
+/// centre of mass `com`) changes the velocity of the hull's point `point`, m/s, world:
+/// Δv + Δω × (p − c). Its dot product with a unit direction u is J·Δv, the change of the
+/// point's speed along u (J the row of [`Linearisation`]'s terms): a contact's speeds along its
+/// normal, belt and cross directions take it once and three dot products.
+pub fn point_velocity_change(
     point: &Point3<f64>,
     com: &Point3<f64>,
-    direction: &Vector3<f64>,
     change: &Vector6<f64>,
-) -> f64 {
-    // The row's two halves, linear then angular, each a dot product (the sums' order of the
-    // code this replaced, bit for bit).
-    let j = jacobian_row(point, com, direction);
-    Vector3::new(j[0], j[1], j[2]).dot(&change.fixed_rows::<3>(0))
-        + Vector3::new(j[3], j[4], j[5]).dot(&change.fixed_rows::<3>(3))
+) -> Vector3<f64> {
+    let linear = Vector3::new(change[0], change[1], change[2]);
+    let angular = Vector3::new(change[3], change[4], change[5]);
+    linear + angular.cross(&(point - com))
 }
 
 /// Where `body` would be after `h` s at its velocity: the centre of mass moved by h·v, the
@@ -610,19 +612,22 @@ mod tests {
         );
     }
 
-    /// J·Δv is the rigid body's velocity change at the point: Δv + Δω × (p − c), along u.
+    /// The point's velocity change is Δv + Δω × (p − c), and along u it is J·Δv with J the
+    /// row the Jacobians' terms use.
     #[test]
-    fn speed_change_is_the_points_velocity_change_along_the_direction() {
+    fn a_points_velocity_change_along_a_direction_is_the_row_times_the_twist_change() {
         let (point, com) = (Point3::new(0.3, -0.1, 0.0), Point3::new(0.0, 0.0, 0.1));
         let change = Vector6::new(0.2, -0.1, 0.05, 0.4, 0.3, -1.5);
         let (dv, dw) = (Vector3::new(0.2, -0.1, 0.05), Vector3::new(0.4, 0.3, -1.5));
         let at_point = dv + dw.cross(&(point - com));
+        assert_eq!(point_velocity_change(&point, &com, &change), at_point);
         for u in [Vector3::x(), Vector3::y(), Vector3::new(0.6, 0.0, 0.8)] {
-            let got = speed_change(&point, &com, &u, &change);
+            let row = Vector6::from(jacobian_row(&point, &com, &u));
+            let got = point_velocity_change(&point, &com, &change).dot(&u);
             assert!(
-                (got - at_point.dot(&u)).abs() < 1e-12,
+                (got - row.dot(&change)).abs() < 1e-12,
                 "{got} vs {}",
-                at_point.dot(&u)
+                row.dot(&change)
             );
         }
     }

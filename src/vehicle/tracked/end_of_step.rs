@@ -23,7 +23,7 @@ use nalgebra::{Vector2, Vector6};
 
 use super::TrackedRobot;
 use crate::vehicle::body::{BodyState, Wrench};
-use crate::vehicle::implicit::{implicit_step, speed_change, StepSettings};
+use crate::vehicle::implicit::{implicit_step, point_velocity_change, StepSettings};
 
 impl TrackedRobot {
     /// The implicit step for the contacts' `explicit` wrench (at the predicted pose `body`),
@@ -44,7 +44,6 @@ impl TrackedRobot {
             (&settings.gravity, settings.hull.as_ref()),
             dt,
         );
-        self.settle_bristles(body, &change, dt);
         self.end_contacts(body, &change, dt);
         // The flippers' motors feel the forces the hull is handed, not those of the predicted
         // pose: a flipper pressing the hull up would otherwise push against a load a step
@@ -55,30 +54,24 @@ impl TrackedRobot {
         wrench
     }
 
-    /// Moves every contact's forces to the step's end for the twist change Δv = `change`
-    /// (module docs): in the contacts, the reported ones and the tracks' normal loads.
+    /// Moves every contact to the step's end for the twist change Δv = `change` (module
+    /// docs): its forces — in the contacts, the reported ones and the tracks' normal loads —
+    /// and a sticking contact's bristle, stretched by its slip's change over the step, h·J·Δv.
     fn end_contacts(&mut self, body: &BodyState, change: &Vector6<f64>, dt: f64) {
         self.track_normal.iter_mut().for_each(|x| *x = 0.0);
         // The wrench stage reports every contact, in order: one report per contact.
         debug_assert_eq!(self.scratch.contacts.len(), self.last_contacts.len());
         let reported = self.last_contacts.iter_mut();
         for (c, shown) in self.scratch.contacts.iter_mut().zip(reported) {
-            shown.friction += c.move_to_step_end(body, change, dt);
+            let at_point = point_velocity_change(&c.point, &body.com, change);
+            if c.sticking {
+                let slip = Vector2::new(at_point.dot(&c.tau), at_point.dot(&c.lateral));
+                self.state.bristles[c.element] += slip * dt;
+            }
+            shown.friction += c.move_to_step_end(&at_point, dt);
             let (track, normal_force) = c.track_load();
             shown.normal_force = normal_force;
             self.track_normal[track] += normal_force;
-        }
-    }
-
-    /// Stretches each sticking contact's bristle by its slip's change over the step, h·J·Δv
-    /// for the twist change Δv = `change` (module docs).
-    fn settle_bristles(&mut self, body: &BodyState, change: &Vector6<f64>, dt: f64) {
-        for c in self.scratch.contacts.iter().filter(|c| c.sticking) {
-            let slip = Vector2::new(
-                speed_change(&c.point, &body.com, &c.tau, change),
-                speed_change(&c.point, &body.com, &c.lateral, change),
-            );
-            self.state.bristles[c.element] += slip * dt;
         }
     }
 }

@@ -20,7 +20,7 @@
 //! 6. **implicit** (with implicit contacts) — the linearly implicit step, and the bristles and
 //!    the flippers' loads where it ends (`end_of_step`).
 
-use nalgebra::{Point3, Translation3, Vector2, Vector3, Vector6};
+use nalgebra::{Point3, Translation3, Vector2, Vector3};
 
 use super::strip::{slope_shift, split_load, StripLoads};
 use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS};
@@ -35,7 +35,7 @@ use crate::vehicle::body::{
 use crate::vehicle::candidates::CandidateCache;
 use crate::vehicle::drive::step_belt;
 use crate::vehicle::geometry::flipper_direction;
-use crate::vehicle::implicit::{predicted, speed_change, Linearisation, StepSettings};
+use crate::vehicle::implicit::{predicted, Linearisation, StepSettings};
 use crate::vehicle::spec::FlipperSpec;
 
 /// How far beyond a belt's runs a face must lie to be left out of its planes' cuts, m. No
@@ -95,29 +95,25 @@ pub(super) enum FrictionSlope {
 }
 
 impl Contact {
-    /// Moves the contact's normal force to the implicit step's end for the hull's twist
-    /// change Δv = `change` over the step `dt`: less (h·k + c)·J·Δv, never pulling. Returns
-    /// what its friction force on the hull changes by at the step's end, each slope's
-    /// −s·J·Δv along its direction, N (world).
-    pub(super) fn move_to_step_end(
-        &mut self,
-        body: &BodyState,
-        change: &Vector6<f64>,
-        dt: f64,
-    ) -> Vector3<f64> {
-        let rate = speed_change(&self.point, &body.com, &self.normal, change);
+    /// Moves the contact's normal force to the implicit step's end, where the hull's twist
+    /// change over the step `dt` changes its point's velocity by `at_point` (m/s, world,
+    /// [`point_velocity_change`](crate::vehicle::implicit::point_velocity_change)): less
+    /// (h·k + c)·J·Δv, never pulling. Returns what its
+    /// friction force on the hull changes by at the step's end, each slope's −s·J·Δv along
+    /// its direction, N (world).
+    pub(super) fn move_to_step_end(&mut self, at_point: &Vector3<f64>, dt: f64) -> Vector3<f64> {
+        let rate = at_point.dot(&self.normal);
         let give = dt * self.stiffness + self.damper().coefficient();
         self.normal_force = (self.normal_force - give * rate).max(0.0);
-        let at_point =
-            |direction: &Vector3<f64>| speed_change(&self.point, &body.com, direction, change);
         match self.friction_slope {
             FrictionSlope::None => Vector3::zeros(),
             // Along the belt and across it: the point's velocity change in the contact plane.
             FrictionSlope::Sticking(slope) => {
-                -(self.tau * at_point(&self.tau) + self.lateral * at_point(&self.lateral)) * slope
+                -(self.tau * at_point.dot(&self.tau) + self.lateral * at_point.dot(&self.lateral))
+                    * slope
             }
             FrictionSlope::Sliding { direction, slope } => {
-                -direction * (slope * at_point(&direction))
+                -direction * (slope * at_point.dot(&direction))
             }
         }
     }
@@ -268,6 +264,7 @@ fn friction_slope(
 
 /// Contact `c`'s terms of the implicit step's Jacobians (`vehicle::implicit`): its normal
 /// stiffness and damping, and its friction's damping ([`FrictionSlope`]).
+#[inline]
 pub(super) fn linearise(lin: &mut Linearisation, c: &Contact, com: &Point3<f64>) {
     let normal = (c.stiffness, c.damper().coefficient());
     match c.friction_slope {
