@@ -188,39 +188,42 @@ impl PointMoments {
         Matrix3::new(xx, xy, xz, xy, yy, yz, xz, yz, zz)
     }
 
-    /// The 6×6 matrix Σ w·Σ_u JᵀJ (u over three orthonormal directions): [[Σw·I, −[Σw·r]ₓ],
-    /// [[Σw·r]ₓ, tr(S)·I − S]].
-    fn every_direction(&self) -> Matrix6<f64> {
-        let mut m = Matrix6::zeros();
+    /// Adds Σ w·Σ_u JᵀJ (u over three orthonormal directions) to the lower triangle of `m`:
+    /// [[Σw·I, ·], [[Σw·r]ₓ, tr(S)·I − S]].
+    fn add_every_direction(&self, m: &mut Matrix6<f64>) {
         let cross = self.first.cross_matrix();
         let second = self.second_matrix();
         let trace = second.trace();
-        m.fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&(Matrix3::identity() * self.weight));
-        m.fixed_view_mut::<3, 3>(0, 3).copy_from(&(-cross));
-        m.fixed_view_mut::<3, 3>(3, 0).copy_from(&cross);
-        m.fixed_view_mut::<3, 3>(3, 3)
-            .copy_from(&(Matrix3::identity() * trace - second));
-        m
+        for j in 0..3 {
+            m[(j, j)] += self.weight;
+            for i in 0..3 {
+                m[(3 + i, j)] += cross[(i, j)];
+            }
+            for i in j..3 {
+                let identity = if i == j { trace } else { 0.0 };
+                m[(3 + i, 3 + j)] += identity - second[(i, j)];
+            }
+        }
     }
 
-    /// The 6×6 matrix Σ w·JᵀJ with J = (u, r × u) along the unit `direction` u (type docs of
-    /// [`Linearisation`]).
-    fn along(&self, direction: &Vector3<f64>) -> Matrix6<f64> {
-        let mut m = Matrix6::zeros();
+    /// Adds Σ w·JᵀJ with J = (u, r × u) along the unit `direction` u to the lower triangle of
+    /// `m` (type docs of [`Linearisation`]).
+    fn add_along(&self, direction: &Vector3<f64>, m: &mut Matrix6<f64>) {
         let u = direction;
         let arm = self.first.cross(u);
         // r × u = −[u]ₓ·r, so Σw·(r × u)(r × u)ᵀ = [u]ₓ·S·[u]ₓᵀ.
         let cross = u.cross_matrix();
-        let linear_angular = u * arm.transpose();
-        m.fixed_view_mut::<3, 3>(0, 0)
-            .copy_from(&(u * u.transpose() * self.weight));
-        m.fixed_view_mut::<3, 3>(0, 3).copy_from(&linear_angular);
-        m.fixed_view_mut::<3, 3>(3, 0)
-            .copy_from(&linear_angular.transpose());
-        m.fixed_view_mut::<3, 3>(3, 3)
-            .copy_from(&(cross * self.second_matrix() * cross.transpose()));
-        m
+        let angular = cross * self.second_matrix() * cross.transpose();
+        for j in 0..3 {
+            let weighted = self.weight * u[j];
+            for i in j..3 {
+                m[(i, j)] += weighted * u[i];
+                m[(3 + i, 3 + j)] += angular[(i, j)];
+            }
+            for i in 0..3 {
+                m[(3 + i, j)] += arm[i] * u[j];
+            }
+        }
     }
 }
 
@@ -286,14 +289,14 @@ impl Linearisation {
 
     /// A = D + h·K, N·s/m … blocks (type docs).
     pub fn combined(&self) -> Matrix6<f64> {
-        let mut a = symmetric(&self.combined);
+        let mut lower = self.combined;
         if self.plane.weight != 0.0 {
-            a += self.plane.every_direction();
+            self.plane.add_every_direction(&mut lower);
         }
         for group in &self.groups[..self.directions] {
-            a += group.moments.along(&group.direction);
+            group.moments.add_along(&group.direction, &mut lower);
         }
-        a
+        symmetric(&lower)
     }
 
     /// The weight of a term of `stiffness` N/m and `damping` N·s/m in A (each left out unless
