@@ -68,7 +68,15 @@ pub(crate) fn mark_robots_near_bodies(spheres: &mut [BodySphere], reach: f64, ne
     // sorted by lowest coordinate along the axis, a sphere meets none of those whose lowest
     // coordinate lies beyond its highest plus the reach.
     let axis = sweep_axis(spheres);
-    spheres.sort_unstable_by(|a, b| a.low(axis).total_cmp(&b.low(axis)));
+    // One comparison per axis, so that the sort's comparisons index no coordinate at run time
+    // (the sort is most of this test's cost: a fifth of stage 3 with 100 robots).
+    if axis == 0 {
+        spheres
+            .sort_unstable_by(|a, b| (a.centre.x - a.radius).total_cmp(&(b.centre.x - b.radius)));
+    } else {
+        spheres
+            .sort_unstable_by(|a, b| (a.centre.y - a.radius).total_cmp(&(b.centre.y - b.radius)));
+    }
     for (i, a) in spheres.iter().enumerate() {
         let high = a.high(axis) + reach;
         for b in spheres[i + 1..].iter().take_while(|b| b.low(axis) <= high) {
