@@ -22,7 +22,10 @@ impl Simulation {
         }
         // 5: blow-ups.
         let arm_reason = r.arm.as_ref().and_then(super::arm::ArmRig::blow_up_reason);
-        let Some(body) = self.world.bodies.get_mut(r.body) else {
+        // Read, not borrowed mutably: a body rapier sees modified makes its next step update
+        // the body's island and rebuild the solver's caches. Only a frozen robot's body
+        // changes here.
+        let Some(body) = self.world.bodies.get(r.body) else {
             return;
         };
         if let Some(reason) = blow_up_reason(body, &r.model, &config).or(arm_reason) {
@@ -75,7 +78,12 @@ impl Simulation {
             };
             if let Some(e) = event {
                 r.model.set_command(DriveCommand::STOP);
-                if r.status.is_frozen() {
+                if let Some(body) = self
+                    .world
+                    .bodies
+                    .get_mut(r.body)
+                    .filter(|_| r.status.is_frozen())
+                {
                     body.set_linvel(Vector::ZERO, false);
                     body.set_angvel(Vector::ZERO, false);
                     body.set_body_type(RigidBodyType::Fixed, false);

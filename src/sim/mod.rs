@@ -11,8 +11,8 @@
 //!    (torque-limited motors loaded by the last step's flipper contacts),
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
 //!    implicitly against the ground's friction, finish stick–slip friction.
-//! 3. **Apply** the resulting wrench to the hull (rapier forces persist, so they are reset
-//!    first), turn the flippers' side guards to the new flipper angles, and let the hull box
+//! 3. **Apply** the resulting wrench to the hull in place of the last step's (rapier forces
+//!    persist; set without rapier rebuilding its solver caches, `hull::apply_wrench`), turn the flippers' side guards to the new flipper angles, and let the hull box
 //!    collide with the terrain only while some terrain face comes within rapier's contact
 //!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
 //!    and switch it off while neither terrain nor another robot, mover or object can reach it
@@ -88,8 +88,8 @@ pub use telemetry::{TelemetryRow, TelemetryWriter};
 use arm::{ArmPosture, ArmRig};
 use clearance::{HullClearance, REACH_SLACK};
 use hull::{
-    collider_radius, hull_colliders, insert_robot_body, pose_guards, switch_hull, GuardCollider,
-    GuardHook, HullReach,
+    apply_wrench, collider_radius, hull_colliders, insert_robot_body, pose_guards, switch_hull,
+    GuardCollider, GuardHook, HullReach,
 };
 pub(crate) use hull::{insert_hull, terrain_collider};
 use proximity::{mark_robots_near_bodies, BodySphere};
@@ -449,22 +449,8 @@ impl Simulation {
                 }
                 continue;
             }
-            let Some(body) = self.world.bodies.get_mut(r.body) else {
-                continue;
-            };
             r.energy = rigid_energy(&s.body, r.model.spec()) + r.model.elastic_energy();
-            body.reset_forces(false);
-            body.reset_torques(false);
-            let wrench = &s.wrench;
-            if wrench
-                .force
-                .iter()
-                .chain(wrench.torque.iter())
-                .all(|x| x.is_finite())
-            {
-                body.add_force(v32(&wrench.force), true);
-                body.add_torque(v32(&wrench.torque), true);
-            }
+            apply_wrench(&mut self.world, r.body, &s.wrench);
             pose_guards(&mut self.world, &r.model, &r.guards);
             if let Some(rig) = &mut r.arm {
                 rig.control(&mut self.world, &mut self.valves, dt);
