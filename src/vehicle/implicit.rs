@@ -111,11 +111,11 @@ impl StepSettings {
 /// - along one direction u shared by many contacts (on a floor or a stair tread every wheel
 ///   is pushed along the same normal, every bottom run along the hull's own; up to
 ///   [`DIRECTION_GROUPS`] such directions, matched within [`SAME_DIRECTION`]), Σw·JᵀJ with
-///   J = (u, r × u) is [[Σw·u·uᵀ, u·((Σw·r) × u)ᵀ], [·ᵀ, [u]ₓ·S·[u]ₓᵀ]], S = Σw·r·rᵀ;
+///   J = (u, r × u) is `[[Σw·u·uᵀ, u·((Σw·r) × u)ᵀ], [·ᵀ, [u]ₓ·S·[u]ₓᵀ]]`, S = Σw·r·rᵀ;
 /// - a sticking contact's friction damps every direction of its contact plane alike, and the
 ///   sum of JᵀJ over any two unit directions square to each other and to n at a point is the
 ///   whole-space term less the normal's: so the friction of sticking contacts is gathered as
-///   moments over every direction ([[Σs·I, −[Σs·r]ₓ], [[Σs·r]ₓ, tr(S)·I − S]]), and the
+///   moments over every direction (`[[Σs·I, −[Σs·r]ₓ], [[Σs·r]ₓ, tr(S)·I − S]]`), and the
 ///   normal's share taken off its own direction's term.
 ///
 /// A term along a direction that has no group left (a sliding contact's friction, which turns
@@ -189,7 +189,7 @@ impl PointMoments {
     }
 
     /// Adds Σ w·Σ_u JᵀJ (u over three orthonormal directions) to the lower triangle of `m`:
-    /// [[Σw·I, ·], [[Σw·r]ₓ, tr(S)·I − S]].
+    /// `[[Σw·I, ·], [[Σw·r]ₓ, tr(S)·I − S]]`.
     fn add_every_direction(&self, m: &mut Matrix6<f64>) {
         let cross = self.first.cross_matrix();
         let second = self.second_matrix();
