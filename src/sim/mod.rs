@@ -12,9 +12,10 @@
 //!    cut the terrain with every track plane, compute wheel and run loads, update belt speeds
 //!    implicitly against the ground's friction, finish stick–slip friction.
 //! 3. **Apply** the resulting wrench to the hull in place of the last step's (rapier forces
-//!    persist; set without rapier rebuilding its solver caches, `hull::apply_wrench`), turn the flippers' side guards to the new flipper angles, and let the hull box
-//!    collide with the terrain only while some terrain face comes within rapier's contact
-//!    reach of it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
+//!    persist; set without rapier rebuilding its solver caches, `hull::apply_wrench`), turn
+//!    the flippers' side guards to the new flipper angles, and let the hull box collide
+//!    with the terrain only while some terrain face comes within rapier's contact reach of
+//!    it (`clearance.rs`, tested in stage 2; rapier could find no contact otherwise),
 //!    and switch it off while neither terrain nor another robot, mover or object can reach it
 //!    (`proximity.rs`). An arm's joints answer their loads and command, its fingers close,
 //!    grasp or open, a valve's wheel it holds turns with it (`valves.rs`), and its colliders

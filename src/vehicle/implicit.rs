@@ -560,7 +560,7 @@ mod tests {
             let direction = match i % 4 {
                 0 | 1 => (floor + wobble).normalize(),
                 2 => run,
-                // Ten more directions than the groups hold.
+                // Ten others: two take the groups left, eight go to the matrix.
                 _ => Vector3::new(0.3 * t.cos(), 0.4 * t.sin(), 1.0).normalize(),
             };
             let (k, c) = (1e5 + 1e4 * t, 200.0 + 10.0 * t);
