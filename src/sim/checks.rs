@@ -78,12 +78,13 @@ impl Simulation {
             };
             if let Some(e) = event {
                 r.model.set_command(DriveCommand::STOP);
-                if let Some(body) = self
-                    .world
-                    .bodies
-                    .get_mut(r.body)
-                    .filter(|_| r.status.is_frozen())
-                {
+                // Borrowed mutably only when it changes (see stage 5 above): `get_mut` marks
+                // the body modified even if nothing is then done with it.
+                let frozen = r
+                    .status
+                    .is_frozen()
+                    .then(|| self.world.bodies.get_mut(r.body));
+                if let Some(body) = frozen.flatten() {
                     body.set_linvel(Vector::ZERO, false);
                     body.set_angvel(Vector::ZERO, false);
                     body.set_body_type(RigidBodyType::Fixed, false);

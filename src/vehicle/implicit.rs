@@ -190,7 +190,7 @@ impl PointMoments {
 
     /// Adds Σ w·Σ_u JᵀJ (u over three orthonormal directions) to the lower triangle of `m`:
     /// `[[Σw·I, ·], [[Σw·r]ₓ, tr(S)·I − S]]`.
-    fn add_every_direction(&self, m: &mut Matrix6<f64>) {
+    fn add_to_lower_every_direction(&self, m: &mut Matrix6<f64>) {
         let cross = self.first.cross_matrix();
         let second = self.second_matrix();
         let trace = second.trace();
@@ -208,7 +208,7 @@ impl PointMoments {
 
     /// Adds Σ w·JᵀJ with J = (u, r × u) along the unit `direction` u to the lower triangle of
     /// `m` (type docs of [`Linearisation`]).
-    fn add_along(&self, direction: &Vector3<f64>, m: &mut Matrix6<f64>) {
+    fn add_to_lower_along(&self, direction: &Vector3<f64>, m: &mut Matrix6<f64>) {
         let u = direction;
         let arm = self.first.cross(u);
         // r × u = −[u]ₓ·r, so Σw·(r × u)(r × u)ᵀ = [u]ₓ·S·[u]ₓᵀ.
@@ -291,10 +291,12 @@ impl Linearisation {
     pub fn combined(&self) -> Matrix6<f64> {
         let mut lower = self.combined;
         if self.plane.weight != 0.0 {
-            self.plane.add_every_direction(&mut lower);
+            self.plane.add_to_lower_every_direction(&mut lower);
         }
         for group in &self.groups[..self.directions] {
-            group.moments.add_along(&group.direction, &mut lower);
+            group
+                .moments
+                .add_to_lower_along(&group.direction, &mut lower);
         }
         symmetric(&lower)
     }

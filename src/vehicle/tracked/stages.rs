@@ -98,9 +98,8 @@ impl Contact {
     /// Moves the contact's normal force to the implicit step's end, where the hull's twist
     /// change over the step `dt` changes its point's velocity by `at_point` (m/s, world,
     /// [`point_velocity_change`](crate::vehicle::implicit::point_velocity_change)): less
-    /// (h·k + c)·J·Δv, never pulling. Returns what its
-    /// friction force on the hull changes by at the step's end, each slope's −s·J·Δv along
-    /// its direction, N (world).
+    /// (h·k + c)·J·Δv, never pulling. Returns what its friction force on the hull changes by
+    /// at the step's end, each slope's −s·J·Δv along its direction, N (world).
     pub(super) fn move_to_step_end(&mut self, at_point: &Vector3<f64>, dt: f64) -> Vector3<f64> {
         let rate = at_point.dot(&self.normal);
         let give = dt * self.stiffness + self.damper().coefficient();
