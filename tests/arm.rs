@@ -572,6 +572,70 @@ fn tipping_and_lifting(spec: &RobotSpec) {
     );
 }
 
+/// Issue 34's acceptance on a quasi-static table: with the arm at full reach holding its rated
+/// load, tilted at [`QUASI_STATIC_TILT_RATE`] (0.25°/s, tilt-table practice near the tip), each
+/// armed preset tips within 2° of the combined-centre-of-mass formula, forward and sideways
+/// (the turret giving way, [`sideways_with_turret`]).
+///
+/// Ignored because it fails today, forward. Measured (0.25°/s; at the envelope's 1.5°/s in
+/// brackets): scout_eod 4.9° (6.1°) against 8.85°, tracker55_eod 20.7° (21.7°) against
+/// 23.75°, heavy250_eod 3.6° (4.9°) against 6.18°; the slower the table, the earlier it tips
+/// (scout_eod 4.7° at 0.1°/s). The combined centre of mass in the simulation equals the
+/// formula's (rapier's hull mass centre, to 0.1 mm); the cause is the compliant front support:
+/// nose-heavy at rest, the scout stands on its front road wheel (51 N a plane, ~3 mm into the
+/// pad), the run behind it (10 N a plane, where the belt's line from the sunk front wheel to
+/// the next one still dips into the pad) and barely on the next wheel; as the table turns the
+/// next wheel lifts and the run's load moves forward along the run to the front wheel, its
+/// lever and so the robot's pitch stiffness about the front wheel fall to nothing, and the
+/// robot pitches over with its centre of mass still ~9 mm behind the front wheel (the lean
+/// runs away from 4.3° of table). Stiffer contacts close the gap (scout_eod at 1.5°/s:
+/// κ × 2 6.8°, × 3 7.2°, × 10 8.1°). Sideways the quasi-static table agrees (33.4°, 30.5°,
+/// 28.6° against 33.2°, 31.8°, 29.2°); at 1.5°/s the turret's undamped swing past its
+/// equilibrium tips scout_eod at 30.4°.
+#[test]
+#[ignore = "issue 34: fails forward (compliant front support), see the doc comment"]
+fn quasi_static_tip_with_the_rated_load_is_within_two_degrees_of_the_formula() {
+    use treadsim::envelope::arm::{
+        combined_mass_center, full_reach_pose, rated_load, sideways_with_turret, tilt_at,
+    };
+    use treadsim::envelope::trials::QUASI_STATIC_TILT_RATE;
+    use treadsim::envelope::TiltDirection;
+    let mut misses = Vec::new();
+    for name in ARMED {
+        let spec = robot(name);
+        let arm = spec.arm.as_ref().expect("arm");
+        let full = full_reach_pose(arm);
+        let (load, _) = rated_load(&spec, arm, &full);
+        let (_, com) = combined_mass_center(&spec, arm, &full, load);
+        let forward = TipLimits::with_center_of_mass(&spec, &com)
+            .forward
+            .to_degrees();
+        let sideways = sideways_with_turret(&spec, arm, &full, load).with_turret;
+        for (direction, formula) in [
+            (TiltDirection::Forward, forward),
+            (TiltDirection::Sideways, sideways),
+        ] {
+            let measured = tilt_at(
+                &spec,
+                &SimConfig::default(),
+                &full,
+                load,
+                direction,
+                QUASI_STATIC_TILT_RATE,
+            )
+            .expect("tilt table")
+            .expect("tipped");
+            println!("{name} {direction:?}: {measured:.2}° against {formula:.2}°");
+            if (measured - formula).abs() >= 2.0 {
+                misses.push(format!(
+                    "{name} {direction:?}: {measured:.2}° against {formula:.2}°"
+                ));
+            }
+        }
+    }
+    assert!(misses.is_empty(), "beyond 2°: {misses:?}");
+}
+
 /// The sideways tip-over angle (deg) of the armed robot with its arm at `q` holding `load` kg,
 /// its turret (joint 0, vertical) giving way past its torque limit, and the centre of mass's
 /// height (m). Tilted θ toward its right side, g·sin θ across the hull turns the arm about the

@@ -475,23 +475,37 @@ fn lifts(
 }
 
 /// The tilt-table angles (forward, sideways) of a robot of `spec` with its arm at `pose`
-/// holding `load` kg, deg.
+/// holding `load` kg, deg, at the envelope's [`trials::TILT_RATE`].
 fn tilt(
     spec: &RobotSpec,
     config: &SimConfig,
     pose: &[f64],
     load: f64,
 ) -> Result<(Option<f64>, Option<f64>), EnvelopeError> {
-    let angle = |direction| -> Result<Option<f64>, EnvelopeError> {
-        Ok(match posed(spec, config, pose, load)? {
-            Some((mut sim, id)) => trials::tilt_run(&mut sim, id, direction).map(f64::to_degrees),
-            None => None,
-        })
-    };
+    let angle = |direction| tilt_at(spec, config, pose, load, direction, trials::TILT_RATE);
     Ok((
         angle(TiltDirection::Forward)?,
         angle(TiltDirection::Sideways)?,
     ))
+}
+
+/// The tilt-table angle (deg) in `direction` of a robot of `spec` with its arm at `pose`
+/// holding `load` kg (gripped as the arm section grips it), the table turning at `rate`
+/// rad/s; `None` if the grip did not take, the robot slid first or it never tipped.
+pub fn tilt_at(
+    spec: &RobotSpec,
+    config: &SimConfig,
+    pose: &[f64],
+    load: f64,
+    direction: TiltDirection,
+    rate: f64,
+) -> Result<Option<f64>, EnvelopeError> {
+    Ok(match posed(spec, config, pose, load)? {
+        Some((mut sim, id)) => {
+            trials::tilt_run_at(&mut sim, id, direction, rate).map(f64::to_degrees)
+        }
+        None => None,
+    })
 }
 
 /// Measures the arm section of `spec` (`None`: no arm).

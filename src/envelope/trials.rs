@@ -114,7 +114,7 @@ pub enum TiltDirection {
     Sideways,
 }
 
-/// The tilt table: on the high-friction pad, gravity turns at 1.5°/s (quasi-static) after a
+/// The tilt table: on the high-friction pad, gravity turns at [`TILT_RATE`] after a
 /// second's settling; returns the table angle (rad) at which the robot's own tilt relative
 /// to the pad passes 5° in that direction, or `None` if it slid 0.1 m first or never tipped
 /// up to 80°.
@@ -127,13 +127,33 @@ pub fn tilt_table(
     Ok(tilt_run(&mut sim, id, direction))
 }
 
+/// How fast the envelope's tilt table turns, rad/s (1.5°/s). Fast enough for the sweeps, and
+/// slow for a robot on rigid supports; a robot that gives as the table turns (an arm's turret
+/// swinging downhill, a nose-heavy robot rocking on its compliant front run) tips at another
+/// angle at a truly quasi-static rate: [`QUASI_STATIC_TILT_RATE`].
+pub const TILT_RATE: f64 = 1.5 * (std::f64::consts::PI / 180.0);
+
+/// The rate at which tilt-table practice turns a table near the tip, rad/s (0.25°/s: no
+/// faster "when nearing suspension lash and wheel liftoff", TERNZ's tilt-table report for
+/// New Zealand's LTSA, 2001, comparing its table with SAE J2180).
+pub const QUASI_STATIC_TILT_RATE: f64 = 0.25 * (std::f64::consts::PI / 180.0);
+
 /// The tilt table run on a robot already on the pad (see [`tilt_table`]): returns the table
 /// angle, rad, or `None`.
 pub fn tilt_run(sim: &mut Simulation, id: RobotId, direction: TiltDirection) -> Option<f64> {
+    tilt_run_at(sim, id, direction, TILT_RATE)
+}
+
+/// The tilt table run of [`tilt_run`] with gravity turning at `rate`, rad/s.
+pub fn tilt_run_at(
+    sim: &mut Simulation,
+    id: RobotId,
+    direction: TiltDirection,
+    rate: f64,
+) -> Option<f64> {
     settle_calm(sim, id);
     // The body's origin, not its centre of mass: an arm swinging downhill moves the latter.
     let p0 = sim.body_state(id).pose.translation.vector;
-    let rate = 1.5f64.to_radians();
     let down = match direction {
         TiltDirection::Forward => Vector2::new(1.0, 0.0),
         TiltDirection::Backward => Vector2::new(-1.0, 0.0),
