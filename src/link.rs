@@ -349,12 +349,7 @@ mod arm_tests {
             motion: ArmMotion::JointRates([0.2; MAX_ARM_JOINTS]),
             grip: GripCommand::Close(20.0),
         };
-        let go = DriveCommand {
-            left: 0.5,
-            right: 0.5,
-            flipper: None,
-            steer: None,
-        };
+        let go = DriveCommand::belts(0.5, 0.5);
         let mut got = Vec::new();
         for k in 0..40 {
             let t = k as f64 * 0.05;
@@ -375,12 +370,7 @@ mod tests {
     use super::*;
 
     fn go() -> DriveCommand {
-        DriveCommand {
-            left: 0.5,
-            right: 0.5,
-            flipper: None,
-            steer: None,
-        }
+        DriveCommand::belts(0.5, 0.5)
     }
 
     #[test]

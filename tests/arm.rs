@@ -688,15 +688,7 @@ fn driving_is_slowed_while_the_arm_reaches_out() {
         if let Some(q) = &pose {
             sim.pose_arm(id, q, 0.1);
         }
-        sim.set_command(
-            id,
-            treadsim::vehicle::DriveCommand {
-                left: top,
-                right: top,
-                flipper: None,
-                steer: None,
-            },
-        );
+        sim.set_command(id, treadsim::vehicle::DriveCommand::belts(top, top));
         sim.run_for(3.0);
         let state = sim.arm_state(id).unwrap();
         (sim.body_state(id).linvel.norm(), state.reaching_out)

@@ -9,12 +9,7 @@ use nalgebra::{Isometry3, Translation3, UnitQuaternion};
 use treadsim::sim::{RobotStatus, SimConfig, SimEvent, Simulation};
 use treadsim::vehicle::DriveCommand;
 
-const AHEAD: DriveCommand = DriveCommand {
-    left: 2.0,
-    right: 2.0,
-    flipper: None,
-    steer: None,
-};
+const AHEAD: DriveCommand = DriveCommand::belts(2.0, 2.0);
 
 fn count(sim: &Simulation, f: impl Fn(&SimEvent) -> bool) -> usize {
     sim.events().iter().filter(|e| f(e)).count()

@@ -65,15 +65,7 @@ fn simulated_log(spec: &RobotSpec) -> String {
             let wy = shift.1 + x * turn.sin() + y * turn.cos() + 0.0005 * uniform();
             let wyaw = yaw + turn + 0.1_f64.to_radians() * uniform();
             writeln!(csv, "{t},{wx},{wy},{wyaw},{left},{right}").unwrap();
-            sim.set_command(
-                id,
-                DriveCommand {
-                    left,
-                    right,
-                    flipper: None,
-                    steer: None,
-                },
-            );
+            sim.set_command(id, DriveCommand::belts(left, right));
             row += 1;
         }
     }

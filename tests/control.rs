@@ -20,15 +20,7 @@ fn turn(name: &str, left: f64, right: f64) -> (f64, f64, f64) {
     let gauge = spec.track_gauge();
     let (mut sim, id) = sim_with(scene_file("flat"), spec, None);
     sim.run_for(1.0);
-    sim.set_command(
-        id,
-        DriveCommand {
-            left,
-            right,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(left, right));
     sim.run_for(2.0);
     let pose = |sim: &treadsim::sim::Simulation| {
         let p = sim.body_state(id).pose;

@@ -118,12 +118,7 @@ fn two_robots_driven_head_on_meet_hull_to_hull() {
         treadsim::sim::Simulation::new(scene, treadsim::sim::SimConfig::default()).expect("sim");
     let a = sim.add_robot(robot("scout"), &west).expect("west");
     let b = sim.add_robot(robot("scout"), &east).expect("east");
-    let forward = DriveCommand {
-        left: 0.3,
-        right: 0.3,
-        flipper: None,
-        steer: None,
-    };
+    let forward = DriveCommand::belts(0.3, 0.3);
     let mut closest = f64::INFINITY;
     for _ in 0..3000 {
         sim.set_command(a, forward);

@@ -97,15 +97,7 @@ fn drop_from_20_cm_settles_within_2_s_and_never_gains_energy() {
 fn straight_drive_matches_belt_speed_and_holds_heading() {
     for (name, v) in [("scout", 0.8), ("tracker55", 1.2)] {
         let (mut sim, id) = sim_with(scene_file("flat"), robot(name), None);
-        sim.set_command(
-            id,
-            DriveCommand {
-                left: v,
-                right: v,
-                flipper: None,
-                steer: None,
-            },
-        );
+        sim.set_command(id, DriveCommand::belts(v, v));
         sim.run_for(2.0);
         let p0 = sim.body_state(id).pose;
         let t0 = sim.time();
@@ -133,15 +125,7 @@ fn pivot_turn_turns_in_place_slower_than_no_slip() {
     let gauge = (spec.tracks[0].y - spec.tracks[1].y).abs();
     let v = 0.5;
     let (mut sim, id) = sim_with(scene_file("flat"), spec, None);
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: v,
-            right: -v,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(v, -v));
     sim.run_for(1.0);
     let y0 = sim.telemetry(id).rpy[2];
     let c0 = sim.body_state(id).com;
@@ -234,12 +218,7 @@ fn tilt_table_tips_sideways_near_the_static_angle() {
 /// the wall's face, without a blow-up.
 #[test]
 fn tracker55_climbs_a_15_cm_curb_and_stalls_at_a_40_cm_wall() {
-    let forward = DriveCommand {
-        left: 0.5,
-        right: 0.5,
-        flipper: None,
-        steer: None,
-    };
+    let forward = DriveCommand::belts(0.5, 0.5);
     let (mut sim, id) = sim_with(scene_file("curbs"), robot("tracker55"), Some("curb15"));
     sim.set_command(id, forward);
     sim.run_for(8.0);
@@ -339,15 +318,7 @@ fn scout_climbs_public_and_residential_stairs_with_its_flippers() {
 fn a_blow_up_is_reported_and_the_robot_restored() {
     use treadsim::sim::SimEvent;
     let (mut sim, id) = sim_with(scene_file("flat"), robot("scout"), None);
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: 0.5,
-            right: 0.5,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(0.5, 0.5));
     // Snapshots every 0.5 s: the newest at 1.0 s is only 0.2 s old, so 0.5 s is restored.
     sim.run_for(1.2);
     let good = sim.body_state(id).pose;
@@ -372,15 +343,7 @@ fn a_blow_up_is_reported_and_the_robot_restored() {
     // Restored to the 0.5 s snapshot, 0.35 m (0.7 s at 0.5 m/s) behind where it was.
     let back = good.translation.x - b.pose.translation.x;
     assert!((back - 0.35).abs() < 0.02, "moved back {back} m");
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: 0.5,
-            right: 0.5,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(0.5, 0.5));
     sim.run_for(1.0);
     let t = sim.telemetry(id);
     assert!(t.position.iter().chain(&t.linvel).all(|x| x.is_finite()));

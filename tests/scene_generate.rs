@@ -252,15 +252,7 @@ fn the_scout_pushes_a_shut_door_open_and_a_latched_one_holds_it() {
         let spawn = scene.spawn_named(Some("at_door")).unwrap();
         let mut sim = treadsim::sim::Simulation::new(scene, SimConfig::default()).unwrap();
         let id = sim.add_robot(scout.clone(), &spawn).unwrap();
-        sim.set_command(
-            id,
-            DriveCommand {
-                left: 0.3,
-                right: 0.3,
-                flipper: None,
-                steer: None,
-            },
-        );
+        sim.set_command(id, DriveCommand::belts(0.3, 0.3));
         sim.run_for(12.0);
         let y = sim.body_state(id).pose.translation.y * sign;
         let wall_face = hinge[1] * sign - 0.03;

@@ -94,12 +94,7 @@ fn measure(
 /// Full-speed pivot to the right (left belt forward).
 fn pivot(spec: &RobotSpec) -> DriveCommand {
     let v = spec.tracks[0].motor.max_speed;
-    DriveCommand {
-        left: v,
-        right: -v,
-        flipper: None,
-        steer: None,
-    }
+    DriveCommand::belts(v, -v)
 }
 
 /// Pivots `spec` at full belt speed for `seconds` on flat ground beside a curb of `height` m
@@ -291,12 +286,7 @@ fn driving_into_a_wall_at_an_angle_has_no_force_spike() {
             sim.run_for(0.5);
             let sinkage = static_sinkage(&spec);
             let v = spec.tracks[0].motor.max_speed;
-            let o = measure(&mut sim, id, 3.0, |_| DriveCommand {
-                left: v,
-                right: v,
-                flipper: None,
-                steer: None,
-            });
+            let o = measure(&mut sim, id, 3.0, |_| DriveCommand::belts(v, v));
             let bound = force_step_bound(&spec, sinkage, step());
             let case = format!("{name} into a wall at {angle}°");
             assert!(
@@ -382,12 +372,7 @@ fn turning_on_rubble_has_no_force_spike() {
             if k < 1500 {
                 right
             } else {
-                DriveCommand {
-                    left: right.right,
-                    right: right.left,
-                    flipper: None,
-                    steer: None,
-                }
+                DriveCommand::belts(right.right, right.left)
             }
         });
         let bound = drop_force_step_bound(&spec, sinkage, step(), 0.25);

@@ -72,12 +72,7 @@ fn agents_are_boxes_on_the_ground_where_the_controller_puts_them() {
 fn traffic_replays_bit_for_bit() {
     let mut a = session(CROWD);
     let mut b = session(CROWD);
-    let drive = Input::Drive(DriveCommand {
-        left: 0.5,
-        right: 0.45,
-        flipper: None,
-        steer: None,
-    });
+    let drive = Input::Drive(DriveCommand::belts(0.5, 0.45));
     a.apply(drive.clone());
     b.apply(drive);
     run(&mut a, 6.0);
@@ -122,12 +117,7 @@ fn agents_keep_out_of_the_robots_way() {
     let (mut collisions, mut past) = (0, 0);
     for seed in 1..=CROWDS {
         let mut s = session(&crowd_seeded(seed));
-        s.apply(Input::Drive(DriveCommand {
-            left: 0.5,
-            right: 0.5,
-            flipper: None,
-            steer: None,
-        }));
+        s.apply(Input::Drive(DriveCommand::belts(0.5, 0.5)));
         run(&mut s, 30.0);
         let group = s.traffic().groups().next().expect("group");
         collisions += group.stats().robot_collisions;
@@ -177,12 +167,7 @@ fn stopped_by_a_standing_agent(config: SimConfig) {
                     speed = [0, 0]\nsize = [0.6, 0.6, 0.8]\n";
     let mut s = session_with(standing, config);
     let agent_x = s.sim().mover_pose(MoverId(0)).expect("mover").translation.x;
-    s.apply(Input::Drive(DriveCommand {
-        left: 0.5,
-        right: 0.5,
-        flipper: None,
-        steer: None,
-    }));
+    s.apply(Input::Drive(DriveCommand::belts(0.5, 0.5)));
     run(&mut s, 5.0);
     let pressed = s.sim().body_state(s.robot()).pose.translation.x;
     run(&mut s, 5.0);

@@ -18,15 +18,7 @@ fn steady_turn(name: &str, mu: f64, left: f64, right: f64) -> ([f64; 2], f64, f6
     let (mut sim, id) =
         trials::start(lanes::flat_pad(mu).expect("pad"), &spec, &config).expect("robot");
     sim.run_for(0.5);
-    sim.set_command(
-        id,
-        DriveCommand {
-            left,
-            right,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(left, right));
     sim.run_for(3.0);
     let steps = (1.0 / config.dt).round() as usize;
     let (mut belts, mut yaw_rate, mut forward) = ([0.0; 2], 0.0, 0.0);

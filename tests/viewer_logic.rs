@@ -376,15 +376,7 @@ fn out_of_bounds_shows_a_reset_banner_until_reset() {
     let mut sim = Simulation::new(scene, SimConfig::default()).expect("sim");
     let id = sim.add_robot(spec.clone(), &spawn).expect("robot");
     sim.teleport(id, &Isometry3::translation(14.0, 0.0, 0.005));
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: 2.0,
-            right: 2.0,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(2.0, 2.0));
     sim.run_for(5.0);
     let mut hud = HudData::new(&spec, idle());
     hud.update(&sim, id, 0.002);

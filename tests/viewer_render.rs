@@ -81,15 +81,7 @@ fn front_camera_on_the_stairs_is_a_real_picture_that_changes_when_the_robot_driv
 
     // Drive 0.5 m towards the stairs: the view must change.
     let x0 = sim.body_state(id).pose.translation.x;
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: 0.5,
-            right: 0.5,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(0.5, 0.5));
     sim.run_for(1.5);
     let moved = sim.body_state(id).pose.translation.x - x0;
     assert!(moved > 0.3, "the robot drove {moved:.3} m");

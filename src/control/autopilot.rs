@@ -252,12 +252,7 @@ impl Channels {
             left *= k;
             right *= k;
         }
-        DriveCommand {
-            left,
-            right,
-            flipper: None,
-            steer: None,
-        }
+        DriveCommand::belts(left, right)
     }
 }
 

@@ -272,15 +272,7 @@ pub fn slope(
         SlopeTask::DriveDown => (0.3, 1.0, 1.0 / 0.3 + 5.0),
         SlopeTask::DriveAcross => (0.3, 1.5, 1.5 / 0.3 + 5.0),
     };
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: speed,
-            right: speed,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(speed, speed));
     let t0 = sim.time();
     while sim.time() - t0 < limit {
         sim.step();
@@ -556,15 +548,7 @@ fn steady_on_pad(
     let v = spec.slowest_motor(|m| m.max_speed);
     let (mut sim, id) = start(lanes::flat_pad(LANE_FRICTION)?, spec, config)?;
     sim.run_for(SETTLE);
-    sim.set_command(
-        id,
-        DriveCommand {
-            left: left * v,
-            right: right * v,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(left * v, right * v));
     sim.run_for(4.0);
     Ok((sim, id))
 }

@@ -5,12 +5,7 @@ use super::*;
 use crate::exercise::FaultKind;
 
 fn go(v: f64) -> Input {
-    Input::Drive(DriveCommand {
-        left: v,
-        right: v,
-        flipper: None,
-        steer: None,
-    })
+    Input::Drive(DriveCommand::belts(v, v))
 }
 
 #[test]

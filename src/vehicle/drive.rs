@@ -29,6 +29,17 @@ impl DriveCommand {
         steer: None,
     };
 
+    /// Belts at `left` and `right` m/s (see the fields), flippers and steering left to the
+    /// robot: a skid-steered drive.
+    pub const fn belts(left: f64, right: f64) -> Self {
+        DriveCommand {
+            left,
+            right,
+            flipper: None,
+            steer: None,
+        }
+    }
+
     /// This command if every value is finite, else a stop: the one rule for what a drive
     /// train accepts.
     pub fn or_stop(self) -> Self {

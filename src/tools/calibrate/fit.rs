@@ -113,12 +113,7 @@ fn side_command(left_side: &[bool], speeds: &[f64]) -> DriveCommand {
             0.0
         }
     };
-    DriveCommand {
-        left: mean(true),
-        right: mean(false),
-        flipper: None,
-        steer: None,
-    }
+    DriveCommand::belts(mean(true), mean(false))
 }
 
 /// What the fit compares: the log's rates over its windows, and the robot's half gauge

@@ -118,15 +118,7 @@ fn on_pad(
 }
 
 fn drive(sim: &mut Simulation, id: RobotId, left: f64, right: f64) {
-    sim.set_command(
-        id,
-        DriveCommand {
-            left,
-            right,
-            flipper: None,
-            steer: None,
-        },
-    );
+    sim.set_command(id, DriveCommand::belts(left, right));
 }
 
 /// Steps of `seconds` at the simulation's step.
