@@ -1,6 +1,6 @@
 //! Issue 40's turning measurements that the model does not meet yet, kept as ignored
 //! acceptance tests so the work that changes the contact law can run them
-//! (`cargo test --release --test turning -- --ignored --nocapture`).
+//! (`cargo test --release --no-default-features --test turning -- --ignored --nocapture`).
 
 mod common;
 
