@@ -162,40 +162,118 @@ fn an_implicit_step_stops_the_robot_at_the_agents_box_too() {
     });
 }
 
+/// Driving at the standing agent for 20 s. The agent stands at its own heading (this draw:
+/// 32.2° from the x axis), so the scout meets its box's face obliquely and, its belts
+/// slipping, turns against the face until it is flush with it (measured 2026-12-02: 8 s at a
+/// 2 ms step), then stays there, still. Its hull's footprint ends against the box's (the hull,
+/// not the belts, meets agents' boxes), whichever way it has turned.
 fn stopped_by_a_standing_agent(config: SimConfig) {
     let standing = "[[traffic]]\ncount = 1\narea_min = [-8.5, -0.5]\narea_max = [-7.5, 0.5]\n\
                     speed = [0, 0]\nsize = [0.6, 0.6, 0.8]\n";
     let mut s = session_with(standing, config);
-    let agent_x = s.sim().mover_pose(MoverId(0)).expect("mover").translation.x;
+    let agent = s.sim().mover_pose(MoverId(0)).expect("mover");
     s.apply(Input::Drive(DriveCommand::belts(0.5, 0.5)));
-    run(&mut s, 5.0);
-    let pressed = s.sim().body_state(s.robot()).pose.translation.x;
+    run(&mut s, 15.0);
+    let pressed = s.sim().body_state(s.robot()).pose.translation.vector;
     run(&mut s, 5.0);
     let body = s.sim().body_state(s.robot());
-    // Agents' boxes meet the robot's hull (its front 0.26 m ahead of the origin), not its
-    // belts: the hull ends against the box's west face, 0.3 m before its centre.
-    let hull_front = body.pose.translation.x + 0.26;
+    let hull = hull_footprint(&robot("scout"), &body.pose);
+    let agent_box = rectangle(&agent, [0.0, 0.0], [0.3, 0.3]);
+    let gap = footprint_gap(&hull, &agent_box);
     assert!(
-        (hull_front - (agent_x - 0.3)).abs() < 0.03,
-        "hull front at {hull_front}, box face at {}",
-        agent_x - 0.3
+        gap.abs() < 0.03,
+        "hull {gap:+.3} m from the box (negative: inside it); hull {hull:?}, box {agent_box:?}"
     );
-    // Pushing on for 5 s more (the belts slip), it stays there, still: the standing agent
-    // holds its heading (an agent turning on the spot used to jiggle the hull at 0.3 m/s).
-    // The scout meets the box's corner and turns 32° against it, so it edges along the face
-    // as its belts slip: 1.9 cm in the 5 s, 2.4 cm since belts bear across their width
-    // (2026-11-29; a roll of 0.02° moves each load ~0.1 mm, and the sliding contact with the
-    // corner magnifies it). Bounded at 4 cm: under 1 cm/s, 30× below the jiggle.
-    let crept = body.pose.translation.x - pressed;
-    assert!(crept.abs() < 0.04, "crept {crept} m");
+    // Flush with a face: the headings differ by a multiple of 90°, within 1°.
+    let turn = body.pose.rotation.euler_angles().2 - agent.rotation.euler_angles().2;
+    let off_face = (turn.to_degrees().rem_euclid(90.0) + 45.0).rem_euclid(90.0) - 45.0;
+    assert!(off_face.abs() < 1.0, "{off_face:.2}° off the box's face");
+    // Pushing on for the last 5 s (the belts slip), it stays there, still: the standing
+    // agent holds its heading (an agent turning on the spot used to jiggle the hull at
+    // 0.3 m/s).
+    let crept = (body.pose.translation.vector - pressed).xy().norm();
+    assert!(crept < 0.01, "crept {crept} m");
     assert!(
         body.linvel.norm() < 0.01,
         "moving at {} m/s",
         body.linvel.norm()
     );
     // The box stood its ground.
-    let moved = s.sim().mover_pose(MoverId(0)).expect("mover").translation.x - agent_x;
-    assert!(moved.abs() < 1e-6, "box moved {moved} m");
+    let moved = (s
+        .sim()
+        .mover_pose(MoverId(0))
+        .expect("mover")
+        .translation
+        .vector
+        - agent.translation.vector)
+        .norm();
+    assert!(moved < 1e-6, "box moved {moved} m");
+}
+
+/// The corners of a rectangle in the x–y plane: centre `center` and half-extents `half`, m,
+/// in the frame of `pose`, turned by its yaw; world frame, counter-clockwise.
+fn rectangle(
+    pose: &nalgebra::Isometry3<f64>,
+    center: [f64; 2],
+    half: [f64; 2],
+) -> [nalgebra::Vector2<f64>; 4] {
+    [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)].map(|(sx, sy)| {
+        let corner = nalgebra::Point3::new(center[0] + sx * half[0], center[1] + sy * half[1], 0.0);
+        (pose * corner).coords.xy()
+    })
+}
+
+/// The hull's footprint (its box's x–y extents) at `pose`, world frame.
+fn hull_footprint(
+    spec: &treadsim::vehicle::RobotSpec,
+    pose: &nalgebra::Isometry3<f64>,
+) -> [nalgebra::Vector2<f64>; 4] {
+    let treadsim::vehicle::spec::HullShape::Box { size, center } = spec.hull;
+    rectangle(pose, [center.x, center.y], [size.x / 2.0, size.y / 2.0])
+}
+
+/// The signed gap between two convex footprints, m: by the separating axes of their edges,
+/// the largest separation along any edge normal — the distance between them where an edge
+/// faces a corner or an edge (as a hull pressed on a box), minus the depth of overlap when
+/// they overlap.
+fn footprint_gap(a: &[nalgebra::Vector2<f64>; 4], b: &[nalgebra::Vector2<f64>; 4]) -> f64 {
+    let separation = |p: &[nalgebra::Vector2<f64>; 4], q: &[nalgebra::Vector2<f64>; 4]| {
+        (0..4)
+            .map(|k| {
+                let edge = p[(k + 1) % 4] - p[k];
+                let outward = nalgebra::Vector2::new(edge.y, -edge.x).normalize();
+                q.iter()
+                    .map(|c| (c - p[k]).dot(&outward))
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    };
+    separation(a, b).max(separation(b, a))
+}
+
+/// The gap helper on rectangles whose distance is known: side by side 0.2 m apart,
+/// overlapping by 0.1 m, and a corner turned 45° standing 0.1 m off a face.
+#[test]
+fn the_footprint_gap_is_the_distance_between_rectangles() {
+    let at = |x: f64, y: f64, yaw: f64| {
+        nalgebra::Isometry3::new(
+            nalgebra::Vector3::new(x, y, 0.0),
+            nalgebra::Vector3::z() * yaw,
+        )
+    };
+    let unit = |pose| rectangle(&pose, [0.0, 0.0], [0.5, 0.5]);
+    assert!(
+        (footprint_gap(&unit(at(0.0, 0.0, 0.0)), &unit(at(1.2, 0.3, 0.0))) - 0.2).abs() < 1e-12
+    );
+    assert!(
+        (footprint_gap(&unit(at(0.0, 0.0, 0.0)), &unit(at(0.9, 0.0, 0.0))) + 0.1).abs() < 1e-12
+    );
+    let corner = 0.5 * 2f64.sqrt();
+    let gap = footprint_gap(
+        &unit(at(0.0, 0.0, 0.0)),
+        &unit(at(0.6 + corner, 0.0, std::f64::consts::FRAC_PI_4)),
+    );
+    assert!((gap - 0.1).abs() < 1e-12, "{gap}");
 }
 
 /// The controllers tick at their own rate (`session::traffic::TRAFFIC_TICK`), whatever the
