@@ -241,3 +241,53 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
         building_claims_hold(&spec, &sheet);
     }
 }
+
+/// The tilt table of `tip_over_angles_match_the_static_formulas` turned at the quasi-static
+/// rate (`trials::QUASI_STATIC_TILT_RATE`, 0.25°/s) must meet the same 1 cm of lever. It does
+/// not: at the envelope's 1.5°/s the table turns on while a robot is already going over (a
+/// lag of 0.8–0.9° at 70°, where the lever grows 2.2 cm a degree; ~0.9° at 60°), and that lag
+/// is what keeps these inside the centimetre there. At 0.25°/s (2026-12-02, lever misses):
+/// tracker55 forward −1.20 cm, heavy250 forward and backward −1.31 cm, selfright20 sideways
+/// −1.18 cm. Slower still they tip earlier (0.1°/s: selfright20 sideways −1.23 cm; held at
+/// 59.8° it goes over, held at 59.5° it stands, rolled 0.42° on its pad; formula 61.75°): the
+/// static tip lies inside the support line the formula takes — the compliant support (a belt
+/// of two track planes 35 mm apart, the road wheels' patches) gives before the centre of mass
+/// reaches it. With the run law of branch `run-law-wheel-contact-line` (runs measured past
+/// their end wheels' contact line) forward and backward come within 0.5 cm at 0.25°/s and
+/// sideways stays short (selfright20 −1.12 cm, scout −0.96 cm).
+#[test]
+#[ignore = "quasi-static tips miss the formula by 1.2-1.3 cm of lever (see the doc comment)"]
+fn quasi_static_tip_over_angles_match_the_static_formulas() {
+    use treadsim::envelope::TiltDirection;
+    let slide = 3f64.atan().to_degrees();
+    let mut misses = Vec::new();
+    for name in PRESETS {
+        let spec = robot(name);
+        let tip = envelope::measure_tip(&spec, &SimConfig::default(), THREADS).expect("tilt table");
+        let h = treadsim::vehicle::stability::TipLimits::from_spec(&spec).com_height;
+        let lever = |deg: f64| h * deg.to_radians().tan();
+        for (direction, formula) in [
+            (TiltDirection::Forward, tip.forward_formula),
+            (TiltDirection::Backward, tip.backward_formula),
+            (TiltDirection::Sideways, tip.sideways_formula),
+        ] {
+            if formula > slide - 3.0 {
+                continue; // may slide first (the envelope test's rule)
+            }
+            let pad = lanes::flat_pad(lanes::TILT_TABLE_FRICTION).expect("pad");
+            let (mut sim, id) = trials::start(pad, &spec, &SimConfig::default()).expect("start");
+            let measured =
+                trials::tilt_run_at(&mut sim, id, direction, trials::QUASI_STATIC_TILT_RATE)
+                    .expect("tipped")
+                    .to_degrees();
+            let miss = lever(measured) - lever(formula);
+            println!(
+                "{name} {direction:?}: {measured:.2}° against {formula:.2}° (lever {miss:+.4} m)"
+            );
+            if miss.abs() >= 0.01 {
+                misses.push(format!("{name} {direction:?}: {measured:.2}° against {formula:.2}°, lever {miss:+.4} m"));
+            }
+        }
+    }
+    assert!(misses.is_empty(), "beyond 1 cm of lever: {misses:#?}");
+}

@@ -170,8 +170,14 @@ impl TipWatch {
     }
 }
 
-/// Runs `name` on `flight` up or down with the autopilot (or the operator's script).
+/// Runs `name` on `flight` up or down with the autopilot (or the operator's script), its
+/// range sensor's noise drawn from the autopilot's own seed.
 fn run(flight: &Flight, name: &str, up: bool, autopilot: bool) -> End {
+    run_sensing(flight, name, up, autopilot, SENSOR_SEED)
+}
+
+/// [`run`] with the range sensor's noise drawn from `sensor_seed`.
+fn run_sensing(flight: &Flight, name: &str, up: bool, autopilot: bool, sensor_seed: u64) -> End {
     let scene = flight.scene();
     let spawn: Spawn = scene
         .spawn(if up { "foot" } else { "top" })
@@ -203,7 +209,7 @@ fn run(flight: &Flight, name: &str, up: bool, autopilot: bool) -> End {
     let mut sensor = spec
         .range_sensor
         .clone()
-        .map(|s| RangeSensor::new(s, SENSOR_SEED));
+        .map(|s| RangeSensor::new(s, sensor_seed));
     let flippers = !spec.flippers.is_empty();
     let mut watch = TipWatch::new(&spec, up);
     let dt = sim.config().dt;
@@ -336,4 +342,29 @@ fn stair_goals_never_tip_a_robot_on_ten_flights() {
 fn stair_goals_match_an_operator_on_forty_flights() {
     let broken = table(0..40, true);
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The descent goal's refusal must not hang on one draw of the range sensor's noise. Flight 6
+/// (rise 0.184 m, run 0.239 m: 37.6°) tips tracker55 (no flippers, raised idler; forward tip
+/// angle 55°) over going down facing down: the operator's script tips there, and so does the
+/// goal wherever it reads the flight under 39° (the refusal, 55° less `DIVE_MARGIN` 16°). Its
+/// readings of that flight run 37.4–38.9°, so whether it refuses depends on the noise: with
+/// the sensor seeded 1–12 it tipped the robot 7 times (measured 2026-12-02; with the seed
+/// the autopilot uses, it refuses). Over the edge the nose dives to 49.5°, its front run lands
+/// on the next nosing with the centre of mass 10 cm behind it and the rear already off the top
+/// edge, and the robot rotates on over that nosing to stand on its nose at 74.5°
+/// (`ClimbGeometry::dive_pitch` predicts the 48–50° dive, not the rotation after it).
+#[test]
+#[ignore = "the descent goal tips tracker55 on flight 6 for 7 of 12 sensor noise draws"]
+fn the_descent_goal_refuses_flight_six_for_tracker55_whatever_the_sensor_noise() {
+    let flight = Flight::draw(6);
+    let tipped: Vec<u64> = (1..=12)
+        .filter(|&seed| {
+            matches!(
+                run_sensing(&flight, "tracker55", false, true, seed),
+                End::Tipped
+            )
+        })
+        .collect();
+    assert!(tipped.is_empty(), "tipped with sensor seeds {tipped:?}");
 }
