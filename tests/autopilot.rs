@@ -280,19 +280,46 @@ fn the_autopilot_backs_to_a_point() {
 /// seeds 1–13 (4 with seed 11, which failed at score 60).
 #[test]
 fn the_demonstration_yields_to_traffic() {
+    let (collisions, failed) = yielding_over(1..=12);
+    assert!(failed.is_empty(), "failed: {failed:?}");
+    assert!(collisions <= 1, "{collisions} collisions in 12 runs");
+}
+
+/// The same claim, at most one collision in 12 runs, over 60 more draws of the carts (seeds
+/// 13–72). It does not hold (2026-12-02): 17 collisions in those 60 (none failing the
+/// exercise; seed 74 fails at 70 points). Seeds 25–74 gave 20 collisions against 26 for the
+/// pilot driving blind (the agents its cameras show withheld from it); seeds 1–24 gave 1
+/// against 13 blind. Of the 16 collisions in seeds 25–50, 7 came with the scout driving on at
+/// its full 0.3 m/s (the cart 21–129° off its heading), 2 slowed to 0.12 m/s and 7 backing
+/// off at 0.09–0.25 m/s (yielding's reversing pace).
+#[test]
+#[ignore = "yielding holds its bound on seeds 1-24 only: 17 collisions on seeds 13-72"]
+fn the_demonstration_yields_to_traffic_on_sixty_more_draws() {
+    let (collisions, failed) = yielding_over(13..=72);
+    assert!(
+        failed.is_empty() && collisions <= 5,
+        "{collisions} collisions in 60 runs; failed: {failed:?}"
+    );
+}
+
+/// The traffic crossing driven by the demonstration with its carts drawn from each of
+/// `seeds`: the collisions with traffic in all, and the seeds whose trial failed.
+fn yielding_over(seeds: std::ops::RangeInclusive<u64>) -> (usize, Vec<u64>) {
     use treadsim::control::trial_pilot::TrialPilot;
     use treadsim::exercise::{Exercise, ExerciseEvent};
     use treadsim::session::headless;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenes/exercises/traffic_crossing.toml");
-    let mut collisions = 0;
-    for seed in 1..=12 {
+    let (mut collisions, mut failed) = (0, Vec::new());
+    for seed in seeds {
         let mut exercise = Exercise::load(&path).expect("exercise");
         exercise.scene.traffic[0].seed = seed;
         let session = Session::exercise(&exercise, SimConfig::default()).expect("session");
         let mut pilot = TrialPilot::new(&exercise.robot, 0.3);
         let run = headless::run_trial_with(session, &mut pilot, |_| {});
-        assert!(run.result.passed, "seed {seed}: {}", run.result.reason);
+        if !run.result.passed {
+            failed.push(seed);
+        }
         collisions += run
             .result
             .events
@@ -302,7 +329,7 @@ fn the_demonstration_yields_to_traffic() {
             })
             .count();
     }
-    assert!(collisions <= 1, "{collisions} collisions in 12 runs");
+    (collisions, failed)
 }
 
 /// The demonstration over the whole course, printed (`cargo test --release --test autopilot
