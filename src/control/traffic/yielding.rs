@@ -78,14 +78,22 @@ fn least_costly(robot: &Obstacle, heading: Vector2<f64>, speed: f64, seen: &[Obs
             continue; // cannot win whatever its conflicts
         }
         let u = heading * (speed * pace);
-        let soonest = seen
-            .iter()
-            .map(|o| {
-                let reach = robot.radius + o.radius + YIELD_MARGIN;
-                time_to_contact(o.position - robot.position, o.velocity - u, reach)
-            })
-            .fold(HORIZON, f64::min);
-        let cost = COST_SOON * (1.0 / soonest.max(1e-3) - 1.0 / HORIZON) + given_up;
+        let (mut soonest, mut touching) = (HORIZON, HORIZON);
+        for o in seen {
+            let (offset, closing) = (o.position - robot.position, o.velocity - u);
+            let touch = robot.radius + o.radius;
+            soonest = soonest.min(time_to_contact(offset, closing, touch + YIELD_MARGIN));
+            touching = touching.min(time_to_contact(offset, closing, touch));
+        }
+        // Within the margin of an agent already (one seen late, coming from the side), every
+        // pace that still closes on it is "in conflict now" alike: how soon the two would
+        // touch is what tells them apart (else the tie went to the fastest, on into it).
+        let inside = if soonest <= 0.0 {
+            COST_SOON * (1.0 / touching.max(1e-3) - 1.0 / HORIZON)
+        } else {
+            0.0
+        };
+        let cost = COST_SOON * (1.0 / soonest.max(1e-3) - 1.0 / HORIZON) + inside + given_up;
         if cost < best.0 {
             best = (cost, pace);
         }
@@ -143,6 +151,16 @@ mod tests {
     fn an_agent_crossing_just_ahead_is_let_through() {
         assert_eq!(pace_among(&[circle(1.0, -1.3, 0.0, 0.5, 0.43)]), 0.0);
         assert_eq!(pace_among(&[circle(1.2, -1.2, 0.0, 0.5, 0.43)]), 0.4);
+    }
+
+    /// Seen late, already within the margin: an agent 0.95 m ahead and 0.3 m to the side
+    /// (centres 1.00 m apart, reach 1.03 m) crossing at 0.65 m/s. Every pace closes on it, so
+    /// every one is a conflict now; stopped (or backing off) the two do not touch (0.88 m:
+    /// it crosses 0.95 m ahead), at full speed they would in 0.26 s: the robot stops (it used
+    /// to drive on, the tie going to the fastest pace).
+    #[test]
+    fn an_agent_seen_within_the_margin_is_let_through() {
+        assert_eq!(pace_among(&[circle(0.95, -0.3, 0.0, 0.65, 0.43)]), 0.0);
     }
 
     /// A slower pace holds for `HOLD` before the robot speeds up, however clear the way
