@@ -248,13 +248,13 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
 /// lag of 0.8–0.9° at 70°, where the lever grows 2.2 cm a degree; ~0.9° at 60°), and that lag
 /// is what keeps these inside the centimetre there. At 0.25°/s (2026-12-02, lever misses):
 /// tracker55 forward −1.20 cm, heavy250 forward and backward −1.31 cm, selfright20 sideways
-/// −1.18 cm. Slower still they tip earlier (0.1°/s: selfright20 sideways −1.23 cm; held at
-/// 59.8° it goes over, held at 59.5° it stands, rolled 0.42° on its pad; formula 61.75°): the
-/// static tip lies inside the support line the formula takes — the compliant support (a belt
-/// of two track planes 35 mm apart, the road wheels' patches) gives before the centre of mass
-/// reaches it. With the run law of branch `run-law-wheel-contact-line` (runs measured past
-/// their end wheels' contact line) forward and backward come within 0.5 cm at 0.25°/s and
-/// sideways stays short (selfright20 −1.12 cm, scout −0.96 cm).
+/// −1.18 cm. The static tip lies inside the support line the formula takes: the compliant
+/// support (a belt of two track planes 35 mm apart, the road wheels' patches) gives before
+/// the centre of mass reaches it. With the run law of branch `run-law-wheel-contact-line`
+/// (runs measured past their end wheels' contact line) forward and backward come within
+/// 0.5 cm at 0.25°/s and sideways stays short (selfright20 −1.12 cm, scout −0.96 cm); slower
+/// still it tips earlier there (0.1°/s: selfright20 sideways −1.23 cm; held at 59.8° it goes
+/// over, held at 59.5° it stands, rolled 0.42° on its pad; formula 61.75°).
 #[test]
 #[ignore = "quasi-static tips miss the formula by 1.2-1.3 cm of lever (see the doc comment)"]
 fn quasi_static_tip_over_angles_match_the_static_formulas() {
