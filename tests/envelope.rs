@@ -254,7 +254,17 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
 /// (runs measured past their end wheels' contact line) forward and backward come within
 /// 0.5 cm at 0.25°/s and sideways stays short (selfright20 −1.12 cm, scout −0.96 cm); slower
 /// still it tips earlier there (0.1°/s: selfright20 sideways −1.23 cm; held at 59.8° it goes
-/// over, held at 59.5° it stands, rolled 0.42° on its pad; formula 61.75°).
+/// over, held at 59.5° it stands, rolled 0.42° on its pad; formula 61.75°). How sideways
+/// goes over (selfright20, table turned at 1°/s, 2026-12-02): up to 59.5° the downhill belt's
+/// two planes keep their share at 56:44 (outer:inner) while the uphill track unloads, and
+/// the gravity line meets the pad at their load centre (−0.1527 m, 2.7 mm outside the track's
+/// centre line: the statics balance); the uphill track lifts off at 59.5°, and only then does
+/// the robot roll onto its outer plane, 1.0° at 60.0° (65:32 N) and 4.3° at 60.5° (93:2 N),
+/// and the roll it needs to load that plane alone (its sinkage over the planes' 35 mm) carries
+/// the centre of mass past it. A rigid belt would tip on its outer plane; this compliant one
+/// tips about 2° earlier, the rollover threshold lowered by roll compliance as a suspended
+/// vehicle's is (Gillespie, *Fundamentals of Vehicle Dynamics*, rollover): the formula here
+/// is the rigid idealisation.
 #[test]
 #[ignore = "quasi-static tips miss the formula by 1.2-1.3 cm of lever (see the doc comment)"]
 fn quasi_static_tip_over_angles_match_the_static_formulas() {
