@@ -1,8 +1,10 @@
 //! The autopilot's `climb` and `descend` goals against an open-loop operator on stair flights
 //! drawn from what buildings have (rise 0.15–0.22 m, run 0.22–0.35 m, nosing 0–32 mm as
 //! building codes allow, 4–16 steps, side walls or none; concrete μ 0.8), for every tracked
-//! preset, up and down: a goal succeeds on every flight where the operator's script does,
-//! never tips the robot over, and where it does not succeed it has stopped and said why.
+//! preset, up and down: a goal succeeds on every flight where the operator's script does
+//! (and gets down without going past the robot's static forward tip angle: a script the
+//! flight caught past it sets no standard), never tips the robot over, and where it does not
+//! succeed it has stopped and said why.
 //!
 //! The operator's open-loop scripts (what a trainee is taught, no sensing):
 //! - up, robots with flippers: from 1.5 m before the first riser, 0.3 m/s with the flippers
@@ -116,6 +118,9 @@ impl Flight {
 enum End {
     /// At the far end of the flight, s.
     Arrived(f64),
+    /// At the far end, s, having gone past the robot's static forward tip angle on the way
+    /// down (for less than [`TIP_HOLD`]: the flight caught it).
+    ArrivedPastTip(f64),
     /// Tipped over (pitch or roll past 80°, or on its back).
     Tipped,
     /// The autopilot stopped, saying why.
@@ -146,6 +151,8 @@ struct TipWatch {
     forward: Option<f64>,
     /// How long the robot has been past it, s.
     past: f64,
+    /// Whether it has been past it at all.
+    passed: bool,
 }
 
 impl TipWatch {
@@ -153,6 +160,7 @@ impl TipWatch {
         Self {
             forward: (!up).then(|| ClimbGeometry::of(spec).tip_forward),
             past: 0.0,
+            passed: false,
         }
     }
 
@@ -166,6 +174,7 @@ impl TipWatch {
             Some(limit) if -tilt.nose_up > limit => self.past + sim.config().dt,
             _ => 0.0,
         };
+        self.passed |= self.past > 0.0;
         over || self.past >= TIP_HOLD
     }
 }
@@ -252,7 +261,12 @@ fn run_sensing(flight: &Flight, name: &str, up: bool, autopilot: bool, sensor_se
             return End::Tipped;
         }
         if arrived(flight, up, &sim, id) {
-            return End::Arrived(sim.time() - t0);
+            let time = sim.time() - t0;
+            return if watch.passed {
+                End::ArrivedPastTip(time)
+            } else {
+                End::Arrived(time)
+            };
         }
         if let Some(why) = pilot.gave_up().map(str::to_string) {
             // Stopped where it gave up: it must stay upright there.
@@ -311,11 +325,16 @@ fn table(seeds: std::ops::Range<u64>, strict: bool) -> Vec<String> {
             if up { "up  " } else { "down" }
         );
         println!("{row}");
+        // A script that got down only after going past the robot's tip angle was caught by
+        // the flight: no standard the goal must meet.
         let script_ok = matches!(script, End::Arrived(_));
         let rule = match &goal {
             End::Tipped => Some("the goal tipped the robot over"),
             End::TimedOut => Some("the goal neither arrived nor gave up"),
-            _ if strict && script_ok && !matches!(goal, End::Arrived(_)) => {
+            _ if strict
+                && script_ok
+                && !matches!(goal, End::Arrived(_) | End::ArrivedPastTip(_)) =>
+            {
                 Some("the script arrived where the goal did not")
             }
             _ => None,
@@ -346,31 +365,21 @@ fn stair_goals_match_an_operator_on_forty_flights() {
 
 /// The descent goal's refusal must not hang on one draw of the range sensor's noise. Flight 6
 /// (rise 0.184 m, run 0.239 m: 37.6°) tips tracker55 (no flippers, raised idler; forward tip
-/// angle 55°) over going down facing down: the operator's script tips there, and so does the
-/// goal wherever it reads the flight under 39° (the refusal, 55° less `DIVE_MARGIN` 16°). Its
-/// readings of that flight run 37.4–38.9°, so whether it refuses depends on the noise: with
-/// the sensor seeded 1–12 it tipped the robot 7 times (measured 2026-12-02; with the seed
-/// the autopilot uses, it refuses). Over the edge the nose dives to 49.5°, its front run lands
-/// on the next nosing with the centre of mass 10 cm behind it and the rear already off the top
-/// edge, and the robot rotates on over that nosing to stand on its nose at 74.5°
-/// (`ClimbGeometry::dive_pitch` predicts the 48–50° dive, not the rotation after it).
-/// Traced again with the script (0.1 m/s, 2026-12-02, a 1.3 m wide flight of this rise, run
-/// and nosing): the nose does not pivot down over the top edge quasi-statically but falls, at
-/// 2.7 rad/s by 43° (as a body pivoting on the edge from rest would: ω² = 2·m·g·h_c·(1 −
-/// cos θ)/I_edge gives 3.1 rad/s at 48°); the front run strikes the next nosing at 46.7°
-/// (1.9 kN for one step) and the robot turns on about it at 0.9 rad/s, lifting its rear off
-/// the top edge; alone on that nosing, steeper than the belt's friction angle there, it slides
-/// down its axis at up to 0.8 m/s (belts at 0.1 m/s) while it turns, which carries the
+/// angle 55°) over going down facing down: the operator's script tips there. Judged on one
+/// reading against the 39° of `DIVE_MARGIN` (readings 37.4–38.9°), the goal went down and
+/// tipped it for 7 of 12 draws of the noise (sensor seeds 1–12, measured 2026-12-02). Traced
+/// with the script (0.1 m/s, a 1.3 m wide flight of this rise, run and nosing): the nose does
+/// not pivot down over the top edge quasi-statically but falls, at 2.7 rad/s by 43° (a body
+/// pivoting on the edge from rest: ω² = 2·m·g·h_c·(1 − cos θ)/I_edge gives 3.1 rad/s at 48°);
+/// the front run strikes the next nosing at 46.7° (1.9 kN for one step) and the robot turns
+/// on about it at 0.9 rad/s, lifting its rear off the top edge; alone on that nosing, it
+/// slides down its axis at up to 0.8 m/s (belts at 0.1 m/s) while it turns, which carries the
 /// centre of mass over the nosing (from 8 cm behind to 6 cm ahead) until the nose lands on
-/// the tread below at 72°; it is past its 55° tip angle for 0.8 s. A rigid-body estimate
-/// without the slide (the fall's angular momentum kept about the next nosing, then gravity;
-/// the contact's place on the front run estimated) gives it about 10 J of the 18 J it needs
-/// to rotate over that nosing: the slide decides, so a predictor for the goal must
-/// model it (and the friction the belt finds on a nosing). Grousers that bore on the tread
-/// whatever the belt's angle (an experiment, not kept) made it worse: it went over onto its
-/// nose.
+/// the tread below at 72°; it is past its 55° tip angle for 0.8 s. The goal now refuses it
+/// for that fall (`ClimbGeometry::fall_over_edge`: 72 % of the energy that turns it over the
+/// struck nosing, against at most `FALL_ENERGY_SHARE`, 50 %), judged on the mean of ten
+/// readings.
 #[test]
-#[ignore = "the descent goal tips tracker55 on flight 6 for 7 of 12 sensor noise draws"]
 fn the_descent_goal_refuses_flight_six_for_tracker55_whatever_the_sensor_noise() {
     let flight = Flight::draw(6);
     let tipped: Vec<u64> = (1..=12)

@@ -38,6 +38,41 @@ pub struct ClimbGeometry {
     outline: [f64; OUTLINE_POINTS],
     /// Body x of the centre of mass and of the front-most point, m.
     outline_span: (f64, f64),
+    /// Height of the centre of mass, m, body frame.
+    com_height: f64,
+    /// Pitch moment of inertia about the centre of mass over the mass, m² (the radius of
+    /// gyration squared).
+    pitch_gyration: f64,
+}
+
+/// A robot's fall over a down flight's top edge facing down ([`ClimbGeometry::fall_over_edge`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EdgeFall {
+    /// Nose-down pitch at which it strikes the flight below the edge, rad
+    /// ([`ClimbGeometry::dive_pitch`]).
+    pub pitch: f64,
+    /// Kinetic energy of its turn about the struck point just after the blow over the
+    /// potential energy that would turn it over that point (dimensionless; 1 or more: the
+    /// fall alone carries it over; infinite where the pitch leaves the centre of mass ahead
+    /// of the struck point already).
+    pub energy_share: f64,
+    /// Whether nothing of the outline ahead of the struck point reaches the flight again
+    /// short of the vertical if the robot turns over that point (the front end short of the
+    /// next nosing and of the tread below): turned over it, the robot stands on its nose.
+    /// Where the outline reaches on (front flippers laid along the flight), turning over the
+    /// struck nosing lays it on the next one instead.
+    pub nose_unsupported: bool,
+}
+
+/// Where the robot's lower outline strikes the flight below a top edge, going over it facing
+/// down.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Strike {
+    /// Nose-down pitch then, rad.
+    pitch: f64,
+    /// The struck point of the outline, `(x, z)` body frame, m; `None`: it turns to the
+    /// vertical without striking.
+    point: Option<(f64, f64)>,
 }
 
 /// Samples of [`ClimbGeometry`]'s lower outline.
@@ -75,6 +110,8 @@ impl ClimbGeometry {
         });
         Self {
             tips,
+            com_height: com.z,
+            pitch_gyration: spec.inertia.y / spec.mass.max(1e-9),
             descent_flippers,
             tip_backward: limits.backward,
             tip_backward_flippers,
@@ -93,7 +130,74 @@ impl ClimbGeometry {
     /// a raised front (an idler above the ground) reaches it — or until its front end lands
     /// on the tread below the edge, whichever comes first.
     pub fn dive_pitch(&self, angle: f64, spacing: f64, rise: f64) -> f64 {
+        self.strike(angle, spacing, rise).pitch
+    }
+
+    /// The robot's fall over the top edge of the flight of [`ClimbGeometry::dive_pitch`]'s
+    /// `angle`, `spacing` and `rise`, facing down. Its centre of mass crosses the edge at
+    /// rest, straight above the outline's point on it; it turns about the edge, falling the
+    /// centre of mass's height h above that point by `1 − cos θ`, until it strikes at the
+    /// dive pitch θ: rate² = 2·g·h·(1 − cos θ)/(k² + h²), k its pitch radius of gyration. The
+    /// blow at the struck point Q keeps its angular momentum about Q (the edge lets go):
+    /// ω' = (k²·ω + r_GQ × v_G)/(k² + |r_GQ|²), and it goes on turning about Q with
+    /// ½·(k² + |r_GQ|²)·ω'², against the g·(|r_GQ| − z_GQ) (per unit mass) that lifts the
+    /// centre of mass over Q. g and the mass cancel in the share. A rigid estimate: the
+    /// belts' slip down the struck nosing while the blow unloads them, which the share leaves
+    /// out, carries the robot further (tests/stair_goals.rs, flight 6).
+    pub fn fall_over_edge(&self, angle: f64, spacing: f64, rise: f64) -> EdgeFall {
+        let strike = self.strike(angle, spacing, rise);
+        let theta = strike.pitch;
+        let Some((qx, qz)) = strike.point else {
+            return EdgeFall {
+                pitch: theta,
+                energy_share: f64::INFINITY,
+                nose_unsupported: true,
+            };
+        };
+        let nose_unsupported = self
+            .strike_from((qx, qz), angle, spacing, rise)
+            .point
+            .is_none();
+        let (x0, pivot) = (self.outline_span.0, self.outline[0]);
+        let h = (self.com_height - pivot).max(1e-3);
+        let k2 = self.pitch_gyration;
+        // Body (x, z) to the flight's vertical plane (x along the descent, z up) at the pitch.
+        let (sin, cos) = theta.sin_cos();
+        let world = |x: f64, z: f64| (x * cos + z * sin, -x * sin + z * cos);
+        // Nose down is clockwise in that plane: a negative rate (unit gravity).
+        let rate = -(2.0 * h * (1.0 - cos) / (k2 + h * h)).sqrt();
+        let from_edge = world(0.0, h);
+        let from_strike = world(x0 - qx, self.com_height - qz);
+        let com_velocity = (-rate * from_edge.1, rate * from_edge.0);
+        let arm = from_strike.0 * from_strike.0 + from_strike.1 * from_strike.1;
+        let momentum =
+            k2 * rate + (from_strike.0 * com_velocity.1 - from_strike.1 * com_velocity.0);
+        let after = (momentum / (k2 + arm)).min(0.0);
+        let energy = 0.5 * (k2 + arm) * after * after;
+        let lift = arm.sqrt() - from_strike.1;
+        EdgeFall {
+            pitch: theta,
+            energy_share: if lift > 1e-9 {
+                energy / lift
+            } else {
+                f64::INFINITY
+            },
+            nose_unsupported,
+        }
+    }
+
+    /// Where the lower outline strikes the flight going over its top edge
+    /// ([`ClimbGeometry::dive_pitch`]).
+    fn strike(&self, angle: f64, spacing: f64, rise: f64) -> Strike {
+        let pivot = (self.outline_span.0, self.outline[0]);
+        self.strike_from(pivot, angle, spacing, rise)
+    }
+
+    /// Where the lower outline strikes the flight turning nose down about its point `pivot`
+    /// (`(x, z)` body frame, m) on a nosing ([`ClimbGeometry::dive_pitch`]'s flight).
+    fn strike_from(&self, pivot: (f64, f64), angle: f64, spacing: f64, rise: f64) -> Strike {
         let (x0, x1) = self.outline_span;
+        let (px, pivot) = pivot;
         let step = (x1 - x0) / (OUTLINE_POINTS - 1) as f64;
         let height_at = |x: f64| -> Option<f64> {
             let at = (x - x0) / step;
@@ -104,24 +208,40 @@ impl ClimbGeometry {
             let f = at - i as f64;
             Some(self.outline[i] * (1.0 - f) + self.outline[i + 1] * f)
         };
-        let pivot = self.outline[0];
         // The nosing at `spacing` along a line through the pivot at φ above the body's
         // x axis: it touches when it reaches the outline.
-        let on_nosing = (0..=90)
-            .map(|deg| f64::from(deg) * DEG)
-            .find(|&phi| {
-                let x = x0 + spacing * phi.cos();
-                height_at(x).is_some_and(|h| pivot + spacing * phi.sin() >= h)
-            })
-            .map_or(std::f64::consts::FRAC_PI_2, |phi| angle + phi);
+        let on_nosing = (0..=90).map(|deg| f64::from(deg) * DEG).find_map(|phi| {
+            let x = px + spacing * phi.cos();
+            height_at(x)
+                .filter(|&h| pivot + spacing * phi.sin() >= h)
+                .map(|h| Strike {
+                    pitch: angle + phi,
+                    point: Some((x, h)),
+                })
+        });
         // Short of the next nosing, the front end lands on the tread below the edge, `rise`
-        // under it: the nose drops until the front end is that far down.
-        let (reach, lift) = (x1 - x0, self.outline[OUTLINE_POINTS - 1] - pivot);
+        // under it: the nose drops until the front end is that far down — if it is then
+        // short of the next nosing (`run` ahead of the edge); beyond it, the nosing is struck
+        // first.
+        let (reach, lift) = (x1 - px, self.outline[OUTLINE_POINTS - 1] - pivot);
+        let run = (spacing * spacing - rise * rise).max(0.0).sqrt();
         let on_tread = (0..=900)
             .map(|k| f64::from(k) * 0.1 * DEG)
             .find(|&theta| reach * theta.sin() - lift * theta.cos() >= rise)
-            .unwrap_or(std::f64::consts::FRAC_PI_2);
-        on_nosing.min(on_tread)
+            .filter(|&theta| reach * theta.cos() + lift * theta.sin() < run)
+            .map(|theta| Strike {
+                pitch: theta,
+                point: Some((x1, self.outline[OUTLINE_POINTS - 1])),
+            });
+        let upright = Strike {
+            pitch: std::f64::consts::FRAC_PI_2,
+            point: None,
+        };
+        [on_nosing, on_tread, Some(upright)]
+            .into_iter()
+            .flatten()
+            .min_by(|a, b| a.pitch.total_cmp(&b.pitch))
+            .unwrap_or(upright)
     }
 
     /// Whether the robot has front flippers.
@@ -298,6 +418,34 @@ pub(super) mod tests {
             "tracker55: {:.1}°",
             dive / DEG
         );
+    }
+
+    /// The fall over a 0.184/0.239 m flight's edge facing down (tests/stair_goals.rs flight
+    /// 6, 37.6°): tracker55's nose strikes the next nosing on its raised front run, with
+    /// nothing ahead of that to catch it, bringing more than half the energy that turns it
+    /// over onto its nose (its script tips there); on a 0.151/0.245 m flight (32°), where it
+    /// gets down, less. The flipper robots' flippers laid ahead strike it with a few per cent
+    /// (scout, selfright20) or reach on past it (heavy250).
+    #[test]
+    fn a_nose_heavy_robot_without_flippers_falls_hard_over_a_short_tread() {
+        let fall = |name: &str, rise: f64, run: f64| {
+            geometry(name).fall_over_edge(rise.atan2(run), rise.hypot(run), rise)
+        };
+        let steep = fall("tracker55", 0.184, 0.239);
+        assert!(
+            steep.nose_unsupported && steep.energy_share > 0.6,
+            "{steep:?}"
+        );
+        let gentle = fall("tracker55", 0.151, 0.245);
+        assert!(
+            gentle.nose_unsupported && gentle.energy_share < 0.45,
+            "{gentle:?}"
+        );
+        for name in ["scout", "selfright20"] {
+            let f = fall(name, 0.184, 0.239);
+            assert!(f.energy_share < 0.2, "{name}: {f:?}");
+        }
+        assert!(!fall("heavy250", 0.184, 0.239).nose_unsupported);
     }
 
     /// The approach angle puts the flipper tips above the step by the lip clearance; without

@@ -16,9 +16,12 @@
 //! over), same speed: slowing on the flight lets the tracks climb the next riser face and
 //! rear the robot up. *Landing*: level again, flippers to 0°.
 //!
-//! **Down.** Once the flight is read, a robot whose nose would dive past its forward tip
-//! angle going over the edge ([`ClimbGeometry::dive_pitch`]: a raised front idler with
-//! nothing reaching ahead of it), or whose forward tip angle the flight comes within
+//! **Down.** Once the flight is read near its edge ([`DESCENT_READINGS`] readings, their
+//! mean rise and run), a robot whose nose would dive past its forward tip angle going over
+//! the edge ([`ClimbGeometry::dive_pitch`]: a raised front idler with nothing reaching ahead
+//! of it), whose nose would fall onto the next nosing with more than [`FALL_ENERGY_SHARE`]
+//! of the energy that turns it over that nosing onto its nose
+//! ([`ClimbGeometry::fall_over_edge`]), or whose forward tip angle the flight comes within
 //! [`DIVE_MARGIN`] of (the nose overshoots the flight's angle by 5–14° going over the
 //! edge, and lands on nosings it may slide on), stops and says so instead. *Approach* to the edge, flippers level (0°: reaching ahead, they meet the
 //! tread below before the nose drops); within [`EDGE_SLOW`] of the edge creep at
@@ -67,6 +70,21 @@ pub const TIP_MARGIN: f64 = 3.0 * DEG;
 /// going down, rad: over the edge the nose overshoots the flight's angle by up to 14° (the
 /// presets on the 40 flights of tests/stair_goals.rs) before the tracks settle on it.
 pub const DIVE_MARGIN: f64 = 16.0 * DEG;
+/// Largest share of the energy that would turn the robot over the next nosing onto its nose
+/// that its fall over a down flight's edge may bring ([`ClimbGeometry::fall_over_edge`],
+/// for a robot with nothing reaching ahead of the struck point): a factor of safety of 2 on
+/// that rigid estimate, which leaves out the belts' slip down the struck nosing. On the 40
+/// flights of tests/stair_goals.rs (their true rise and run) tracker55 has shares 0.11–0.43
+/// on the 29 it goes down facing down at 0.1 m/s without passing its 55° tip angle, 0.41,
+/// 0.54 and 0.55 on the 3 it gets down only past it (peaks 56.2°, 57.9°, 55.1°) and
+/// 0.61–1.22 on the 8 it tips over on (2026-12-02). Carried on until the turn about the
+/// struck nosing stops, the same estimate (written apart, in Python) put its peak nose-down
+/// pitch within −0.6…+2.4° of the measured one on 17 of those flights (16 it gets down, one
+/// it tips over on).
+pub const FALL_ENERGY_SHARE: f64 = 0.5;
+/// Readings from near a down flight's edge whose mean rise and run judge it
+/// ([`StairClimb::judge_descent`]; 1 s of scans at 10 Hz, 0.1 m creeping).
+pub const DESCENT_READINGS: u32 = 10;
 /// Steps a reading must show before a climb is refused as too steep a flight.
 pub const FLIGHT_STEPS: usize = 3;
 /// Steepest nose-up pitch the strategy lets a robot reach, rad: steeper than any flight it
@@ -149,6 +167,9 @@ pub struct StairClimb {
     best: (f64, f64),
     /// Why it gave up.
     reason: Option<String>,
+    /// Down: the sums of rise and run (m) of the readings from near the edge and their
+    /// number ([`StairClimb::judge_descent`]).
+    descent_readings: (f64, f64, u32),
 }
 
 /// What the strategy reads each step (m, s; `progress` along the goal's line).
@@ -178,6 +199,7 @@ impl StairClimb {
             reading: None,
             best: (f64::NEG_INFINITY, 0.0),
             reason: None,
+            descent_readings: (0.0, 0.0, 0),
         }
     }
 
@@ -280,31 +302,57 @@ impl StairClimb {
                     ));
                     self.phase = ClimbPhase::GaveUp;
                 }
-            } else if let Some(run) = reading.run.filter(|_| reading.first_edge < EDGE_SLOW) {
-                // Before the edge: would going over it tip the robot forward?
-                let dive =
-                    geometry.dive_pitch(reading.angle(), reading.rise.hypot(run), reading.rise);
-                let angle = reading.angle();
-                let why = if dive > geometry.tip_forward {
-                    Some(format!(
-                        "over its edge it would pitch to {:.0}° nose down",
-                        dive / DEG
-                    ))
-                } else if angle > geometry.tip_forward - DIVE_MARGIN {
-                    Some(format!("it is within {:.0}° of that", DIVE_MARGIN / DEG))
-                } else {
-                    None
-                };
-                if let Some(why) = why {
-                    self.reason = Some(format!(
-                        "will not go down this {:.0}° flight facing down: it tips over forwards \
-                         at {:.0}° and {why}",
-                        angle / DEG,
-                        geometry.tip_forward / DEG
-                    ));
-                    self.phase = ClimbPhase::GaveUp;
-                }
             }
+        }
+        if self.direction == StairDirection::Down {
+            self.judge_descent(geometry, &reading);
+        }
+    }
+
+    /// Down: whether the robot can go over the flight's edge facing down, judged on the mean
+    /// rise and run of the readings from within [`EDGE_SLOW`] of it once there are
+    /// [`DESCENT_READINGS`] (one scan's rise and run scatter by millimetres, and the fall's
+    /// energy share by ±0.15 for ±5 mm of rise and ±10 mm of run); refuses it, saying why, if
+    /// not.
+    fn judge_descent(&mut self, geometry: &ClimbGeometry, reading: &StairReading) {
+        let Some(run) = reading.run.filter(|_| reading.first_edge < EDGE_SLOW) else {
+            return;
+        };
+        let (rise_sum, run_sum, count) = &mut self.descent_readings;
+        *rise_sum += reading.rise;
+        *run_sum += run;
+        *count += 1;
+        if *count < DESCENT_READINGS {
+            return;
+        }
+        let (rise, run) = (*rise_sum / f64::from(*count), *run_sum / f64::from(*count));
+        let angle = rise.atan2(run);
+        let fall = geometry.fall_over_edge(angle, rise.hypot(run), rise);
+        let why = if fall.pitch > geometry.tip_forward {
+            Some(format!(
+                "over its edge it would pitch to {:.0}° nose down",
+                fall.pitch / DEG
+            ))
+        } else if fall.nose_unsupported && fall.energy_share > FALL_ENERGY_SHARE {
+            Some(format!(
+                "over its edge its nose would fall onto the next nosing with {:.0} % of the \
+                 energy that turns it over that nosing onto its nose",
+                100.0 * fall.energy_share.min(9.99)
+            ))
+        } else if angle > geometry.tip_forward - DIVE_MARGIN {
+            Some(format!("it is within {:.0}° of that", DIVE_MARGIN / DEG))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.reason = Some(format!(
+                "will not go down this {:.0}° flight facing down (rise {rise:.3} m, run \
+                 {run:.3} m, the mean of {count} readings): it tips over forwards at {:.0}° \
+                 and {why}",
+                angle / DEG,
+                geometry.tip_forward / DEG
+            ));
+            self.phase = ClimbPhase::GaveUp;
         }
     }
 
@@ -460,18 +508,23 @@ mod tests {
     use super::*;
     use crate::control::climb_geometry::tests::geometry;
 
+    /// A robot at rest, level, its centre of mass `com_height` m above the origin.
+    fn level_at_rest(com_height: f64) -> BodyState {
+        BodyState {
+            pose: nalgebra::Isometry3::identity(),
+            com: nalgebra::Point3::new(0.1, 0.0, com_height),
+            linvel: nalgebra::Vector3::zeros(),
+            angvel: nalgebra::Vector3::zeros(),
+        }
+    }
+
     /// A climb is refused as too steep only on a reading of [`FLIGHT_STEPS`] steps or more:
     /// the scout reading two 0.15 m edges 0.11 m apart (54°; a stepfield's rim and post)
     /// goes on; the same rise and run over three steps is refused, naming the reading.
     #[test]
     fn too_steep_is_judged_on_a_flight_not_two_edges() {
         let g = geometry("scout");
-        let body = BodyState {
-            pose: nalgebra::Isometry3::identity(),
-            com: nalgebra::Point3::new(0.1, 0.0, 0.09),
-            linvel: nalgebra::Vector3::zeros(),
-            angvel: nalgebra::Vector3::zeros(),
-        };
+        let body = level_at_rest(0.09);
         let sense = |steps: usize| ClimbSense {
             body: &body,
             reading: Some(StairReading {
@@ -496,5 +549,46 @@ mod tests {
             why.contains("54° flight (read 3 step(s), rise 0.15 m, run 0.11 m)"),
             "{why}"
         );
+    }
+
+    /// Going down, tracker55 (no flippers, raised idler) is judged on the mean of
+    /// [`DESCENT_READINGS`] readings near the edge: not before, and then refused over flight
+    /// 6 of tests/stair_goals.rs (0.184/0.239 m, which tips it over) for its fall onto the
+    /// next nosing, even read at 37° (under the 39° of [`DIVE_MARGIN`]); a 0.151/0.245 m
+    /// flight (flight 16, 32°, which it goes down) is not refused.
+    #[test]
+    fn a_descent_is_refused_for_the_fall_over_the_edge_on_the_mean_reading() {
+        let g = geometry("tracker55");
+        let body = level_at_rest(0.14);
+        let sense = |rise: f64, run: f64| ClimbSense {
+            body: &body,
+            reading: Some(StairReading {
+                direction: StairDirection::Down,
+                first_edge: 0.5,
+                rise,
+                run: Some(run),
+                nosing: 0.0,
+                steps: 3,
+            }),
+            progress: 0.0,
+            time: 0.0,
+        };
+        let mut flight6 = StairClimb::new(StairDirection::Down, 0.3);
+        // Read alternately 0.5° either side of 37.1°: the mean reads the flight at 37.1°.
+        for k in 0..DESCENT_READINGS {
+            assert_eq!(flight6.gave_up(), None, "judged after {k} readings");
+            let run = if k % 2 == 0 { 0.239 } else { 0.251 };
+            flight6.step(&g, &sense(0.184, run));
+        }
+        let why = flight6.gave_up().expect("refused");
+        assert!(
+            why.contains("37° flight") && why.contains("fall onto the next nosing"),
+            "{why}"
+        );
+        let mut flight16 = StairClimb::new(StairDirection::Down, 0.3);
+        for _ in 0..2 * DESCENT_READINGS {
+            flight16.step(&g, &sense(0.151, 0.245));
+        }
+        assert_eq!(flight16.gave_up(), None);
     }
 }
