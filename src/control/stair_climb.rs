@@ -82,8 +82,8 @@ pub const DIVE_MARGIN: f64 = 16.0 * DEG;
 /// pitch within −0.6…+2.4° of the measured one on 17 of those flights (16 it gets down, one
 /// it tips over on).
 pub const FALL_ENERGY_SHARE: f64 = 0.5;
-/// Readings from near a down flight's edge whose mean rise and run judge it
-/// ([`StairClimb::judge_descent`]; 1 s of scans at 10 Hz, 0.1 m creeping).
+/// Readings from within [`EDGE_SLOW`] of a down flight's edge whose mean rise and run the
+/// descent is judged on, before going over it (1 s of scans at 10 Hz, 0.1 m creeping).
 pub const DESCENT_READINGS: u32 = 10;
 /// Steps a reading must show before a climb is refused as too steep a flight.
 pub const FLIGHT_STEPS: usize = 3;
