@@ -35,9 +35,11 @@
 //! [`ClimbGeometry::tip_backward_at`]), or past [`PITCH_MAX`]) or a stall (less than [`STALL_PROGRESS`] along
 //! the flight in [`STALL_TIME`]) makes the robot *back off*: reverse [`BACK_OFF`] m and until
 //! level again (at most 6 s), then *retry* with the flippers 10° higher (approaching and on
-//! the flight: a flipper tip jammed under a nosing on the flight comes free) and 25 % more speed,
-//! up to [`MAX_TRIES`] tries; then it *gives up*, stopped, and says why. Going down, a stall
-//! stops it at once and it says why: reversing blind up a flight is worse than stopping. The
+//! the flight: a flipper tip jammed under a nosing on the flight comes free), after a stall
+//! with 25 % more speed ([`STALL_RETRY_SPEED`]) and after a rear-up with half the speed
+//! ([`REAR_UP_RETRY_SPEED`]), up to [`MAX_TRIES`] tries; then it *gives up*, stopped, and
+//! says why. Going down, a stall stops it at once and it says why: reversing blind up a
+//! flight is worse than stopping. The
 //! nose's dive over a down flight's edge (5–14° past the flight's angle in a fraction of a
 //! second) is too fast to catch and stopping in it is worse than going on: the checks before
 //! the edge are what keep a robot from a bad one.
@@ -100,6 +102,18 @@ pub const BACK_OFF: f64 = 0.4;
 pub const BACK_OFF_SPEED: f64 = 0.2;
 /// Tries before giving up.
 pub const MAX_TRIES: u32 = 3;
+/// Speed factor of the retry after a stall: more drive to carry it up the riser it stalled on.
+pub const STALL_RETRY_SPEED: f64 = 1.25;
+/// Speed factor of the retry after a rear-up. A robot rears up on a flight as its front
+/// overhangs a nosing and drops: the pitch it overshoots the flight's angle by grows with the
+/// pitching energy the climb gives it, and that with the square of the speed (half the speed,
+/// a quarter of it). tracker55 (no flippers) open-loop up a 0.214/0.255 m flight (40°,
+/// tests/stair_goals.rs flight 3) peaks at 45° nose up at 0.15 m/s, 54° at 0.2, 55.5° at
+/// 0.3, and flips over backwards at 0.375 m/s (2026-12-02). Retried at the 25 % more speed
+/// a stall wants, it reared up past the watchdog's limit on every try and gave up on a flight
+/// its operator's script climbs at 0.3 m/s; retried at half speed it climbs it. Never slower
+/// than [`CREEP_SPEED`].
+pub const REAR_UP_RETRY_SPEED: f64 = 0.5;
 /// Distance from a down flight's edge within which the robot creeps, m.
 pub const EDGE_SLOW: f64 = 0.6;
 /// Creeping speed over a down flight's edge, m/s.
@@ -172,6 +186,15 @@ pub struct StairClimb {
     descent_readings: (f64, f64, u32),
 }
 
+/// Why a try failed, in words for the reason given up with.
+#[derive(Debug, Clone, PartialEq)]
+enum TryFailure {
+    /// Nose up past the rear-up limit.
+    RearUp(String),
+    /// No progress along the flight.
+    Stall(String),
+}
+
 /// What the strategy reads each step (m, s; `progress` along the goal's line).
 #[derive(Debug, Clone, Copy)]
 pub struct ClimbSense<'a> {
@@ -241,8 +264,8 @@ impl StairClimb {
         if matches!(self.phase, ClimbPhase::Approach) {
             self.read(geometry, sense.reading);
         }
-        if let Some(why) = self.watchdog(geometry, pitch, sense) {
-            self.fail(why, sense);
+        if let Some(failure) = self.watchdog(geometry, pitch, sense) {
+            self.fail(failure, sense);
         }
         self.advance(pitch, sense);
         self.action(geometry, pitch)
@@ -362,7 +385,7 @@ impl StairClimb {
         g: &ClimbGeometry,
         pitch: f64,
         sense: &ClimbSense<'_>,
-    ) -> Option<String> {
+    ) -> Option<TryFailure> {
         if matches!(self.phase, ClimbPhase::BackOff { .. } | ClimbPhase::GaveUp) {
             self.best = (sense.progress, sense.time);
             return None;
@@ -380,11 +403,11 @@ impl StairClimb {
                 .min(self.tip_backward(g) - TIP_MARGIN)
                 .min(PITCH_MAX);
             if pitch > limit {
-                return Some(format!(
+                return Some(TryFailure::RearUp(format!(
                     "reared up to {:.0}° on {}",
                     pitch / DEG,
                     self.what()
-                ));
+                )));
             }
         }
         if sense.progress > self.best.0 + STALL_PROGRESS {
@@ -395,7 +418,10 @@ impl StairClimb {
             } else {
                 "from the start"
             };
-            return Some(format!("stalled {:.1} m {at}", sense.progress));
+            return Some(TryFailure::Stall(format!(
+                "stalled {:.1} m {at}",
+                sense.progress
+            )));
         }
         None
     }
@@ -416,8 +442,13 @@ impl StairClimb {
         g.tip_backward_at(approach).min(g.tip_backward_at(flight))
     }
 
-    /// Ends the try in progress: up, back off (or give up after [`MAX_TRIES`]); down, stop.
-    fn fail(&mut self, why: String, sense: &ClimbSense<'_>) {
+    /// Ends the try in progress: up, back off (or give up after [`MAX_TRIES`]) and set the
+    /// retry's speed by why it failed; down, stop.
+    fn fail(&mut self, failure: TryFailure, sense: &ClimbSense<'_>) {
+        let (why, speed_factor) = match failure {
+            TryFailure::RearUp(why) => (why, REAR_UP_RETRY_SPEED),
+            TryFailure::Stall(why) => (why, STALL_RETRY_SPEED),
+        };
         if self.direction == StairDirection::Down {
             // Going down there is nothing to retry from: reversing blind up a flight (or
             // out of a dive) is worse than stopping on it.
@@ -428,6 +459,7 @@ impl StairClimb {
             self.phase = ClimbPhase::GaveUp;
         } else {
             self.reason = None;
+            self.retry_speed *= speed_factor;
             self.phase = ClimbPhase::BackOff {
                 from: sense.progress,
                 since: sense.time,
@@ -453,7 +485,6 @@ impl StairClimb {
             {
                 self.tries += 1;
                 self.retry_flippers += 10.0 * DEG;
-                self.retry_speed *= 1.25;
                 self.best = (sense.progress, sense.time);
                 ClimbPhase::Approach
             }
@@ -464,7 +495,8 @@ impl StairClimb {
     /// The speed and flippers of the phase now.
     fn action(&self, geometry: &ClimbGeometry, pitch: f64) -> ClimbAction {
         let down_flippers = geometry.descent_flippers;
-        let speed = self.speed * self.retry_speed;
+        // Retries after rear-ups slow down, never below a creep (or the speed asked).
+        let speed = (self.speed * self.retry_speed).max(CREEP_SPEED.min(self.speed));
         let up = self.direction == StairDirection::Up;
         let approach =
             self.approach_flippers.unwrap_or(DEFAULT_APPROACH_FLIPPERS) + self.retry_flippers;
@@ -590,5 +622,57 @@ mod tests {
             flight16.step(&g, &sense(0.151, 0.245));
         }
         assert_eq!(flight16.gave_up(), None);
+    }
+
+    /// A try stopped by a rear-up is retried at half the speed, one stopped by a stall at
+    /// 25 % more (tracker55 reared up to 55° at 0.3 m/s on flight 3 of tests/stair_goals.rs,
+    /// and the faster retry flips it over backwards there, 2026-12-02).
+    #[test]
+    fn a_retry_after_a_rear_up_is_slower_and_after_a_stall_faster() {
+        let g = geometry("tracker55");
+        let reading = StairReading {
+            direction: StairDirection::Up,
+            first_edge: 0.6,
+            rise: 0.21,
+            run: Some(0.27),
+            nosing: 0.0,
+            steps: 5,
+        };
+        let pitched = |deg: f64| {
+            let mut body = level_at_rest(0.14);
+            body.pose = nalgebra::Isometry3::rotation(nalgebra::Vector3::y() * -deg * DEG);
+            assert!((Tilt::of(&body.pose).nose_up - deg * DEG).abs() < 1e-9);
+            body
+        };
+        let step = |climb: &mut StairClimb, pitch: f64, progress: f64, time: f64| {
+            let body = pitched(pitch);
+            let sense = ClimbSense {
+                body: &body,
+                reading: Some(reading),
+                progress,
+                time,
+            };
+            climb.step(&g, &sense).speed
+        };
+        // Rear-up: on the flight's first riser, nose up to 60° on a 38° flight.
+        let mut rear_up = StairClimb::new(StairDirection::Up, 0.3);
+        assert_eq!(step(&mut rear_up, 0.0, 0.0, 0.0), 0.3);
+        step(&mut rear_up, 20.0, 0.3, 1.0);
+        assert_eq!(rear_up.phase(), ClimbPhase::Mount);
+        assert_eq!(step(&mut rear_up, 60.0, 0.5, 1.5), -BACK_OFF_SPEED);
+        assert_eq!(step(&mut rear_up, 0.0, 0.0, 4.0), 0.15);
+        assert_eq!(rear_up.phase(), ClimbPhase::Approach);
+        // Stall: no progress on the approach for longer than STALL_TIME.
+        let mut stall = StairClimb::new(StairDirection::Up, 0.3);
+        step(&mut stall, 0.0, 0.0, 0.0);
+        assert_eq!(
+            step(&mut stall, 0.0, 0.0, STALL_TIME + 0.1),
+            -BACK_OFF_SPEED
+        );
+        assert_eq!(
+            step(&mut stall, 0.0, -BACK_OFF - 0.01, 6.0),
+            0.3 * STALL_RETRY_SPEED
+        );
+        assert!(stall.gave_up().is_none());
     }
 }
