@@ -14,12 +14,18 @@ use treadsim::vehicle::RobotSpec;
 
 const THREADS: usize = 2;
 
-/// Tilt table (quasi-static, μ 3): each preset tips where the vertical through its centre of
-/// mass leaves the support line — measured as a lever arm, h·tan θ, within 1 cm of the
-/// formula's (the road wheels' and belt edges' contact patches make the support line a
-/// little soft). Where the formula exceeds the pad's friction angle atan 3 = 71.6° by a degree
-/// or more the robot slides first and the table says so; within ±3° of it either may happen
-/// and only a tip, if measured, is checked.
+/// Tilt table (μ 3, turned as practice turns one: 1.5°/s, then 0.25°/s once the uphill half
+/// of the footprint bears under a tenth of the load, `trials::TiltRate::Practice`): forward
+/// and backward each preset tips where the vertical through its centre of mass leaves the
+/// support line — measured as a lever arm, h·tan θ, within 1 cm of the formula's (the road
+/// wheels' and belt edges' contact patches make the support line a little soft). Sideways a
+/// belt of several planes is compliant in roll and tips between its centre line and its
+/// outermost plane (`envelope::sideways_bracket`), each within the same 1 cm of lever. Where
+/// the formula exceeds the pad's friction angle atan 3 = 71.6° by a degree or more the robot
+/// slides first and the table says so; within ±3° of it either may happen and only a tip, if
+/// measured, is checked. At 1.5°/s throughout, the table ran on while a robot's fall began
+/// from rest (0.8–0.9° late at 70°, where the lever grows 2.2 cm a degree), and that lag had
+/// kept tracker55 and heavy250 within the centimetre where at rest they are not.
 #[test]
 fn tip_over_angles_match_the_static_formulas() {
     let slide = 3f64.atan().to_degrees();
@@ -27,28 +33,44 @@ fn tip_over_angles_match_the_static_formulas() {
         let spec = robot(name);
         let tip = envelope::measure_tip(&spec, &SimConfig::default(), THREADS).expect("tilt table");
         let h = treadsim::vehicle::stability::TipLimits::from_spec(&spec).com_height;
-        for (direction, formula, measured) in [
-            ("forward", tip.forward_formula, tip.forward),
-            ("backward", tip.backward_formula, tip.backward),
-            ("sideways", tip.sideways_formula, tip.sideways),
+        let lever = |deg: f64| h * deg.to_radians().tan();
+        let (centre_line, outer_plane) = envelope::sideways_bracket(&spec);
+        assert!((outer_plane - tip.sideways_formula).abs() < 1e-9);
+        for (direction, (low, high), measured) in [
+            (
+                "forward",
+                (tip.forward_formula, tip.forward_formula),
+                tip.forward,
+            ),
+            (
+                "backward",
+                (tip.backward_formula, tip.backward_formula),
+                tip.backward,
+            ),
+            ("sideways", (centre_line, outer_plane), tip.sideways),
         ] {
-            let lever = |deg: f64| h * deg.to_radians().tan();
             match measured {
                 Some(m) => {
-                    assert!(
-                        formula < slide + 3.0,
-                        "{name} {direction}: tipped at {m:.1}° although the formula ({formula:.1}°) is beyond sliding"
+                    println!(
+                        "{name} {direction}: {m:.2}° (formula {low:.2}…{high:.2}°, levers {:+.4}/{:+.4} m)",
+                        lever(m) - lever(low),
+                        lever(m) - lever(high)
                     );
                     assert!(
-                        (lever(m) - lever(formula)).abs() < 0.01,
-                        "{name} {direction}: tipped at {m:.1}°, formula {formula:.1}° (levers {:.3} vs {:.3} m)",
+                        low < slide + 3.0,
+                        "{name} {direction}: tipped at {m:.1}° although the formula ({low:.1}°) is beyond sliding"
+                    );
+                    assert!(
+                        lever(m) > lever(low) - 0.01 && lever(m) < lever(high) + 0.01,
+                        "{name} {direction}: tipped at {m:.1}°, formula {low:.1}…{high:.1}° (levers {:.3} vs {:.3}…{:.3} m)",
                         lever(m),
-                        lever(formula)
+                        lever(low),
+                        lever(high)
                     );
                 }
                 None => assert!(
-                    formula > slide - 3.0,
-                    "{name} {direction}: no tip up to 80° although the formula says {formula:.1}°"
+                    high > slide - 3.0,
+                    "{name} {direction}: no tip up to 80° although the formula says {high:.1}°"
                 ),
             }
         }
@@ -240,64 +262,4 @@ fn every_preset_has_a_monotone_sheet_whatever_the_thread_count() {
         }
         building_claims_hold(&spec, &sheet);
     }
-}
-
-/// The tilt table of `tip_over_angles_match_the_static_formulas` turned at the quasi-static
-/// rate (`trials::QUASI_STATIC_TILT_RATE`, 0.25°/s) must meet the same 1 cm of lever. It does
-/// not: at the envelope's 1.5°/s the table turns on while a robot is already going over (a
-/// lag of 0.8–0.9° at 70°, where the lever grows 2.2 cm a degree; ~0.9° at 60°), and that lag
-/// is what keeps these inside the centimetre there. At 0.25°/s (2026-12-02, lever misses):
-/// tracker55 forward −1.20 cm, heavy250 forward and backward −1.31 cm, selfright20 sideways
-/// −1.18 cm. The static tip lies inside the support line the formula takes: the compliant
-/// support (a belt of two track planes 35 mm apart, the road wheels' patches) gives before
-/// the centre of mass reaches it. With the run law of branch `run-law-wheel-contact-line`
-/// (runs measured past their end wheels' contact line) forward and backward come within
-/// 0.5 cm at 0.25°/s and sideways stays short (selfright20 −1.12 cm, scout −0.96 cm); slower
-/// still it tips earlier there (0.1°/s: selfright20 sideways −1.23 cm; held at 59.8° it goes
-/// over, held at 59.5° it stands, rolled 0.42° on its pad; formula 61.75°). How sideways
-/// goes over (selfright20, table turned at 1°/s, 2026-12-02): up to 59.5° the downhill belt's
-/// two planes keep their share at 56:44 (outer:inner) while the uphill track unloads, and
-/// the gravity line meets the pad at their load centre (−0.1527 m, 2.7 mm outside the track's
-/// centre line: the statics balance); the uphill track lifts off at 59.5°, and only then does
-/// the robot roll onto its outer plane, 1.0° at 60.0° (65:32 N) and 4.3° at 60.5° (93:2 N),
-/// and the roll it needs to load that plane alone (its sinkage over the planes' 35 mm) carries
-/// the centre of mass past it. A rigid belt would tip on its outer plane; this compliant one
-/// tips about 2° earlier, the rollover threshold lowered by roll compliance as a suspended
-/// vehicle's is (Gillespie, *Fundamentals of Vehicle Dynamics*, rollover): the formula here
-/// is the rigid idealisation.
-#[test]
-#[ignore = "quasi-static tips miss the formula by 1.2-1.3 cm of lever (see the doc comment)"]
-fn quasi_static_tip_over_angles_match_the_static_formulas() {
-    use treadsim::envelope::TiltDirection;
-    let slide = 3f64.atan().to_degrees();
-    let mut misses = Vec::new();
-    for name in PRESETS {
-        let spec = robot(name);
-        let tip = envelope::measure_tip(&spec, &SimConfig::default(), THREADS).expect("tilt table");
-        let h = treadsim::vehicle::stability::TipLimits::from_spec(&spec).com_height;
-        let lever = |deg: f64| h * deg.to_radians().tan();
-        for (direction, formula) in [
-            (TiltDirection::Forward, tip.forward_formula),
-            (TiltDirection::Backward, tip.backward_formula),
-            (TiltDirection::Sideways, tip.sideways_formula),
-        ] {
-            if formula > slide - 3.0 {
-                continue; // may slide first (the envelope test's rule)
-            }
-            let pad = lanes::flat_pad(lanes::TILT_TABLE_FRICTION).expect("pad");
-            let (mut sim, id) = trials::start(pad, &spec, &SimConfig::default()).expect("start");
-            let measured =
-                trials::tilt_run_at(&mut sim, id, direction, trials::QUASI_STATIC_TILT_RATE)
-                    .expect("tipped")
-                    .to_degrees();
-            let miss = lever(measured) - lever(formula);
-            println!(
-                "{name} {direction:?}: {measured:.2}° against {formula:.2}° (lever {miss:+.4} m)"
-            );
-            if miss.abs() >= 0.01 {
-                misses.push(format!("{name} {direction:?}: {measured:.2}° against {formula:.2}°, lever {miss:+.4} m"));
-            }
-        }
-    }
-    assert!(misses.is_empty(), "beyond 1 cm of lever: {misses:#?}");
 }

@@ -10,7 +10,7 @@ use nalgebra::{Isometry3, Point3, Vector3};
 use serde::Serialize;
 
 use super::lanes::{self, TILT_TABLE_FRICTION};
-use super::trials::{self, TiltDirection};
+use super::trials::{self, TiltDirection, TiltRate};
 use super::EnvelopeError;
 use crate::sim::{spawn_pose, RobotId, SimConfig, Simulation};
 use crate::vehicle::arm::kinematics::{link_frames, tool_point};
@@ -474,15 +474,24 @@ fn lifts(
     Ok(state.holding && tracking && standing && state.tool.z - start >= LIFT_RISE)
 }
 
+/// How the arm section's tilt table turns: quasi-statically from the start
+/// ([`trials::QUASI_STATIC_TILT_RATE`], 0.25°/s). Practice turns a table that slowly "when
+/// nearing suspension lash and wheel liftoff"; an arm gives as the table turns from the first
+/// degree (past its torque limit the turret swings downhill), so its lash is there throughout.
+/// Turned at 1.5°/s until the uphill track unloads ([`TiltRate::Practice`]), the turret's
+/// swing overshoots its equilibrium and tips scout_eod sideways at 29.2° against the 33.2° of
+/// statics (33.4° at 0.25°/s throughout; 2026-12-02).
+pub const ARM_TILT_RATE: TiltRate = TiltRate::Constant(trials::QUASI_STATIC_TILT_RATE);
+
 /// The tilt-table angles (forward, sideways) of a robot of `spec` with its arm at `pose`
-/// holding `load` kg, deg, at the envelope's [`trials::TILT_RATE`].
+/// holding `load` kg, deg, the table turning at [`ARM_TILT_RATE`].
 fn tilt(
     spec: &RobotSpec,
     config: &SimConfig,
     pose: &[f64],
     load: f64,
 ) -> Result<(Option<f64>, Option<f64>), EnvelopeError> {
-    let angle = |direction| tilt_at(spec, config, pose, load, direction, trials::TILT_RATE);
+    let angle = |direction| tilt_at(spec, config, pose, load, direction, ARM_TILT_RATE);
     Ok((
         angle(TiltDirection::Forward)?,
         angle(TiltDirection::Sideways)?,
@@ -490,19 +499,19 @@ fn tilt(
 }
 
 /// The tilt-table angle (deg) in `direction` of a robot of `spec` with its arm at `pose`
-/// holding `load` kg (gripped as the arm section grips it), the table turning at `rate`
-/// rad/s; `None` if the grip did not take, the robot slid first or it never tipped.
+/// holding `load` kg (gripped as the arm section grips it), the table turning as `rate`
+/// says; `None` if the grip did not take, the robot slid first or it never tipped.
 pub fn tilt_at(
     spec: &RobotSpec,
     config: &SimConfig,
     pose: &[f64],
     load: f64,
     direction: TiltDirection,
-    rate: f64,
+    rate: TiltRate,
 ) -> Result<Option<f64>, EnvelopeError> {
     Ok(match posed(spec, config, pose, load)? {
         Some((mut sim, id)) => {
-            trials::tilt_run_at(&mut sim, id, direction, rate).map(f64::to_degrees)
+            trials::tilt_run_with(&mut sim, id, direction, rate).map(f64::to_degrees)
         }
         None => None,
     })

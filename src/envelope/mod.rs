@@ -25,7 +25,7 @@ use crate::config::ConfigError;
 use crate::sim::{SimConfig, SimError};
 use crate::vehicle::stability::TipLimits;
 use crate::vehicle::RobotSpec;
-pub use trials::{Outcome, SlopeTask, TiltDirection};
+pub use trials::{Outcome, SlopeTask, TiltDirection, TiltRate};
 
 /// Why the envelope could not be measured.
 #[derive(Debug, thiserror::Error)]
@@ -235,16 +235,48 @@ fn run_all<T: Send>(jobs: Vec<Job<'_, T>>, threads: usize) -> Result<Vec<T>, Env
 /// How far either side of the body's x axis a robot stands on flat ground, m: the sideways
 /// support line is a belt's outermost plane, or a wheel's mid-plane. A belt bears across its
 /// width (each plane's load lies where its strip presses hardest, `vehicle::tracked::strip`),
-/// so a rigid robot would tip over the belt's outer edge; the model's compliant contacts let
-/// it roll onto that edge only part of the way, and the tilt table tips it within a centimetre
-/// of lever of this line (2026-11: the scout 4 mm inside it, tracker55 and heavy250 2–7 mm
-/// beyond it; the belts' edges are 17.5–35 mm beyond).
+/// so a rigid robot would tip over the belt's outer edge; the model's compliant belt rolls
+/// onto that plane only as the uphill track lifts, and that roll carries the centre of mass
+/// over before it is there (see [`sideways_bracket`]).
 pub fn support_half_width(spec: &RobotSpec) -> f64 {
     spec.tracks
         .iter()
         .map(|t| t.y.abs() + t.belt.outermost_plane_offset())
         .chain(spec.wheels.iter().map(|w| w.center.y.abs()))
         .fold(0.0, f64::max)
+}
+
+/// How far either side of the body's x axis the belts' centre lines (or the wheels'
+/// mid-planes) lie, m: the inner end of a compliant belt's sideways support
+/// ([`sideways_bracket`]).
+pub fn centre_line_half_width(spec: &RobotSpec) -> f64 {
+    spec.tracks
+        .iter()
+        .map(|t| t.y.abs())
+        .chain(spec.wheels.iter().map(|w| w.center.y.abs()))
+        .fold(0.0, f64::max)
+}
+
+/// The sideways tip-over angles that bracket a compliant belt's, deg: `(centre line, outer
+/// plane)`, the vertical through the centre of mass passing the downhill belt's centre line
+/// and its outermost plane ([`support_half_width`]; a wheel's mid-plane for both). A rigid
+/// belt tips over its outer plane; the model's, of two or more planes with their own
+/// sinkage, rolls onto that plane only once the uphill track has lifted, and the roll that
+/// loading that plane alone takes carries the centre of mass past it sooner: its rollover
+/// threshold is lowered by roll compliance, as a suspended vehicle's is (Gillespie,
+/// *Fundamentals of Vehicle Dynamics*, rollover). Measured on a quasi-static table
+/// (selfright20, 2026-12-02): the uphill track lifts at 59.5°, the robot rolls 1.0° onto its
+/// outer plane by 60.0° and tips near 60°, between this bracket's 59.0° and 61.75°.
+pub fn sideways_bracket(spec: &RobotSpec) -> (f64, f64) {
+    let h = TipLimits::from_spec(spec).com_height;
+    let centre = centre_line_half_width(spec);
+    let angle = |half: f64| {
+        (half - spec.center_of_mass.y.abs())
+            .max(0.0)
+            .atan2(h)
+            .to_degrees()
+    };
+    (angle(centre), angle(support_half_width(spec)))
 }
 
 /// The tip-over formulas of `spec`, deg: (forward, backward, sideways).

@@ -114,10 +114,10 @@ pub enum TiltDirection {
     Sideways,
 }
 
-/// The tilt table: on the high-friction pad, gravity turns at [`TILT_RATE`] after a
-/// second's settling; returns the table angle (rad) at which the robot's own tilt relative
-/// to the pad passes 5° in that direction, or `None` if it slid 0.1 m first or never tipped
-/// up to 80°.
+/// The tilt table: on the high-friction pad, gravity turns as tilt-table practice turns a
+/// table ([`TiltRate::Practice`]) after the robot has settled; returns the table angle (rad)
+/// at which the robot's own tilt relative to the pad passes 5° in that direction, or `None`
+/// if it slid 0.1 m first or never tipped up to 80°.
 pub fn tilt_table(
     spec: &RobotSpec,
     config: &SimConfig,
@@ -127,29 +127,57 @@ pub fn tilt_table(
     Ok(tilt_run(&mut sim, id, direction))
 }
 
-/// How fast the envelope's tilt table turns, rad/s (1.5°/s). Fast enough for the sweeps, and
-/// slow for a robot on rigid supports; a robot that gives as the table turns (an arm's turret
-/// swinging downhill, a nose-heavy robot rocking on its compliant front run) tips at another
-/// angle at a truly quasi-static rate: [`QUASI_STATIC_TILT_RATE`].
+/// How fast the tilt table turns while the robot's uphill side still bears its share, rad/s
+/// (1.5°/s, SAE J2180's and TERNZ's approach rate is of this order: a robot on rigid supports
+/// tips where it would at rest).
 pub const TILT_RATE: f64 = 1.5 * (std::f64::consts::PI / 180.0);
 
 /// The rate at which tilt-table practice turns a table near the tip, rad/s (0.25°/s: no
 /// faster "when nearing suspension lash and wheel liftoff", TERNZ's tilt-table report for
-/// New Zealand's LTSA, 2001, comparing its table with SAE J2180).
+/// New Zealand's LTSA, 2001, comparing its table with SAE J2180). A robot that gives as the
+/// table turns (an arm's turret swinging downhill, a nose-heavy robot rocking on its
+/// compliant front run) tips at another angle at [`TILT_RATE`]: the table runs on while its
+/// fall starts from rest (0.8–0.9° late at 70°).
 pub const QUASI_STATIC_TILT_RATE: f64 = 0.25 * (std::f64::consts::PI / 180.0);
+
+/// The uphill half of the footprint's share of the robot's contact load below which the
+/// practice table slows to [`QUASI_STATIC_TILT_RATE`]: "nearing wheel liftoff" (the uphill
+/// end's wheels, or side's track, unloading).
+pub const LIFTOFF_SHARE: f64 = 0.1;
+
+/// How a tilt table turns.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TiltRate {
+    /// At this rate throughout, rad/s.
+    Constant(f64),
+    /// As practice turns it: at [`TILT_RATE`] until the uphill half of the footprint bears
+    /// less than [`LIFTOFF_SHARE`] of the load, then at [`QUASI_STATIC_TILT_RATE`] on to the
+    /// tip.
+    Practice,
+}
 
 /// The tilt table run on a robot already on the pad (see [`tilt_table`]): returns the table
 /// angle, rad, or `None`.
 pub fn tilt_run(sim: &mut Simulation, id: RobotId, direction: TiltDirection) -> Option<f64> {
-    tilt_run_at(sim, id, direction, TILT_RATE)
+    tilt_run_with(sim, id, direction, TiltRate::Practice)
 }
 
-/// The tilt table run of [`tilt_run`] with gravity turning at `rate`, rad/s.
+/// The tilt table run of [`tilt_run`] with gravity turning at a constant `rate`, rad/s.
 pub fn tilt_run_at(
     sim: &mut Simulation,
     id: RobotId,
     direction: TiltDirection,
     rate: f64,
+) -> Option<f64> {
+    tilt_run_with(sim, id, direction, TiltRate::Constant(rate))
+}
+
+/// The tilt table run of [`tilt_run`] turning as `rate` says.
+pub fn tilt_run_with(
+    sim: &mut Simulation,
+    id: RobotId,
+    direction: TiltDirection,
+    rate: TiltRate,
 ) -> Option<f64> {
     settle_calm(sim, id);
     // The body's origin, not its centre of mass: an arm swinging downhill moves the latter.
@@ -170,9 +198,10 @@ pub fn tilt_run_at(
     // Measured from the attitude it settled in: a nose-heavy robot (an arm out with a load)
     // already leans on its compliant front run before the table moves.
     let lean0 = lean(sim);
-    let t0 = sim.time();
+    let dt = sim.config().dt;
+    let mut slow = false;
+    let mut angle = 0.0;
     loop {
-        let angle = (sim.time() - t0) * rate;
         if angle > 80f64.to_radians() {
             return None;
         }
@@ -185,6 +214,61 @@ pub fn tilt_run_at(
         if (body.pose.translation.vector - p0).xy().norm() > 0.1 || failure_event(sim).is_some() {
             return None;
         }
+        angle += dt
+            * match rate {
+                TiltRate::Constant(rate) => rate,
+                TiltRate::Practice => {
+                    slow = slow || uphill_share(sim, id, direction) < LIFTOFF_SHARE;
+                    if slow {
+                        QUASI_STATIC_TILT_RATE
+                    } else {
+                        TILT_RATE
+                    }
+                }
+            };
+    }
+}
+
+/// The share of the robot's contact load (normal forces, track model) borne by the uphill
+/// half of its footprint for a table falling in `direction`: the contacts behind the
+/// footprint's middle (body x) tilting forward, ahead of it backward, left of the tracks'
+/// (or wheels') middle line sideways; 0 with no load.
+fn uphill_share(sim: &Simulation, id: RobotId, direction: TiltDirection) -> f64 {
+    let robot = sim.robot(id);
+    let spec = robot.spec();
+    let (rear, front) = spec.footprint();
+    let middle_x = 0.5 * (rear + front);
+    let (left, right) = spec
+        .tracks
+        .iter()
+        .map(|t| t.y)
+        .chain(spec.wheels.iter().map(|w| w.center.y))
+        .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), y| {
+            (l.max(y), r.min(y))
+        });
+    let middle_y = if left.is_finite() && right.is_finite() {
+        0.5 * (left + right)
+    } else {
+        0.0
+    };
+    let pose = sim.body_state(id).pose;
+    let (mut uphill, mut total) = (0.0, 0.0);
+    for contact in robot.contacts() {
+        let at = pose.inverse_transform_point(&contact.point);
+        let on_uphill_half = match direction {
+            TiltDirection::Forward => at.x < middle_x,
+            TiltDirection::Backward => at.x > middle_x,
+            TiltDirection::Sideways => at.y > middle_y,
+        };
+        total += contact.normal_force;
+        if on_uphill_half {
+            uphill += contact.normal_force;
+        }
+    }
+    if total > 0.0 {
+        uphill / total
+    } else {
+        0.0
     }
 }
 

@@ -160,7 +160,7 @@ pub const REFERENCES: [Reference; 10] = [
     Reference {
         key: "tilt",
         citation: "SAE J2180, A Tilt Table Procedure for Measuring the Static Rollover Threshold for Heavy Trucks; static stability: tan θ = (B/2)/h (sideways), a/h (forward, backward)",
-        used_for: "tilt-table tip angles against the support-polygon formula (envelope::tip_formulas)",
+        used_for: "tilt-table tip angles (1.5°/s, 0.25°/s once the uphill side nears liftoff) against the support-polygon formula (envelope::tip_formulas); sideways between the downhill belt's centre line and outer plane (envelope::sideways_bracket: roll compliance)",
     },
     Reference {
         key: "seed000",

@@ -13,7 +13,11 @@
 //! crosses the belt line between two wheels (seed 004's *factitious irregularity*): the part
 //! of the terrain polyline inside the run's quad (tangent points to wheel centres), with each
 //! point's depth taken as the smaller of its depth past the run line and its distance outside
-//! either end wheel (inside a wheel the terrain is that wheel's), averaged along the run
+//! either end wheel (inside a wheel the terrain is that wheel's), less the end wheels' own
+//! sinkage interpolated along the run (the belt between two wheels lies on the line through
+//! their contacts: their rubber gives under the wheels, not under the run, so flat ground
+//! under two sunk wheels loads no run and a run carries only terrain that rises above that
+//! line — a nosing, a kerb's edge), averaged along the run
 //! weighted by depth (mean depth δ̄ = ∫d²/∫d, so terrain entering with no depth changes
 //! nothing), makes a virtual bump at its depth-weighted position `s`, which the run's
 //! end wheels press with the wheel law `F = κ·w(s)·S_R(δ̄)` (`S_R` the circular segment of the
@@ -137,12 +141,14 @@ pub fn evaluate_plane_reusing(
         &mut loads[..circles.len()],
         culled,
     );
+    let (wheel_loads, run_loads) = loads.split_at_mut(circles.len());
     let by_runs = add_run_loads(
         outline,
         stiffness,
         segments,
         materials,
-        &mut loads[circles.len()..],
+        wheel_loads,
+        run_loads,
     );
     *written = by_wheels.with(by_runs, circles.len(), loads.len());
     written.for_each(loads, ElementLoad::finish);

@@ -19,13 +19,15 @@ pub fn run_stiffness_factor(s: f64, mid: f64) -> f64 {
 }
 
 /// The loads of the runs of `outline` (plane frame) from the terrain cut `segments`: one entry
-/// per run, added to `loads` (seed 004's factitious irregularity, see the module docs). Returns
-/// the loads it wrote.
+/// per run, added to `loads` (seed 004's factitious irregularity, see the module docs), given
+/// `wheels`, the loads of the outline's circles already evaluated on the same cut (each one's
+/// `depth` is that wheel's sinkage). Returns the loads it wrote.
 pub(super) fn add_run_loads(
     outline: &BeltOutline,
     stiffness: PlaneStiffness,
     segments: &[CutSegment],
     materials: &[SurfaceMaterial],
+    wheels: &[ElementLoad],
     loads: &mut [ElementLoad],
 ) -> WrittenLoads {
     let grousers = stiffness.grousers;
@@ -37,6 +39,17 @@ pub(super) fn add_run_loads(
             continue;
         }
         let mut b = Bump::default();
+        // The end wheels' sinkage into the terrain, m: the belt lies on the line through
+        // their contacts, so the run takes only what rises past it. Counting the sinkage too
+        // made flat ground under a nose-heavy robot's sunk front wheel load the run behind it
+        // in a wedge whose load crept forward to that wheel as the robot pitched, leaving no
+        // pitch stiffness: scout_eod with its rated load at full reach pitched over on a
+        // 0.25°/s tilt table at 4.9° with its centre of mass 9 mm behind the front wheel
+        // (statics: 8.85°).
+        let sink = (
+            sinkage(run, &wheels[run.from]),
+            sinkage(run, &wheels[run.to]),
+        );
         // The run's region (tangent points to wheel centres) bounds every piece it takes.
         let bounds = Bounds {
             min: region.min,
@@ -46,15 +59,18 @@ pub(super) fn add_run_loads(
             if (seg.normal.dot(&run.outward) >= 0.0) | !bounds.meets_segment(seg) {
                 continue; // the face looks away from this run, or lies beside it
             }
-            let Some(piece) = run_piece(run, region, seg) else {
-                continue;
-            };
             // As for wheels: depth into an oblique face is the in-plane depth times this.
             let in_plane = seg.in_plane();
             let face_weight = in_plane_weight(in_plane);
             if face_weight <= 0.0 {
                 continue;
             }
+            // The wheels' sinkage is of that depth, and their force's share across the run
+            // carries the factor once more: in the plane, it is their sinkage over its square.
+            let per = 1.0 / (in_plane * in_plane);
+            let Some(piece) = run_piece(run, region, seg, (sink.0 * per, sink.1 * per)) else {
+                continue;
+            };
             let c = in_plane;
             let mat = &materials[seg.material.0 as usize];
             let kappa = series(stiffness.kappa, mat.stiffness);
@@ -112,6 +128,18 @@ pub(super) fn add_run_loads(
     written
 }
 
+/// How far one of `run`'s end wheels has sunk past the run's line, m: its penetration depth
+/// times the share of its load that presses it across the run (along the run's inward
+/// normal), so that a wheel on the floor a level run lies on counts its whole sinkage and a
+/// wheel pushed only from the side (a riser's face beside it) none.
+fn sinkage(run: &Run, wheel: &ElementLoad) -> f64 {
+    if wheel.magnitude <= 0.0 {
+        return 0.0;
+    }
+    let across = -wheel.force.dot(&run.outward) / wheel.magnitude;
+    wheel.depth * across.max(0.0)
+}
+
 /// What the terrain segments put into one run, summed: the factitious irregularity.
 #[derive(Debug, Clone, Copy, Default)]
 struct Bump {
@@ -167,8 +195,14 @@ fn outside_circle(p: Point2<f64>, centre: Point2<f64>, radius: f64, depth: f64) 
 }
 
 /// The piece of `seg` inside the region of `run` (of length > 0), if it reaches past the run
-/// line.
-fn run_piece(run: &Run, region: &RunRegion, seg: &CutSegment) -> Option<RunPiece> {
+/// line by more than the end wheels' sinkage `sink` (m, at the run's start and end wheels,
+/// interpolated along it).
+fn run_piece(
+    run: &Run,
+    region: &RunRegion,
+    seg: &CutSegment,
+    sink: (f64, f64),
+) -> Option<RunPiece> {
     let [_, _, cb, ca] = region.corners;
     // Quick reject: both segment ends outside the run line.
     let line_depth = |p: Point2<f64>| -(p - run.start).dot(&run.outward);
@@ -201,10 +235,17 @@ fn run_piece(run: &Run, region: &RunRegion, seg: &CutSegment) -> Option<RunPiece
         return None;
     }
     let (t0, t1) = (n0 / d0, n1 / d1);
-    // min(depth past the run line, distance outside either end wheel), at least 0.
+    // min(depth past the run line less the wheels' sinkage there, distance outside either end
+    // wheel), at least 0.
+    let axis = region.axis;
     let depth_at = |p: Point2<f64>| {
-        let depth = line_depth(p);
-        if depth <= 0.0 {
+        let s = ((p - run.start).dot(&axis) / run.length).clamp(0.0, 1.0);
+        let sunk = sink.0 + (sink.1 - sink.0) * s;
+        let depth = line_depth(p) - sunk;
+        // Flat ground under sunk wheels lies on the line to rounding (~1e-19 m for a 1 mm
+        // sinkage): a depth within a billionth of the sinkage is none, or the run would carry
+        // micro-newton loads whose friction limit every bristle exceeds.
+        if depth <= sunk * 1e-9 {
             return 0.0;
         }
         depth
@@ -212,7 +253,6 @@ fn run_piece(run: &Run, region: &RunRegion, seg: &CutSegment) -> Option<RunPiece
             .min(outside_circle(p, cb, region.to_radius, depth))
             .max(0.0)
     };
-    let axis = region.axis;
     let (p0, p1) = (seg.a + d * t0, seg.a + d * t1);
     let pm = Point2::from((p0.coords + p1.coords) * 0.5);
     let (x0, x1) = ((p0 - run.start).dot(&axis), (p1 - run.start).dot(&axis));
