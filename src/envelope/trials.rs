@@ -238,14 +238,7 @@ fn uphill_share(sim: &Simulation, id: RobotId, direction: TiltDirection) -> f64 
     let spec = robot.spec();
     let (rear, front) = spec.footprint();
     let middle_x = 0.5 * (rear + front);
-    let (left, right) = spec
-        .tracks
-        .iter()
-        .map(|t| t.y)
-        .chain(spec.wheels.iter().map(|w| w.center.y))
-        .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), y| {
-            (l.max(y), r.min(y))
-        });
+    let (left, right) = spec.track_lines();
     let middle_y = if left.is_finite() && right.is_finite() {
         0.5 * (left + right)
     } else {

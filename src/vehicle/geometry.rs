@@ -134,18 +134,24 @@ impl RobotSpec {
     /// Distance between the centre lines of the leftmost and rightmost main tracks (or
     /// wheels), m (B in DESIGN.md's tip-over and skid-steering formulas); 0 for a single track.
     pub fn track_gauge(&self) -> f64 {
-        let ys = self
-            .tracks
-            .iter()
-            .map(|t| t.y)
-            .chain(self.wheels.iter().map(|w| w.center.y));
-        let max = ys.clone().fold(f64::NEG_INFINITY, f64::max);
-        let min = ys.fold(f64::INFINITY, f64::min);
-        if max >= min {
-            max - min
+        let (left, right) = self.track_lines();
+        if left >= right {
+            left - right
         } else {
             0.0
         }
+    }
+
+    /// Body y of the leftmost and the rightmost main track's centre line (or wheel mid-plane),
+    /// m: `(left, right)`; `(−∞, +∞)` for a robot with neither.
+    pub fn track_lines(&self) -> (f64, f64) {
+        self.tracks
+            .iter()
+            .map(|t| t.y)
+            .chain(self.wheels.iter().map(|w| w.center.y))
+            .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), y| {
+                (l.max(y), r.min(y))
+            })
     }
 }
 

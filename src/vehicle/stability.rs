@@ -52,14 +52,7 @@ impl TipLimits {
             .chain(wheel_bottoms)
             .fold(f64::INFINITY, f64::min);
         let (rear, front) = spec.footprint();
-        let (y_left, y_right) = spec
-            .tracks
-            .iter()
-            .map(|t| t.y)
-            .chain(spec.wheels.iter().map(|w| w.center.y))
-            .fold((f64::NEG_INFINITY, f64::INFINITY), |(l, r), y| {
-                (l.max(y), r.min(y))
-            });
+        let (y_left, y_right) = spec.track_lines();
         let ground = if bottom.is_finite() { bottom } else { 0.0 };
         let h = (com.z - ground).max(1e-3);
         let angle = |a: f64| {
