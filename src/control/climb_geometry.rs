@@ -5,6 +5,7 @@
 //! lower outline ahead of its centre of mass, from which the nose's dive over a down
 //! flight's edge follows.
 
+use crate::vehicle::arm::kinematics::stowed_rigid_body;
 use crate::vehicle::geometry::flipper_circles_at;
 use crate::vehicle::stability::TipLimits;
 use crate::vehicle::RobotSpec;
@@ -79,8 +80,13 @@ struct Strike {
 pub const OUTLINE_POINTS: usize = 64;
 
 impl ClimbGeometry {
-    /// The geometry of the robot in `spec`.
+    /// The geometry of the robot in `spec`, an armed one with its arm stowed
+    /// ([`stowed_rigid_body`]).
     pub fn of(spec: &RobotSpec) -> Self {
+        // An armed robot goes up and down stairs with its arm stowed, and its weight moves
+        // the centre of mass: judged as the hull alone, tracker55_eod's forward tip angle is
+        // tracker55's 55.0° where with its arm it is 50.9°.
+        let spec = &stowed_rigid_body(spec);
         let limits = TipLimits::from_spec(spec);
         let front: Vec<_> = spec
             .flippers
@@ -470,5 +476,26 @@ pub(super) mod tests {
             );
         }
         assert_eq!(geometry("tracker55").approach_angle(0.2), None);
+    }
+
+    /// An armed robot is judged with its stowed arm's weight: tracker55_eod's forward tip
+    /// angle is the combined centre of mass's (the envelope's stowed formula, 50.9°), not its
+    /// hull's (tracker55's 55.0°); its centre of mass and pitch inertia include the arm's.
+    #[test]
+    fn an_armed_robot_is_judged_with_its_stowed_arm() {
+        let armed = geometry("tracker55_eod");
+        let bare = geometry("tracker55");
+        println!(
+            "tip forward {:.2} vs {:.2}; com height {:.4} vs {:.4}; k² {:.5} vs {:.5}",
+            armed.tip_forward / DEG,
+            bare.tip_forward / DEG,
+            armed.com_height,
+            bare.com_height,
+            armed.pitch_gyration,
+            bare.pitch_gyration
+        );
+        assert!((bare.tip_forward / DEG - 55.0).abs() < 0.1);
+        assert!((armed.tip_forward / DEG - 50.9).abs() < 0.1);
+        assert!(armed.com_height > bare.com_height);
     }
 }

@@ -13,7 +13,8 @@ use super::lanes::{self, TILT_TABLE_FRICTION};
 use super::trials::{self, TiltDirection, TiltRate};
 use super::EnvelopeError;
 use crate::sim::{spawn_pose, RobotId, SimConfig, Simulation};
-use crate::vehicle::arm::kinematics::{link_frames, tool_point};
+pub use crate::vehicle::arm::kinematics::combined_mass_center;
+use crate::vehicle::arm::kinematics::{link_frames, outboard_masses, tool_point};
 use crate::vehicle::arm::{ArmCommand, ArmMotion, ArmSpec, GripCommand, JointKind, MAX_ARM_JOINTS};
 use crate::vehicle::spec::HullShape;
 use crate::vehicle::stability::{Tilt, TipLimits};
@@ -104,51 +105,6 @@ pub fn full_reach_pose(arm: &ArmSpec) -> Vec<f64> {
         },
         |p| p.joints.clone(),
     )
-}
-
-/// The combined mass (kg) and centre of mass (m, body frame) of a robot of `spec` with its
-/// arm at `pose` holding `load` kg at the tool point: the hull at its file's centre of mass,
-/// each link at its middle, the palm at its middle, the fingers and the load at the pads.
-pub fn combined_mass_center(
-    spec: &RobotSpec,
-    arm: &ArmSpec,
-    pose: &[f64],
-    load: f64,
-) -> (f64, Point3<f64>) {
-    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
-    let gripper = link_frames(arm, pose, &mut frames);
-    let masses =
-        outboard_masses(arm, &frames, &gripper, 0, load).chain([(spec.mass, spec.center_of_mass)]);
-    let (mass, moment) = masses.fold((0.0, Vector3::zeros()), |(m, s), (mi, p)| {
-        (m + mi, s + p.coords * mi)
-    });
-    (mass, Point3::from(moment / mass))
-}
-
-/// The masses (kg) the arm carries outboard of joint `from` and where they sit (m, body frame),
-/// with the arm's link frames `frames` and gripper frame `gripper` at one pose: each link at
-/// its middle, the palm at its middle, the fingers and `load` kg at the pads.
-fn outboard_masses<'a>(
-    arm: &'a ArmSpec,
-    frames: &'a [Isometry3<f64>],
-    gripper: &Isometry3<f64>,
-    from: usize,
-    load: f64,
-) -> impl Iterator<Item = (f64, Point3<f64>)> + 'a {
-    let g = &arm.gripper;
-    let pads = gripper * g.tool_point();
-    arm.joints[from..]
-        .iter()
-        .zip(&frames[from..])
-        .map(|(j, f)| (j.link.mass, f * Point3::from(j.link.end / 2.0)))
-        .chain([
-            (
-                g.palm_mass,
-                gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0),
-            ),
-            (2.0 * g.finger_mass, pads),
-            (load, pads),
-        ])
 }
 
 /// The sideways tip-over angle (deg, over onto the right side, as the tilt table tips it) of a

@@ -7,6 +7,7 @@
 use nalgebra::{Isometry3, Matrix3, Point3, SMatrix, Translation3, UnitQuaternion, Vector3};
 
 use super::{ArmSpec, JointKind, MAX_ARM_JOINTS};
+use crate::vehicle::RobotSpec;
 
 /// Joint positions or speeds, in joint order; entries past the arm's joints are unused.
 pub type JointVector = [f64; MAX_ARM_JOINTS];
@@ -141,6 +142,94 @@ fn damped_solve(jacobian: &ToolJacobian, velocity: &Vector3<f64>) -> JointVector
         *o = if r.is_finite() { *r } else { 0.0 };
     }
     out
+}
+
+/// The combined mass (kg) and centre of mass (m, body frame) of a robot of `spec` with its
+/// arm at `pose` holding `load` kg at the tool point: the hull at its file's centre of mass,
+/// each link at its middle, the palm at its middle, the fingers and the load at the pads.
+pub fn combined_mass_center(
+    spec: &RobotSpec,
+    arm: &ArmSpec,
+    pose: &[f64],
+    load: f64,
+) -> (f64, Point3<f64>) {
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, pose, &mut frames);
+    let masses =
+        outboard_masses(arm, &frames, &gripper, 0, load).chain([(spec.mass, spec.center_of_mass)]);
+    let (mass, moment) = masses.fold((0.0, Vector3::zeros()), |(m, s), (mi, p)| {
+        (m + mi, s + p.coords * mi)
+    });
+    (mass, Point3::from(moment / mass))
+}
+
+/// The masses (kg) the arm carries outboard of joint `from` and where they sit (m, body frame),
+/// with the arm's link frames `frames` and gripper frame `gripper` at one pose: each link at
+/// its middle, the palm at its middle, the fingers and `load` kg at the pads.
+pub fn outboard_masses<'a>(
+    arm: &'a ArmSpec,
+    frames: &'a [Isometry3<f64>],
+    gripper: &Isometry3<f64>,
+    from: usize,
+    load: f64,
+) -> impl Iterator<Item = (f64, Point3<f64>)> + 'a {
+    let g = &arm.gripper;
+    let pads = gripper * g.tool_point();
+    arm.joints[from..]
+        .iter()
+        .zip(&frames[from..])
+        .map(|(j, f)| (j.link.mass, f * Point3::from(j.link.end / 2.0)))
+        .chain([
+            (
+                g.palm_mass,
+                gripper * Point3::new(g.palm_length / 2.0, 0.0, 0.0),
+            ),
+            (2.0 * g.finger_mass, pads),
+            (load, pads),
+        ])
+}
+
+/// The robot of `spec` as one rigid body with its arm at its initial (stowed) joint positions,
+/// as a planner that treats the robot as rigid needs it: mass (kg) and centre of mass (m, body
+/// frame) combined as [`combined_mass_center`] combines them, and moments of inertia (kg·m²)
+/// about the combined centre of mass along the body axes — the hull's own plus each mass's
+/// (hull and arm parts as points) parallel-axis term; products of inertia are left out. The
+/// arm is folded into the body (`arm: None`); a robot without an arm is returned unchanged.
+/// tracker55_eod's 12.4 kg arm raises its centre of mass from body z 0.140 to 0.188 m and
+/// brings its static forward tip angle from tracker55's 55.0° to 50.9°.
+pub fn stowed_rigid_body(spec: &RobotSpec) -> RobotSpec {
+    let Some(arm) = spec.arm.as_ref() else {
+        return spec.clone();
+    };
+    let mut stowed = [0.0; MAX_ARM_JOINTS];
+    for (q, joint) in stowed.iter_mut().zip(&arm.joints) {
+        *q = joint.initial;
+    }
+    let pose = &stowed[..arm.joints.len()];
+    let (mass, com) = combined_mass_center(spec, arm, pose, 0.0);
+    let mut frames = [Isometry3::identity(); MAX_ARM_JOINTS];
+    let gripper = link_frames(arm, pose, &mut frames);
+    let parallel_axis = |m: f64, p: &Point3<f64>| {
+        let d = p - com;
+        m * Vector3::new(
+            d.y * d.y + d.z * d.z,
+            d.x * d.x + d.z * d.z,
+            d.x * d.x + d.y * d.y,
+        )
+    };
+    let inertia = outboard_masses(arm, &frames, &gripper, 0, 0.0)
+        .map(|(m, p)| parallel_axis(m, &p))
+        .fold(
+            spec.inertia + parallel_axis(spec.mass, &spec.center_of_mass),
+            |sum, term| sum + term,
+        );
+    RobotSpec {
+        mass,
+        center_of_mass: com,
+        inertia,
+        arm: None,
+        ..spec.clone()
+    }
 }
 
 #[cfg(test)]
