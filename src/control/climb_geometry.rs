@@ -164,7 +164,7 @@ impl ClimbGeometry {
             .strike_from((qx, qz), angle, spacing, rise)
             .point
             .is_none();
-        let (x0, pivot) = (self.outline_span.0, self.outline[0]);
+        let (x0, pivot) = self.edge_point();
         let h = (self.com_height - pivot).max(1e-3);
         let k2 = self.pitch_gyration;
         // Body (x, z) to the flight's vertical plane (x along the descent, z up) at the pitch.
@@ -195,8 +195,13 @@ impl ClimbGeometry {
     /// Where the lower outline strikes the flight going over its top edge
     /// ([`ClimbGeometry::dive_pitch`]).
     fn strike(&self, angle: f64, spacing: f64, rise: f64) -> Strike {
-        let pivot = (self.outline_span.0, self.outline[0]);
-        self.strike_from(pivot, angle, spacing, rise)
+        self.strike_from(self.edge_point(), angle, spacing, rise)
+    }
+
+    /// The outline's point on a down flight's top edge as the robot goes over it, `(x, z)`
+    /// body frame, m: its rear-most sample, about which the nose turns down.
+    fn edge_point(&self) -> (f64, f64) {
+        (self.outline_span.0, self.outline[0])
     }
 
     /// Where the lower outline strikes the flight turning nose down about its point `pivot`

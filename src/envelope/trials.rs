@@ -199,6 +199,7 @@ pub fn tilt_run_with(
     // already leans on its compliant front run before the table moves.
     let lean0 = lean(sim);
     let dt = sim.config().dt;
+    let middle = FootprintMiddle::of(sim.robot(id).spec());
     let mut slow = false;
     let mut angle = 0.0;
     loop {
@@ -218,7 +219,7 @@ pub fn tilt_run_with(
             * match rate {
                 TiltRate::Constant(rate) => rate,
                 TiltRate::Practice => {
-                    slow = slow || uphill_share(sim, id, direction) < LIFTOFF_SHARE;
+                    slow = slow || middle.uphill_share(sim, id, direction) < LIFTOFF_SHARE;
                     if slow {
                         QUASI_STATIC_TILT_RATE
                     } else {
@@ -229,39 +230,55 @@ pub fn tilt_run_with(
     }
 }
 
-/// The share of the robot's contact load (normal forces, track model) borne by the uphill
-/// half of its footprint for a table falling in `direction`: the contacts behind the
-/// footprint's middle (body x) tilting forward, ahead of it backward, left of the tracks'
-/// (or wheels') middle line sideways; 0 with no load.
-fn uphill_share(sim: &Simulation, id: RobotId, direction: TiltDirection) -> f64 {
-    let robot = sim.robot(id);
-    let spec = robot.spec();
-    let (rear, front) = spec.footprint();
-    let middle_x = 0.5 * (rear + front);
-    let (left, right) = spec.track_lines();
-    let middle_y = if left.is_finite() && right.is_finite() {
-        0.5 * (left + right)
-    } else {
-        0.0
-    };
-    let pose = sim.body_state(id).pose;
-    let (mut uphill, mut total) = (0.0, 0.0);
-    for contact in robot.contacts() {
-        let at = pose.inverse_transform_point(&contact.point);
-        let on_uphill_half = match direction {
-            TiltDirection::Forward => at.x < middle_x,
-            TiltDirection::Backward => at.x > middle_x,
-            TiltDirection::Sideways => at.y > middle_y,
-        };
-        total += contact.normal_force;
-        if on_uphill_half {
-            uphill += contact.normal_force;
+/// Where a robot's footprint is split into halves for [`FootprintMiddle::uphill_share`], m,
+/// body frame: the middle of its main tracks' ground contact along x, and the middle line
+/// between its outermost tracks' (or wheels') centre lines along y.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FootprintMiddle {
+    x: f64,
+    y: f64,
+}
+
+impl FootprintMiddle {
+    /// The middle of the footprint of a robot of `spec`.
+    fn of(spec: &RobotSpec) -> Self {
+        let (rear, front) = spec.footprint();
+        let (left, right) = spec.track_lines();
+        Self {
+            x: 0.5 * (rear + front),
+            y: if left.is_finite() && right.is_finite() {
+                0.5 * (left + right)
+            } else {
+                0.0
+            },
         }
     }
-    if total > 0.0 {
-        uphill / total
-    } else {
-        0.0
+
+    /// The share of the robot's contact load (normal forces, track model) borne by the
+    /// uphill half of its footprint for a table falling in `direction`: the contacts behind
+    /// the middle (body x) tilting forward, ahead of it backward, left of the middle line
+    /// sideways; 0 with no load.
+    fn uphill_share(&self, sim: &Simulation, id: RobotId, direction: TiltDirection) -> f64 {
+        let robot = sim.robot(id);
+        let pose = sim.body_state(id).pose;
+        let (mut uphill, mut total) = (0.0, 0.0);
+        for contact in robot.contacts() {
+            let at = pose.inverse_transform_point(&contact.point);
+            let on_uphill_half = match direction {
+                TiltDirection::Forward => at.x < self.x,
+                TiltDirection::Backward => at.x > self.x,
+                TiltDirection::Sideways => at.y > self.y,
+            };
+            total += contact.normal_force;
+            if on_uphill_half {
+                uphill += contact.normal_force;
+            }
+        }
+        if total > 0.0 {
+            uphill / total
+        } else {
+            0.0
+        }
     }
 }
 
