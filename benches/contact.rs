@@ -108,6 +108,7 @@ fn bench(c: &mut Criterion) {
                 Vector2::new(0.8, 0.8),
                 Vector2::new(0.01, -0.002),
                 Vector2::new(0.001, 0.0),
+                0.0,
                 0.002,
             )
             .force

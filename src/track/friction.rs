@@ -9,6 +9,21 @@
 //! As in the LuGre model the bristle stiffness σ₀ is fixed and μN is only the limit: a
 //! stiffness proportional to N would let a stretched bristle push harder whenever the load
 //! grows, without moving, and so create energy (seen as a rocking robot gaining energy).
+//!
+//! **Renewal by the belt's motion** (`FrictionConfig::wheel_patch_renewal`). A bristle
+//! stands for the belt under one wheel, and the belt moves through the wheel's patch: an
+//! element of belt meets the ground at the patch's leading end unsheared and is sheared by the
+//! slip for the time it spends under the wheel, j = slip·x/|v_belt| = s·x at x along the patch
+//! (Janosi–Hanamoto's shear displacement, Wong, *Theory of Ground Vehicles*, §2.4), and lifts
+//! off at its end, taking its deflection with it. Lumped over the patch (as the averaged
+//! LuGre tyre model, Canudas de Wit, Tsiotras et al., 2003) the mean deflection obeys
+//! ż = slip − (|v_belt|/ℓ)·z with ℓ half the patch's chord ([`relaxation_length`]): a steady
+//! slip holds it at s·ℓ, so below the friction limit the force grows with the slip *ratio*
+//! s, not the slip speed. That is what makes the faster track of a turn slip more: any law of
+//! the slip speed alone gives a symmetric robot equal and opposite slip speeds (Endo et al.'s
+//! slip-ratio exponent n = 1), the measured n is about 0.5. The damper then acts on ż (as
+//! LuGre's σ₁), which a steady slip leaves at zero. A parked robot (belts still) renews
+//! nothing: the stick and the slope hold are those above.
 
 use nalgebra::Vector2;
 
@@ -20,6 +35,10 @@ pub struct FrictionConfig {
     pub stick_length: f64,
     /// Damping of the stick spring as a time constant, s: damping = stiffness × this.
     pub stick_damping_time: f64,
+    /// Whether a wheel's contact patch renews its bristle as the belt carries fresh belt under
+    /// the wheel (shear displacement j = s·x over the patch, module docs). Off by default
+    /// until the steady-turn references and the scored scripts follow it (issue 40).
+    pub wheel_patch_renewal: bool,
 }
 
 impl Default for FrictionConfig {
@@ -30,6 +49,7 @@ impl Default for FrictionConfig {
         Self {
             stick_length: 0.002,
             stick_damping_time: 0.02,
+            wheel_patch_renewal: false,
         }
     }
 }
@@ -55,12 +75,30 @@ pub fn bristle_stiffness(config: &FrictionConfig, mass: f64, contacts: usize) ->
     0.8 * mass * 9.81 / (config.stick_length * contacts.max(1) as f64)
 }
 
+/// Relaxation length of a wheel's contact patch, m: half the chord that a circle of `radius`
+/// sunk `depth` into flat ground presses onto it, √(2Rδ − δ²). A belt element is sheared from
+/// where it meets the ground under the wheel, j = s·x over the chord, so the patch's mean
+/// deflection is the slip ratio s times half the chord; beyond it the belt lifts and the
+/// element's deflection leaves with it. Infinite (nothing renews the contact) for no depth.
+pub fn relaxation_length(radius: f64, depth: f64) -> f64 {
+    let depth = depth.clamp(0.0, radius);
+    let half_chord_squared = depth * (2.0 * radius - depth);
+    if half_chord_squared > 0.0 {
+        half_chord_squared.sqrt()
+    } else {
+        f64::INFINITY
+    }
+}
+
 /// Friction of one contact over a step of `dt` s.
 ///
 /// `stiffness` is the bristle stiffness σ₀, N/m; `normal` the normal force (N ≥ 0); `mu` the
 /// friction coefficients `(along the belt, across it)`; `slip` the velocity of the belt
 /// surface over the ground `(along τ, lateral)`, m/s; `bristle` the deflection at the start of
-/// the step, m.
+/// the step, m; `transport` the share of the contact's belt that the belt's motion renews over
+/// the step, |v_belt|·dt / ℓ with ℓ the contact's relaxation length (0: no belt moves through
+/// it, see [`relaxation_length`]).
+#[allow(clippy::too_many_arguments)]
 pub fn friction(
     config: &FrictionConfig,
     stiffness: f64,
@@ -68,6 +106,7 @@ pub fn friction(
     mu: Vector2<f64>,
     slip: Vector2<f64>,
     bristle: Vector2<f64>,
+    transport: f64,
     dt: f64,
 ) -> FrictionForce {
     let limit = mu * normal;
@@ -83,9 +122,25 @@ pub fn friction(
         };
     }
     let k = stiffness;
-    let c = k * config.stick_damping_time;
-    let z = bristle + slip * dt;
-    let trial = -(z * k + slip * c);
+    // The damper acts on the bristle's mean deflection rate, which the belt's renewal lowers:
+    // the contact dissipates c·ż² + λc·z·ż + λk·z² (λ = |v_belt|/ℓ), positive for λc < 4k; the
+    // damping time is held to 2/λ so a short patch at speed stays passive.
+    let damping_time = if transport > 0.0 {
+        config.stick_damping_time.min(2.0 * dt / transport)
+    } else {
+        config.stick_damping_time
+    };
+    let c = k * damping_time;
+    // Implicit in the transport: z' = (z + slip·dt)/(1 + transport), so a steady slip holds the
+    // bristle at slip·ℓ/|v_belt| = slip ratio × ℓ (module docs), for any step.
+    let renewed = 1.0 / (1.0 + transport);
+    let z = (bristle + slip * dt) * renewed;
+    let rate = if transport > 0.0 {
+        (z - bristle) / dt
+    } else {
+        slip
+    };
+    let trial = -(z * k + rate * c);
     // Elliptic friction limit: (Fx/μx N)² + (Fy/μy N)² ≤ 1, tested multiplied through by
     // (μx N · μy N)² so a sticking contact (the common case) costs no division or root.
     let scaled = Vector2::new(trial.x * limit.y, trial.y * limit.x);
@@ -95,7 +150,7 @@ pub fn friction(
             force: trial,
             bristle: z,
             sticking: true,
-            longitudinal_damping: k * dt + c,
+            longitudinal_damping: (k * dt + c) * renewed,
         }
     } else {
         let scale = reach / excess.sqrt();
@@ -103,7 +158,7 @@ pub fn friction(
         // −force/k = (z + slip·c/k)·scale with c/k the damping time: no second division.
         FrictionForce {
             force: trial * scale,
-            bristle: (z + slip * config.stick_damping_time) * scale,
+            bristle: (z + rate * damping_time) * scale,
             sticking: false,
             longitudinal_damping: 0.0,
         }
@@ -128,6 +183,7 @@ mod tests {
             Vector2::new(0.8, 0.8),
             Vector2::new(0.3, -0.4),
             Vector2::zeros(),
+            0.0,
             DT,
         );
         assert!(!f.sticking);
@@ -146,11 +202,11 @@ mod tests {
         let cfg = FrictionConfig::default();
         let z = Vector2::new(0.001, 0.0);
         let mu = Vector2::new(0.8, 0.8);
-        let a = friction(&cfg, K, 100.0, mu, Vector2::zeros(), z, DT);
-        let b = friction(&cfg, K, 200.0, mu, Vector2::zeros(), z, DT);
+        let a = friction(&cfg, K, 100.0, mu, Vector2::zeros(), z, 0.0, DT);
+        let b = friction(&cfg, K, 200.0, mu, Vector2::zeros(), z, 0.0, DT);
         assert!(a.sticking && b.sticking);
         assert_eq!(a.force, b.force);
-        let c = friction(&cfg, K, 20.0, mu, Vector2::zeros(), z, DT);
+        let c = friction(&cfg, K, 20.0, mu, Vector2::zeros(), z, 0.0, DT);
         assert!(!c.sticking && (c.force.norm() - 16.0).abs() < 1e-9);
     }
 
@@ -168,6 +224,7 @@ mod tests {
             mu,
             Vector2::new(1.0, 0.0),
             Vector2::zeros(),
+            0.0,
             DT,
         );
         assert_eq!(tiny.force, Vector2::zeros());
@@ -177,7 +234,7 @@ mod tests {
         let n = 100.0;
         for (scale, sticks) in [(0.999, true), (1.001, false)] {
             let want = Vector2::new(0.6 * mu.x * n, 0.8 * mu.y * n) * scale;
-            let f = friction(&cfg, K, n, mu, Vector2::zeros(), -want / K, DT);
+            let f = friction(&cfg, K, n, mu, Vector2::zeros(), -want / K, 0.0, DT);
             assert_eq!(f.sticking, sticks, "{scale}");
             let on_ellipse = (f.force.x / (mu.x * n)).hypot(f.force.y / (mu.y * n));
             assert!(
@@ -197,6 +254,7 @@ mod tests {
             Vector2::new(0.8, 0.4),
             Vector2::new(0.0, 1.0),
             Vector2::zeros(),
+            0.0,
             DT,
         );
         assert!(
@@ -224,6 +282,7 @@ mod tests {
                 Vector2::new(mu, mu),
                 Vector2::new(v, 0.0),
                 z,
+                0.0,
                 DT,
             );
             z = f.bristle;
@@ -254,6 +313,7 @@ mod tests {
                 Vector2::new(mu, mu),
                 Vector2::new(v, 0.0),
                 z,
+                0.0,
                 DT,
             );
             z = f.bristle;
@@ -262,5 +322,96 @@ mod tests {
         // After 1 s: v ≈ −g(sinθ − μcosθ)·t (downhill is negative here).
         let expect = -g * (theta.sin() - mu * theta.cos()) * 1.0;
         assert!((v - expect).abs() < 0.05 * expect.abs(), "{v} vs {expect}");
+    }
+
+    #[test]
+    fn a_wheel_patch_is_half_the_chord_of_its_sinkage() {
+        // 0.6 mm into a 35 mm wheel: √(2·0.035·0.0006 − 0.0006²) = 6.45 mm.
+        let l = relaxation_length(0.035, 0.0006);
+        assert!((l - (0.0006f64 * (0.07 - 0.0006)).sqrt()).abs() < 1e-15);
+        assert!((l - 0.006454).abs() < 1e-5, "{l}");
+        // Sunk past its centre the chord is the diameter; no depth renews nothing.
+        assert_eq!(relaxation_length(0.035, 0.05), 0.035);
+        assert_eq!(relaxation_length(0.035, 0.0), f64::INFINITY);
+        assert_eq!(relaxation_length(0.035, -1.0), f64::INFINITY);
+    }
+
+    /// Under a steady slip a renewed bristle settles at the slip ratio times the relaxation
+    /// length, z = slip·ℓ/|v_belt|, and pulls with σ₀·z (its damper idle): the force grows with
+    /// the slip ratio, so twice the belt speed at the same slip speed halves it.
+    #[test]
+    fn a_renewed_bristle_settles_at_the_slip_ratio_times_its_length() {
+        let cfg = FrictionConfig::default();
+        let (n, mu, ell) = (100.0, Vector2::new(0.8, 0.8), 0.006);
+        let slip = Vector2::new(0.002, 0.001);
+        let mut pulls = Vec::new();
+        for belt in [0.5, 1.0] {
+            let transport = belt * DT / ell;
+            let mut f = friction(&cfg, K, n, mu, slip, Vector2::zeros(), transport, DT);
+            for _ in 0..2000 {
+                f = friction(&cfg, K, n, mu, slip, f.bristle, transport, DT);
+            }
+            let want = slip * ell / belt;
+            assert!(f.sticking);
+            assert!(
+                (f.bristle - want).norm() < 1e-12 * want.norm().max(1.0),
+                "{belt}"
+            );
+            assert!((f.force + want * K).norm() < 1e-9, "{:?}", f.force);
+            pulls.push(f.force.norm());
+        }
+        assert!((pulls[0] / pulls[1] - 2.0).abs() < 1e-9, "{pulls:?}");
+        // Without renewal the same slip stretches the bristle without end: it slides.
+        let mut f = friction(&cfg, K, n, mu, slip, Vector2::zeros(), 0.0, DT);
+        for _ in 0..2000 {
+            f = friction(&cfg, K, n, mu, slip, f.bristle, 0.0, DT);
+        }
+        assert!(!f.sticking && (f.force.norm() - 80.0).abs() < 1e-9);
+    }
+
+    /// Renewal off is the law without it, bit for bit (the default until issue 40's
+    /// references follow), and a fast slip still slides at the Coulomb limit with it on.
+    #[test]
+    fn renewal_keeps_the_friction_limit() {
+        let cfg = FrictionConfig::default();
+        let mu = Vector2::new(0.8, 0.5);
+        let slip = Vector2::new(0.3, -0.2);
+        let z = Vector2::new(0.0005, -0.0002);
+        let f = friction(&cfg, K, 100.0, mu, slip, z, 0.0, DT);
+        assert_eq!(f, friction(&cfg, K, 100.0, mu, slip, z, 0.0, DT));
+        let g = friction(&cfg, K, 100.0, mu, slip, z, 0.5 * DT / 0.006, DT);
+        for h in [f, g] {
+            assert!(!h.sticking);
+            let on_ellipse = (h.force.x / 80.0).hypot(h.force.y / 50.0);
+            assert!((on_ellipse - 1.0).abs() < 1e-12);
+        }
+    }
+
+    /// A mass on a renewed bristle, released from a deflection, never gains energy and loses
+    /// most of it within a second, however short the patch (the damper's time is held to 2/λ):
+    /// no belt speed makes the contact a source.
+    #[test]
+    fn a_renewed_bristle_stays_passive_at_any_belt_speed() {
+        let cfg = FrictionConfig::default();
+        let (m, n, mu) = (20.0, 1e6, Vector2::new(0.8, 0.8));
+        let energy = |v: f64, z: Vector2<f64>| 0.5 * m * v * v + 0.5 * K * z.norm_squared();
+        for lambda in [0.0, 10.0, 100.0, 300.0, 1_000.0, 100_000.0] {
+            let transport = lambda * DT;
+            let (mut v, mut z) = (0.0, Vector2::new(0.001, 0.0));
+            let start = energy(v, z);
+            let mut most: f64 = 0.0;
+            for _ in 0..500 {
+                let f = friction(&cfg, K, n, mu, Vector2::new(v, 0.0), z, transport, DT);
+                z = f.bristle;
+                v += f.force.x / m * DT;
+                most = most.max(energy(v, z));
+            }
+            let end = energy(v, z);
+            assert!(most <= 1.05 * start, "λ {lambda}: {most} of {start}");
+            assert!(
+                end < 0.05 * start,
+                "λ {lambda}: {end} of {start} left after 1 s"
+            );
+        }
     }
 }

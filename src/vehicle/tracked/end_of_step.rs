@@ -66,7 +66,7 @@ impl TrackedRobot {
             let at_point = point_velocity_change(&c.point, &body.com, change);
             if c.sticking {
                 let slip = Vector2::new(at_point.dot(&c.tau), at_point.dot(&c.lateral));
-                self.state.bristles[c.element] += slip * dt;
+                self.state.bristles[c.element] += c.stretch(slip, &self.state.belt_speed, dt);
             }
             shown.friction += c.move_to_step_end(&at_point, dt);
             let (track, normal_force) = c.track_load();

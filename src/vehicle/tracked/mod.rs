@@ -16,6 +16,7 @@ use super::drive::DriveCommand;
 use super::geometry::{flipper_direction, flipper_motion};
 use super::spec::{BeltSpec, CircleSpec, RobotSpec};
 use crate::track::contact::PlaneStiffness;
+use crate::track::friction::{self, FrictionConfig};
 use crate::track::outline::{BeltOutline, Circle, OutlineError};
 use stages::TrackScratch;
 
@@ -59,6 +60,19 @@ impl BeltPlane {
     /// Indices of this plane's elements in the robot's element arrays (loads, bristles).
     fn element_range(&self) -> std::ops::Range<usize> {
         self.first..self.first + self.elements()
+    }
+
+    /// Length of belt over which element `k` of this plane (its circles first) renews its
+    /// friction bristle when loaded at `depth` m, m: half the chord of a circle's patch with
+    /// `config.wheel_patch_renewal`, else (and for a run) infinite: never renewed
+    /// (`track::friction::relaxation_length`).
+    fn relaxation_length(&self, k: usize, depth: f64, config: &FrictionConfig) -> f64 {
+        match self.posed.circles().get(k) {
+            Some(circle) if config.wheel_patch_renewal => {
+                friction::relaxation_length(circle.radius, depth)
+            }
+            _ => f64::INFINITY,
+        }
     }
 }
 

@@ -68,6 +68,9 @@ pub(super) struct Contact {
     v_along: f64,
     v_lateral: f64,
     rolling_resistance: f64,
+    /// Length of belt over which the contact's bristle is renewed by the belt's motion, m
+    /// (a wheel's half chord, `track::friction::relaxation_length`; infinite for a run).
+    relaxation_length: f64,
     /// Whether its friction sticks this step (set in the wrench stage).
     pub(super) sticking: bool,
     /// How its friction force changes with its slip: the implicit step's friction terms (set
@@ -95,6 +98,20 @@ pub(super) enum FrictionSlope {
 }
 
 impl Contact {
+    /// The share of the contact's belt renewed over a step of `dt` s at belt speed `belt`
+    /// m/s: |v_belt|·dt / ℓ (`track::friction::friction`).
+    #[inline(always)]
+    fn transport(&self, belt: f64, dt: f64) -> f64 {
+        belt.abs() * dt / self.relaxation_length
+    }
+
+    /// How far a sticking bristle is stretched over a step of `dt` s by a slip change `slip`
+    /// (m/s, along the belt and across it) at the belts' speeds `belt_speed` (m/s): slip·dt
+    /// less what the belt's motion renews, as in `track::friction::friction`.
+    pub(super) fn stretch(&self, slip: Vector2<f64>, belt_speed: &[f64], dt: f64) -> Vector2<f64> {
+        slip * dt / (1.0 + self.transport(belt_speed[self.track], dt))
+    }
+
     /// Moves the contact's normal force to the implicit step's end, where the hull's twist
     /// change over the step `dt` changes its point's velocity by `at_point` (m/s, world,
     /// [`point_velocity_change`](crate::vehicle::implicit::point_velocity_change)): less
@@ -218,7 +235,8 @@ fn contact_friction(
     sigma0: f64,
     dt: f64,
 ) -> FrictionForce {
-    let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
+    let belt = state.belt_speed[c.track];
+    let slip = Vector2::new(c.v_along + belt, c.v_lateral);
     friction(
         config,
         sigma0,
@@ -226,6 +244,7 @@ fn contact_friction(
         c.mu,
         slip,
         state.bristles[c.element],
+        c.transport(belt, dt),
         dt,
     )
 }
@@ -245,11 +264,13 @@ fn friction_slope(
         return FrictionSlope::None;
     }
     // The bristle's slope: the steepest the friction force changes with the slip.
-    let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time);
+    let belt = state.belt_speed[c.track];
+    let renewed = 1.0 / (1.0 + c.transport(belt, settings.dt));
+    let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time) * renewed;
     if f.sticking {
         return FrictionSlope::Sticking(sticking);
     }
-    let slip = Vector2::new(c.v_along + state.belt_speed[c.track], c.v_lateral);
+    let slip = Vector2::new(c.v_along + belt, c.v_lateral);
     let speed = slip.norm();
     if speed <= 1e-9 {
         return FrictionSlope::None;
@@ -671,6 +692,7 @@ impl TrackedRobot {
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),
                 rolling_resistance: plane.belt.rolling_resistance,
+                relaxation_length: plane.relaxation_length(k, load.depth, &settings.friction),
                 sticking: false,
                 friction_slope: FrictionSlope::None,
             });
