@@ -51,6 +51,43 @@ fn the_fast_form_passes_at_the_default_step() {
     }
 }
 
+/// With the wheels' bristles renewed by the belt's motion (issue 40's law, not the default
+/// yet) the steady turns still agree with the equilibrium solve, which then takes each
+/// contact's slip-ratio stiffness, within 0.5 % — and turn slower than the Coulomb solve
+/// (2026-12-02: scout's skid turn 0.575 rad/s against 0.746; every other family passes but
+/// the straight runs' miss of seed 000's no-slip path, which the renewed law's 1.2–2.5 %
+/// slip against rolling resistance exceeds for selfright20).
+#[test]
+fn steady_turns_with_renewed_wheel_patches_agree_with_their_equilibrium() {
+    let mut config = SimConfig::default();
+    config.friction.wheel_patch_renewal = true;
+    let options = treadsim::tools::validate::ValidateOptions {
+        config,
+        fast: true,
+        threads: 2,
+        robots: "scenes/robots".into(),
+    };
+    let renewed = treadsim::tools::validate::validate(&options).expect("validation runs");
+    let plain = SimConfig::default();
+    let coulomb = validation(true, plain.dt, plain.implicit_contacts);
+    let mut turns = 0;
+    for (r, c) in renewed.rows.iter().zip(&coulomb.rows) {
+        assert_eq!(r.quantity, c.quantity);
+        if r.case == "steady turn" && r.quantity.contains("yaw rate") {
+            turns += 1;
+            assert!(r.pass, "{r:?}");
+            assert!(
+                (r.model - r.reference).abs() < 0.005 * r.reference.abs(),
+                "{r:?}"
+            );
+            assert!(r.model.abs() < c.model.abs(), "{r:?} vs {c:?}");
+        } else if r.case != "straight" {
+            assert!(r.pass, "{r:?}");
+        }
+    }
+    assert!(turns >= 2, "{turns} yaw-rate rows");
+}
+
 /// The explicit contact step gains energy on impact at 5 ms (issue 35's starting point): the
 /// drop rows see it, so the table is a test that can fail.
 #[test]

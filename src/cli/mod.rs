@@ -64,6 +64,10 @@ pub struct StepArgs {
     /// simulator's choice].
     #[arg(long)]
     explicit: bool,
+    /// Renew each wheel's friction bristle as the belt moves through its patch
+    /// (`FrictionConfig::wheel_patch_renewal`, issue 40) [default: off].
+    #[arg(long)]
+    wheel_patch_renewal: bool,
 }
 
 impl StepArgs {
@@ -74,6 +78,7 @@ impl StepArgs {
         if self.implicit || self.explicit {
             config.implicit_contacts = self.implicit;
         }
+        config.friction.wheel_patch_renewal |= self.wheel_patch_renewal;
         if let Some(dt) = self.dt {
             if !(dt.is_finite() && (0.0001..=0.05).contains(&dt)) {
                 bail!("--dt must be from 0.0001 to 0.05 s, got {dt}");

@@ -291,6 +291,7 @@ fn planar_contacts(sim: &Simulation, id: RobotId) -> Vec<PlanarContact> {
                 load: c.normal_force,
                 mu: c.mu,
                 rolling_resistance: c.rolling_resistance,
+                slip_ratio_stiffness: c.slip_ratio_stiffness,
                 drive: c.track,
             })
         })

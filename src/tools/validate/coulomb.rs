@@ -13,6 +13,12 @@
 //! the unknowns are the hull's planar twist (v_x, v_y, ω); [`steady_twist`] finds it by
 //! Newton's method on the three equilibrium equations, starting from the no-slip twist.
 //!
+//! Where the belt renews a wheel's bristle (`FrictionConfig::wheel_patch_renewal`) a steady
+//! slip below the limit pulls with σ₀·ℓ·slip/|V| (the slip ratio times the contact's
+//! `slip_ratio_stiffness`; Janosi–Hanamoto's shear displacement lumped over the wheel's
+//! patch, Wong & Chiang 2001 for skid steering with shear displacement): the force is the
+//! smaller of that and the Coulomb force on the same direction.
+//!
 //! This is the model the track model must reduce to in a steady turn on hard ground, solved
 //! independently of it: it shares only the contact loads and coefficients the model reports.
 
@@ -38,6 +44,10 @@ pub struct PlanarContact {
     pub mu: Vector2<f64>,
     /// Motion-resistance coefficient.
     pub rolling_resistance: f64,
+    /// Below the friction limit, the force per unit of slip ratio (slip over belt speed), N,
+    /// of a contact whose bristle the belt renews (`track::friction`); infinite for plain
+    /// Coulomb friction.
+    pub slip_ratio_stiffness: f64,
     /// Which belt (drive) carries it.
     pub drive: usize,
 }
@@ -103,7 +113,15 @@ pub fn residual(
         let slip = Vector2::new(v.dot(&c.along) + speed, v.dot(&across));
         let scaled = Vector2::new(slip.x / c.mu.x, slip.y / c.mu.y);
         let size = scaled.norm().hypot(SMOOTHING);
-        let friction = -slip * (c.load / size);
+        // Coulomb on the slip's direction, or less while a renewed bristle's pull σ₀·ℓ·slip /
+        // |V| stays inside the limit (the steady state of `track::friction`'s renewal).
+        let coulomb = c.load / size;
+        let per_slip = if c.slip_ratio_stiffness.is_finite() && speed != 0.0 {
+            coulomb.min(c.slip_ratio_stiffness / speed.abs())
+        } else {
+            coulomb
+        };
+        let friction = -slip * per_slip;
         // Resistance against the contact's travel over the ground along the belt.
         let travel = -v.dot(&c.along);
         let resistance = c.rolling_resistance * c.load * soft_sign(travel);
@@ -223,6 +241,7 @@ mod tests {
                     load: load / (2 * n) as f64,
                     mu: Vector2::new(mu, mu),
                     rolling_resistance: f_r,
+                    slip_ratio_stiffness: f64::INFINITY,
                     drive,
                 });
             }
@@ -266,6 +285,28 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Renewed bristles driving straight against rolling resistance: each contact pulls
+    /// S·slip/V = f_r·N, so the robot runs slower than its belts by f_r·N·V/S.
+    #[test]
+    fn renewed_contacts_slip_by_the_rolling_resistance_over_their_stiffness() {
+        let mut c = tracks(10, 0.6, 0.4, 200.0, 0.8, 0.03);
+        let stiffness = 400.0;
+        c.iter_mut()
+            .for_each(|c| c.slip_ratio_stiffness = stiffness);
+        let t = steady_twist(&c, &[0.5, 0.5], 0.0).unwrap();
+        let slip = 0.03 * (200.0 / 20.0) * 0.5 / stiffness;
+        assert!(
+            (t.vx - (0.5 - slip)).abs() < 1e-6,
+            "{} vs {}",
+            t.vx,
+            0.5 - slip
+        );
+        // Plain Coulomb contacts roll at the belts' speed (the resistance is below the limit).
+        let coulomb = tracks(10, 0.6, 0.4, 200.0, 0.8, 0.03);
+        let t = steady_twist(&coulomb, &[0.5, 0.5], 0.0).unwrap();
+        assert!((t.vx - 0.5).abs() < 1e-4, "{}", t.vx);
     }
 
     #[test]

@@ -102,6 +102,11 @@ pub struct ContactInfo {
     pub mu: Vector2<f64>,
     /// Motion-resistance coefficient: the resistance opposing travel is this × the load.
     pub rolling_resistance: f64,
+    /// Below the friction limit, the force a steady slip pulls with per unit of slip ratio
+    /// (slip speed over belt speed), N: σ₀·ℓ of a bristle renewed over ℓ
+    /// (`FrictionConfig::wheel_patch_renewal`); infinite where nothing renews it (the force
+    /// is then at the limit whenever the contact slips steadily).
+    pub slip_ratio_stiffness: f64,
 }
 
 /// State of one robot's drive train that a blow-up recovery restores.

@@ -774,6 +774,11 @@ impl TrackedRobot {
                 belt_direction: c.tau,
                 mu: c.mu,
                 rolling_resistance: c.rolling_resistance,
+                slip_ratio_stiffness: if c.relaxation_length.is_finite() {
+                    sigma0 * c.relaxation_length
+                } else {
+                    f64::INFINITY
+                },
             });
             wrench.force += force;
             wrench.torque += (c.point - body.com).cross(&force);

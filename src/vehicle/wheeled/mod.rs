@@ -409,6 +409,8 @@ impl WheeledRobot {
                 belt_direction: -c.tau,
                 mu: Vector2::new(c.mu, c.mu),
                 rolling_resistance: rolling,
+                // The tyre's brush has its own slip law (`tyre`); not the belts' renewal.
+                slip_ratio_stiffness: f64::INFINITY,
             });
             wrench.force += force;
             wrench.torque += (c.point - body.com).cross(&force);
