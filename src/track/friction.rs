@@ -90,6 +90,26 @@ pub fn relaxation_length(radius: f64, depth: f64) -> f64 {
     }
 }
 
+/// The bristle damper's time constant, s, for a contact renewed by `transport` over a step of
+/// `dt` s (see [`friction`]). The damper acts on the bristle's mean deflection rate, which the
+/// belt's renewal lowers: the contact dissipates c·ż² + λc·z·ż + λk·z² (λ = |v_belt|/ℓ),
+/// positive for λc < 4k, so the damping time is held to 2/λ and a short patch at speed stays
+/// passive.
+pub fn damping_time(config: &FrictionConfig, transport: f64, dt: f64) -> f64 {
+    if transport > 0.0 {
+        config.stick_damping_time.min(2.0 * dt / transport)
+    } else {
+        config.stick_damping_time
+    }
+}
+
+/// How fast a sticking contact's force changes with its slip, N·s/m, in every direction of
+/// the contact plane: σ₀·(dt + τ_d)/(1 + transport) for bristle stiffness `stiffness`, with
+/// τ_d from [`damping_time`] (the implicit step's friction Jacobian).
+pub fn sticking_slope(config: &FrictionConfig, stiffness: f64, transport: f64, dt: f64) -> f64 {
+    stiffness * (dt + damping_time(config, transport, dt)) / (1.0 + transport)
+}
+
 /// Friction of one contact over a step of `dt` s.
 ///
 /// `stiffness` is the bristle stiffness σ₀, N/m; `normal` the normal force (N ≥ 0); `mu` the
@@ -122,14 +142,7 @@ pub fn friction(
         };
     }
     let k = stiffness;
-    // The damper acts on the bristle's mean deflection rate, which the belt's renewal lowers:
-    // the contact dissipates c·ż² + λc·z·ż + λk·z² (λ = |v_belt|/ℓ), positive for λc < 4k; the
-    // damping time is held to 2/λ so a short patch at speed stays passive.
-    let damping_time = if transport > 0.0 {
-        config.stick_damping_time.min(2.0 * dt / transport)
-    } else {
-        config.stick_damping_time
-    };
+    let damping_time = damping_time(config, transport, dt);
     let c = k * damping_time;
     // Implicit in the transport: z' = (z + slip·dt)/(1 + transport), so a steady slip holds the
     // bristle at slip·ℓ/|v_belt| = slip ratio × ℓ (module docs), for any step.
@@ -412,6 +425,33 @@ mod tests {
                 end < 0.05 * start,
                 "λ {lambda}: {end} of {start} left after 1 s"
             );
+        }
+    }
+
+    /// The implicit step's sticking slope is the law's own: the central difference of the
+    /// force in the slip, along the belt and across it, with and without renewal (a short
+    /// patch at speed included, where the damper's time is held).
+    #[test]
+    fn the_sticking_slope_is_the_laws_derivative() {
+        let cfg = FrictionConfig::default();
+        let (mu, z) = (Vector2::new(0.8, 0.6), Vector2::new(0.0003, -0.0002));
+        for transport in [0.0, 0.1, 0.5, 3.0] {
+            let slope = sticking_slope(&cfg, K, transport, DT);
+            for axis in [Vector2::x(), Vector2::y()] {
+                let h = 1e-6;
+                let slip = Vector2::new(0.004, -0.003);
+                let at = |s: Vector2<f64>| friction(&cfg, K, 100.0, mu, s, z, transport, DT);
+                let (plus, minus) = (at(slip + axis * h), at(slip - axis * h));
+                assert!(plus.sticking && minus.sticking, "{transport}");
+                let numeric = -(plus.force - minus.force).dot(&axis) / (2.0 * h);
+                assert!(
+                    (numeric - slope).abs() < 1e-6 * slope,
+                    "{transport}: {numeric} vs {slope}"
+                );
+                if axis == Vector2::x() {
+                    assert!((at(slip).longitudinal_damping - slope).abs() < 1e-9 * slope);
+                }
+            }
         }
     }
 }

@@ -26,7 +26,9 @@ use super::strip::{slope_shift, split_load, StripLoads};
 use super::{ContactInfo, DriveState, TrackedRobot, CUT_MARGIN, ROLLING_SPEED_EPS};
 use crate::terrain::{CullLine, CutPlane, CutRegion, CutSegment, SlabTriangles, Terrain};
 use crate::track::contact::{evaluate_plane, evaluate_plane_reusing, WrittenLoads};
-use crate::track::friction::{bristle_stiffness, friction, FrictionConfig, FrictionForce};
+use crate::track::friction::{
+    bristle_stiffness, friction, sticking_slope, FrictionConfig, FrictionForce,
+};
 use crate::track::load::{ElementLoad, NormalDamping};
 use crate::vehicle::body::{
     cap_hull_damping, contact_damping_limit, stable_share, BodyState, ContactDamping,
@@ -265,8 +267,8 @@ fn friction_slope(
     }
     // The bristle's slope: the steepest the friction force changes with the slip.
     let belt = state.belt_speed[c.track];
-    let renewed = 1.0 / (1.0 + c.transport(belt, settings.dt));
-    let sticking = sigma0 * (settings.dt + settings.friction.stick_damping_time) * renewed;
+    let transport = c.transport(belt, settings.dt);
+    let sticking = sticking_slope(&settings.friction, sigma0, transport, settings.dt);
     if f.sticking {
         return FrictionSlope::Sticking(sticking);
     }
