@@ -3,7 +3,7 @@
 //! run gives, and the command writes the report and refuses a bad step.
 
 mod common;
-use common::validation;
+use common::{validation, validation_with};
 
 use std::path::Path;
 use std::process::Command;
@@ -61,13 +61,7 @@ fn the_fast_form_passes_at_the_default_step() {
 fn steady_turns_with_renewed_wheel_patches_agree_with_their_equilibrium() {
     let mut config = SimConfig::default();
     config.friction.wheel_patch_renewal = true;
-    let options = treadsim::tools::validate::ValidateOptions {
-        config,
-        fast: true,
-        threads: 2,
-        robots: "scenes/robots".into(),
-    };
-    let renewed = treadsim::tools::validate::validate(&options).expect("validation runs");
+    let renewed = validation_with(true, config);
     let plain = SimConfig::default();
     let coulomb = validation(true, plain.dt, plain.implicit_contacts);
     let mut turns = 0;

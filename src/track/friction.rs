@@ -145,13 +145,14 @@ pub fn friction(
     let damping_time = damping_time(config, transport, dt);
     let c = k * damping_time;
     // Implicit in the transport: z' = (z + slip·dt)/(1 + transport), so a steady slip holds the
-    // bristle at slip·ℓ/|v_belt| = slip ratio × ℓ (module docs), for any step.
-    let renewed = 1.0 / (1.0 + transport);
-    let z = (bristle + slip * dt) * renewed;
-    let rate = if transport > 0.0 {
-        (z - bristle) / dt
+    // bristle at slip·ℓ/|v_belt| = slip ratio × ℓ (module docs), for any step. Without renewal
+    // (a parked robot, a run, the law switched off) z' = z + slip·dt and ż = slip: no division.
+    let (z, rate, renewed) = if transport > 0.0 {
+        let renewed = 1.0 / (1.0 + transport);
+        let z = (bristle + slip * dt) * renewed;
+        (z, (z - bristle) / dt, renewed)
     } else {
-        slip
+        (bristle + slip * dt, slip, 1.0)
     };
     let trial = -(z * k + rate * c);
     // Elliptic friction limit: (Fx/μx N)² + (Fy/μy N)² ≤ 1, tested multiplied through by

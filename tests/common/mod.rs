@@ -152,12 +152,21 @@ pub fn run_trial(
 /// `treadsim validate` on two threads with the library's presets: the fast form or the full
 /// one, at step `dt` s, contacts implicit or not.
 pub fn validation(fast: bool, dt: f64, implicit: bool) -> treadsim::tools::validate::Report {
-    let options = treadsim::tools::validate::ValidateOptions {
-        config: SimConfig {
+    validation_with(
+        fast,
+        SimConfig {
             dt,
             implicit_contacts: implicit,
             ..SimConfig::default()
         },
+    )
+}
+
+/// `treadsim validate` on two threads with the library's presets under `config`: the fast
+/// form or the full one.
+pub fn validation_with(fast: bool, config: SimConfig) -> treadsim::tools::validate::Report {
+    let options = treadsim::tools::validate::ValidateOptions {
+        config,
         fast,
         threads: 2,
         robots: "scenes/robots".into(),

@@ -62,16 +62,16 @@ impl BeltPlane {
         self.first..self.first + self.elements()
     }
 
-    /// Length of belt over which element `k` of this plane (its circles first) renews its
-    /// friction bristle when loaded at `depth` m, m: half the chord of a circle's patch with
-    /// `config.wheel_patch_renewal`, else (and for a run) infinite: never renewed
-    /// (`track::friction::relaxation_length`).
-    fn relaxation_length(&self, k: usize, depth: f64, config: &FrictionConfig) -> f64 {
+    /// How much of element `k`'s friction bristle (this plane's circles first) the belt renews
+    /// per metre it moves, 1/m, loaded at `depth` m: one over half the chord of a circle's
+    /// patch with `config.wheel_patch_renewal` (`track::friction::relaxation_length`), else
+    /// (and for a run) 0: never renewed.
+    fn renewal_per_metre(&self, k: usize, depth: f64, config: &FrictionConfig) -> f64 {
         match self.posed.circles().get(k) {
             Some(circle) if config.wheel_patch_renewal => {
-                friction::relaxation_length(circle.radius, depth)
+                1.0 / friction::relaxation_length(circle.radius, depth)
             }
-            _ => f64::INFINITY,
+            _ => 0.0,
         }
     }
 }

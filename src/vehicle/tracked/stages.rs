@@ -70,9 +70,10 @@ pub(super) struct Contact {
     v_along: f64,
     v_lateral: f64,
     rolling_resistance: f64,
-    /// Length of belt over which the contact's bristle is renewed by the belt's motion, m
-    /// (a wheel's half chord, `track::friction::relaxation_length`; infinite for a run).
-    relaxation_length: f64,
+    /// Share of the contact's bristle the belt renews per metre it moves, 1/m: one over a
+    /// wheel's half chord (`track::friction::relaxation_length`); 0 for a run, or with the
+    /// renewal off. Kept as the inverse so the hot loops multiply.
+    renewal_per_metre: f64,
     /// Whether its friction sticks this step (set in the wrench stage).
     pub(super) sticking: bool,
     /// How its friction force changes with its slip: the implicit step's friction terms (set
@@ -104,7 +105,7 @@ impl Contact {
     /// m/s: |v_belt|·dt / ℓ (`track::friction::friction`).
     #[inline(always)]
     fn transport(&self, belt: f64, dt: f64) -> f64 {
-        belt.abs() * dt / self.relaxation_length
+        belt.abs() * dt * self.renewal_per_metre
     }
 
     /// How far a sticking bristle is stretched over a step of `dt` s by a slip change `slip`
@@ -694,7 +695,7 @@ impl TrackedRobot {
                 v_along: v.dot(&tau),
                 v_lateral: v.dot(&lateral),
                 rolling_resistance: plane.belt.rolling_resistance,
-                relaxation_length: plane.relaxation_length(k, load.depth, &settings.friction),
+                renewal_per_metre: plane.renewal_per_metre(k, load.depth, &settings.friction),
                 sticking: false,
                 friction_slope: FrictionSlope::None,
             });
@@ -776,8 +777,8 @@ impl TrackedRobot {
                 belt_direction: c.tau,
                 mu: c.mu,
                 rolling_resistance: c.rolling_resistance,
-                slip_ratio_stiffness: if c.relaxation_length.is_finite() {
-                    sigma0 * c.relaxation_length
+                slip_ratio_stiffness: if c.renewal_per_metre > 0.0 {
+                    sigma0 / c.renewal_per_metre
                 } else {
                     f64::INFINITY
                 },
