@@ -133,6 +133,7 @@ fn the_test_preset_list_is_complete() {
         .iter()
         .chain(&common::WHEELED)
         .chain(&common::ARMED)
+        .chain(&common::MEASURED)
         .map(|s| s.to_string())
         .collect();
     listed.sort();
@@ -145,6 +146,9 @@ fn the_test_preset_list_is_complete() {
     }
     for name in common::ARMED {
         assert!(common::robot(name).arm.is_some(), "{name}");
+    }
+    for name in common::MEASURED {
+        assert!(!common::robot(name).is_wheeled(), "{name}");
     }
 }
 

@@ -36,8 +36,11 @@ pub struct FrictionConfig {
     /// Damping of the stick spring as a time constant, s: damping = stiffness × this.
     pub stick_damping_time: f64,
     /// Whether a wheel's contact patch renews its bristle as the belt carries fresh belt under
-    /// the wheel (shear displacement j = s·x over the patch, module docs). Off by default
-    /// until the steady-turn references and the scored scripts follow it (issue 40).
+    /// the wheel (shear displacement j = s·x over the patch, module docs). Off by default:
+    /// a renewed bristle settles at slip ratio × ℓ, so a wheel spinning in place pulls at most
+    /// σ₀·ℓ, which falls below μ·N where the load gathers on a few circles (σ₀ is one
+    /// stiffness for every contact, ℓ grows as the cube root of the load): with it the scout
+    /// stalls on the residential stairs' first nosing (`tests/turning.rs`, issue 40).
     pub wheel_patch_renewal: bool,
 }
 

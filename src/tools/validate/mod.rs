@@ -13,6 +13,7 @@
 pub mod arm;
 pub mod cases;
 pub mod coulomb;
+pub mod measured;
 pub mod valve;
 
 use std::fmt::{self, Write as _};
