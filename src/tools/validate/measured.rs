@@ -39,7 +39,7 @@ pub struct SteadyTurn {
 }
 
 /// `spec` on a flat pad of friction `mu` with its belts commanded to `left` / `right` m/s:
-/// [`SETTLE`] s at rest, [`TO_STEADY`] s to a steady turn, then the mean over [`MEASURED`] s.
+/// half a second at rest, 3 s to a steady turn, then the mean over 1 s.
 pub fn steady_turn(
     spec: &RobotSpec,
     config: &SimConfig,
