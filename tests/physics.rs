@@ -7,7 +7,7 @@ use std::path::Path;
 use nalgebra::{Isometry3, Vector3};
 use treadsim::config::SourceFile;
 use treadsim::session::DriveScript;
-use treadsim::sim::{RobotId, Simulation, TelemetryWriter};
+use treadsim::sim::{RobotId, SimConfig, Simulation, TelemetryWriter};
 use treadsim::track::area::circular_segment_area;
 use treadsim::vehicle::DriveCommand;
 
@@ -249,40 +249,6 @@ fn tracker55_climbs_a_15_cm_curb_and_stalls_at_a_40_cm_wall() {
     assert!(sim.events().is_empty());
 }
 
-/// Drives the scout as an operator climbs a flight: creeping at `speed` m/s with the flippers
-/// raised to 35° until they have lifted the nose 12°, then lowered to `flipper_on_flight` deg
-/// for the flight. Returns the time the `top` checkpoint was reached, if within `limit` s.
-fn climb(
-    scene: &str,
-    speed: f64,
-    flipper_on_flight: f64,
-    limit: f64,
-) -> (Option<f64>, Simulation, RobotId) {
-    let scene = scene_file(scene);
-    let top = scene.checkpoint("top").expect("top checkpoint").clone();
-    let (mut sim, id) = sim_with(scene, robot("scout"), None);
-    let mut on_flight = false;
-    while sim.time() < limit {
-        let t = sim.telemetry(id);
-        on_flight |= -t.rpy[1] > 12f64.to_radians();
-        let flipper = if on_flight { flipper_on_flight } else { 35.0 };
-        sim.set_command(
-            id,
-            DriveCommand {
-                left: speed,
-                right: speed,
-                flipper: Some(flipper.to_radians()),
-                steer: None,
-            },
-        );
-        sim.step();
-        if top.contains(&sim.body_state(id).com) {
-            return (Some(sim.time()), sim, id);
-        }
-    }
-    (None, sim, id)
-}
-
 /// The 20 kg flipper robot climbs public stairs (12 steps of 180/280 mm, 32.7°) and
 /// residential stairs (14 of 196/254 mm, 37.7°) to the top landing, upright and without a
 /// blow-up.
@@ -292,7 +258,8 @@ fn scout_climbs_public_and_residential_stairs_with_its_flippers() {
         ("public_stairs", 0.15, -12.0),
         ("residential_stairs", 0.18, -8.0),
     ] {
-        let (reached, sim, id) = climb(scene, speed, flipper, 80.0);
+        let (reached, sim, id) =
+            operator_climb(scene, SimConfig::default(), speed, flipper, 80.0, |_, _| {});
         let t = sim.telemetry(id);
         assert!(
             reached.is_some(),

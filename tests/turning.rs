@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::robot;
+use common::{operator_climb, robot};
 use treadsim::sim::SimConfig;
 use treadsim::tools::validate::measured::{
     flipper_rows, slip_exponent, ENDO_SURFACES, EXPONENT_TOLERANCE,
@@ -82,39 +82,34 @@ fn the_flipper_turns_as_its_makers_odometry_says() {
 /// over its flat-ground contacts) while ℓ grows only as the cube root of the load. Where the
 /// load gathers on a few circles, as on a stair's first nosing, σ₀·ℓ falls below μ·N and the
 /// robot stalls with its belts spinning. Measured 2026-12-02 (the operator's drive of
-/// tests/physics.rs, 0.18 m/s, flippers at 35° then −8°): the scout stops 0.23 m before the
-/// residential stairs' first riser, pitched 24° nose up, its most loaded contact (47 N, a
-/// flat-ground contact carries 10–20 N) needing a slip ratio of 2.4 to reach μ·N (11 at the run's worst instant); without
-/// the renewal it climbs (tests/physics.rs).
+/// tests/physics.rs, `common::operator_climb`, 0.18 m/s, flippers at 35° then −8°): the scout
+/// stops 0.23 m before the residential stairs' first riser, pitched 24° nose up, its most
+/// loaded contact (47 N; a flat-ground contact carries 10–20 N) needing a slip ratio of 2.4 to
+/// reach μ·N (11 at the run's worst instant); without the renewal it climbs
+/// (tests/physics.rs).
 #[test]
 #[ignore = "issue 40: with the renewal the scout stalls on the residential stairs' first nosing"]
 fn renewed_wheel_patches_let_the_scout_mount_the_residential_stairs() {
-    use treadsim::sim::Simulation;
-    use treadsim::vehicle::DriveCommand;
-    let scene = common::scene_file("residential_stairs");
-    let top = scene.checkpoint("top").expect("top checkpoint").clone();
-    let spawn = scene.spawns[0].clone();
-    let mut sim = Simulation::new(scene, with_renewal(true)).expect("sim");
-    let id = sim.add_robot(robot("scout"), &spawn).expect("robot");
-    let mut on_flight = false;
     let mut worst_needed: f64 = 0.0;
-    while sim.time() < 80.0 && !top.contains(&sim.body_state(id).com) {
-        on_flight |= -sim.telemetry(id).rpy[1] > 12f64.to_radians();
-        let flipper = if on_flight { -8f64 } else { 35.0 };
-        let mut command = DriveCommand::belts(0.18, 0.18);
-        command.flipper = Some(flipper.to_radians());
-        sim.set_command(id, command);
-        sim.step();
-        // The slip ratio each renewed contact needs to reach its friction limit.
-        for c in sim.robot(id).contacts() {
-            if c.normal_force > 0.0 && c.slip_ratio_stiffness.is_finite() {
-                worst_needed = worst_needed.max(c.mu.x * c.normal_force / c.slip_ratio_stiffness);
+    let (reached, sim, id) = operator_climb(
+        "residential_stairs",
+        with_renewal(true),
+        0.18,
+        -8.0,
+        80.0,
+        |sim, id| {
+            // The slip ratio each renewed contact needs to reach its friction limit.
+            for c in sim.robot(id).contacts() {
+                if c.normal_force > 0.0 && c.slip_ratio_stiffness.is_finite() {
+                    let needed = c.mu.x * c.normal_force / c.slip_ratio_stiffness;
+                    worst_needed = worst_needed.max(needed);
+                }
             }
-        }
-    }
+        },
+    );
     let t = sim.telemetry(id);
     assert!(
-        top.contains(&sim.body_state(id).com),
+        reached.is_some(),
         "stalled at {:?}, pitch {:.1}°; a contact needed a slip ratio of {worst_needed:.2} \
          to reach μ·N",
         t.position,

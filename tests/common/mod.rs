@@ -15,7 +15,7 @@ use treadsim::config::{ConfigError, SourceFile};
 use treadsim::scene::Scene;
 use treadsim::sim::{RobotId, SimConfig, Simulation};
 use treadsim::vehicle::robot_file::load_robot;
-use treadsim::vehicle::{BodyState, RobotSpec};
+use treadsim::vehicle::{BodyState, DriveCommand, RobotSpec};
 
 /// Standard gravity, m/s².
 pub const G: f64 = 9.81;
@@ -63,6 +63,46 @@ pub fn sim_with(scene: Scene, spec: RobotSpec, spawn: Option<&str>) -> (Simulati
     let mut sim = Simulation::new(scene, SimConfig::default()).expect("sim");
     let id = sim.add_robot(spec, &sp).expect("robot");
     (sim, id)
+}
+
+/// Drives the scout on library scene `scene` under `config` as an operator climbs a flight:
+/// creeping at `speed` m/s with the flippers raised to 35° until they have lifted the nose
+/// 12°, then lowered to `flipper_on_flight` deg for the flight; `observe` sees the simulation
+/// after every step. Returns the time the `top` checkpoint was reached, if within `limit` s.
+pub fn operator_climb(
+    scene: &str,
+    config: SimConfig,
+    speed: f64,
+    flipper_on_flight: f64,
+    limit: f64,
+    mut observe: impl FnMut(&Simulation, RobotId),
+) -> (Option<f64>, Simulation, RobotId) {
+    let scene = scene_file(scene);
+    let top = scene.checkpoint("top").expect("top checkpoint").clone();
+    let spawn = scene.spawns[0].clone();
+    let mut sim = Simulation::new(scene, config).expect("sim");
+    let id = sim.add_robot(robot("scout"), &spawn).expect("robot");
+    let mut on_flight = false;
+    while sim.time() < limit {
+        let t = sim.telemetry(id);
+        on_flight |= -t.rpy[1] > 12f64.to_radians();
+        let flipper = if on_flight { flipper_on_flight } else { 35.0 };
+        sim.set_command(
+            id,
+            DriveCommand {
+                left: speed,
+                right: speed,
+                flipper: Some(flipper.to_radians()),
+                steer: None,
+            },
+        );
+        sim.step();
+        observe(&sim, id);
+        if top.contains(&sim.body_state(id).com) {
+            return (Some(sim.time()), sim, id);
+        }
+    }
+    (None, sim, id)
 }
 
 /// A large plane tilted by `roll` and `pitch` (deg) through the origin, friction `mu`.
